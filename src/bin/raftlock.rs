@@ -1,0 +1,3 @@
+fn main() {
+    println!("raftlock: the headless CLI arrives with the lock-service issue");
+}
