@@ -1,0 +1,306 @@
+//! One function per invariant. Each returns named violations with a readable detail; the world
+//! runs them after every event (in tests, debug builds and the UI) and records violations in the
+//! trace as `{"ev":"violation","invariant":NAME,...}`.
+//!
+//! Raft (paper Figure 3): `election_safety`, `leader_append_only`, `log_matching`,
+//! `leader_completeness`, `state_machine_safety`.
+//! Lock service: `lock_tables_agree`, `tokens_strictly_increase`, `expire_deletes_only_on_token_match`,
+//! `release_deletes_only_held_lock`, `storage_accepts_stale_token`.
+
+use crate::lock::{ApplyResult, LockCommand, LockMachine, LockOp};
+use crate::raft::{Index, NodeId, Role, Term};
+use crate::sim::World;
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    pub invariant: &'static str,
+    pub detail: String,
+}
+
+fn v(invariant: &'static str, detail: String) -> Violation {
+    Violation { invariant, detail }
+}
+
+/// History the invariants need beyond the present state.
+#[derive(Clone, Debug)]
+pub struct Checker {
+    /// The leader seen for each term.
+    leaders: BTreeMap<Term, NodeId>,
+    /// Per node, while it leads: (term, last index, prefix hash there) at the last check.
+    leader_marks: Vec<Option<(Term, Index, u64)>>,
+    /// For each term, the highest (index, prefix hash) known committed in it.
+    committed: BTreeMap<Term, (Index, u64)>,
+    /// The reference state machine, fed by the first node to apply each index.
+    reference: LockMachine,
+    reference_cmds: Vec<u64>,
+    reference_digests: Vec<u64>,
+    pub pending: Vec<Violation>,
+    pub violations: Vec<(u64, Violation)>,
+    /// Which invariants have been violated at least once (the UI shows them red).
+    pub broken: BTreeMap<&'static str, u64>,
+}
+
+pub const INVARIANTS: [&str; 10] = [
+    "election_safety",
+    "leader_append_only",
+    "log_matching",
+    "leader_completeness",
+    "state_machine_safety",
+    "lock_tables_agree",
+    "tokens_strictly_increase",
+    "expire_deletes_only_on_token_match",
+    "release_deletes_only_held_lock",
+    "storage_accepts_stale_token",
+];
+
+impl Checker {
+    pub fn new(n: usize) -> Self {
+        Checker {
+            leaders: BTreeMap::new(),
+            leader_marks: vec![None; n],
+            committed: BTreeMap::new(),
+            reference: LockMachine::default(),
+            reference_cmds: Vec::new(),
+            reference_digests: Vec::new(),
+            pending: Vec::new(),
+            violations: Vec::new(),
+            broken: BTreeMap::new(),
+        }
+    }
+
+    pub fn on_restart(&mut self, i: NodeId) {
+        self.leader_marks[i] = None;
+    }
+
+    /// Called when node `i` applied `index`; `digest` is its state's digest after the apply. Returns
+    /// true when this is the first apply of that index anywhere (for counting).
+    pub fn on_apply(
+        &mut self,
+        i: NodeId,
+        index: Index,
+        cmd: Option<&LockCommand>,
+        result: ApplyResult,
+        digest_after: u64,
+    ) -> bool {
+        let digest = cmd.map_or(0, |c| crate::raft::Command::digest(c));
+        let first = index as usize > self.reference_digests.len();
+        if first {
+            if index as usize != self.reference_digests.len() + 1 {
+                self.pending.push(v("state_machine_safety", format!("n{} applied index {index} out of order", i + 1)));
+                return false;
+            }
+            self.check_apply_semantics(i, index, cmd, result);
+            let r = self.reference.apply(index, cmd);
+            if r != result {
+                self.pending.push(v(
+                    "lock_tables_agree",
+                    format!("n{} applied index {index} with result {result:?}, the reference gives {r:?}", i + 1),
+                ));
+            }
+            self.reference_cmds.push(digest);
+            self.reference_digests.push(self.reference.digest());
+        }
+        let k = index as usize - 1;
+        if self.reference_cmds[k] != digest {
+            self.pending.push(v(
+                "state_machine_safety",
+                format!("n{} applied a different command at index {index} than another node did", i + 1),
+            ));
+        } else if self.reference_digests[k] != digest_after {
+            self.pending.push(v(
+                "lock_tables_agree",
+                format!("n{}'s lock table after index {index} differs from another node's at the same index", i + 1),
+            ));
+        }
+        first
+    }
+
+    /// The seed's rules for what an apply may delete and issue, checked against the state
+    /// before the apply.
+    fn check_apply_semantics(&mut self, i: NodeId, index: Index, cmd: Option<&LockCommand>, result: ApplyResult) {
+        let Some(cmd) = cmd else { return };
+        let before = self.reference.locks.get(cmd.op.key());
+        match (&cmd.op, result) {
+            (LockOp::Grant { .. }, ApplyResult::Granted { token }) => {
+                if token <= self.reference.max_token {
+                    self.pending.push(v(
+                        "tokens_strictly_increase",
+                        format!("n{} issued token {token} at index {index}; token {} was issued before", i + 1, self.reference.max_token),
+                    ));
+                }
+            }
+            (LockOp::Expire { key, token }, ApplyResult::Expired { existed: true }) => {
+                if before.is_none_or(|l| l.token != *token) {
+                    self.pending.push(v(
+                        "expire_deletes_only_on_token_match",
+                        format!(
+                            "Expire{{{key}, {token}}} at index {index} deleted the lock with token {}",
+                            before.map_or("none".into(), |l| l.token.to_string())
+                        ),
+                    ));
+                }
+            }
+            (LockOp::Release { key, token }, ApplyResult::Released) => {
+                if before.is_none() || token.is_some_and(|t| before.is_some_and(|l| l.token != t)) {
+                    self.pending.push(v(
+                        "release_deletes_only_held_lock",
+                        format!("Release{{{key}}} at index {index} deleted a lock it did not name"),
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Run every state invariant on the world as it is now.
+pub fn check_all(w: &mut World) -> Vec<Violation> {
+    let mut out = Vec::new();
+    election_safety(w, &mut out);
+    leader_append_only(w, &mut out);
+    log_matching(w, &mut out);
+    leader_completeness(w, &mut out);
+    state_machine_safety(w, &mut out);
+    for x in &out {
+        *w.checker.broken.entry(x.invariant).or_insert(0) += 1;
+    }
+    out
+}
+
+/// At most one leader per term (§5.2).
+pub fn election_safety(w: &mut World, out: &mut Vec<Violation>) {
+    for i in 0..w.n {
+        let Some(s) = w.nodes[i].server.as_ref() else { continue };
+        if s.raft.role() != Role::Leader {
+            continue;
+        }
+        let term = s.raft.term();
+        match w.checker.leaders.get(&term) {
+            Some(&j) if j != i => out.push(v("election_safety", format!("n{} and n{} both lead term {term}", j + 1, i + 1))),
+            Some(_) => {}
+            None => {
+                w.checker.leaders.insert(term, i);
+            }
+        }
+    }
+}
+
+/// A leader never overwrites or deletes entries in its log, only appends (§5.3).
+pub fn leader_append_only(w: &mut World, out: &mut Vec<Violation>) {
+    for i in 0..w.n {
+        let mark = match w.nodes[i].server.as_ref() {
+            Some(s) if s.raft.role() == Role::Leader => {
+                let log = s.raft.log();
+                let term = s.raft.term();
+                if let Some((t, idx, h)) = w.checker.leader_marks[i] {
+                    if t == term && (log.last_index() < idx || log.prefix_hash(idx) != h) {
+                        out.push(v("leader_append_only", format!("leader n{} of term {term} changed its log at or before index {idx}", i + 1)));
+                    }
+                }
+                Some((term, log.last_index(), log.prefix_hash(log.last_index())))
+            }
+            _ => None,
+        };
+        w.checker.leader_marks[i] = mark;
+    }
+}
+
+fn logs(w: &World) -> Vec<(NodeId, &crate::raft::Log<LockCommand>, Index)> {
+    (0..w.n)
+        .filter_map(|i| {
+            let slot = &w.nodes[i];
+            match (&slot.server, &slot.persisted) {
+                (Some(s), _) => Some((i, s.raft.log(), s.raft.commit_index())),
+                (None, Some(hs)) => Some((i, &hs.log, 0)),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// If two logs hold an entry with the same index and term, they are identical up to it (§5.3).
+/// Checked at each log's last index and commit index, through the prefix hashes.
+pub fn log_matching(w: &mut World, out: &mut Vec<Violation>) {
+    let ls = logs(w);
+    for (a, la, ca) in &ls {
+        for (b, lb, cb) in &ls {
+            if a >= b {
+                continue;
+            }
+            for idx in [la.last_index(), lb.last_index(), *ca, *cb] {
+                if idx == 0 || idx > la.last_index() || idx > lb.last_index() {
+                    continue;
+                }
+                if la.term_at(idx) == lb.term_at(idx) && la.prefix_hash(idx) != lb.prefix_hash(idx) {
+                    out.push(v(
+                        "log_matching",
+                        format!("n{} and n{} agree on the term at index {idx} but not on the entries before it", a + 1, b + 1),
+                    ));
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Every committed entry is in the log of every leader of a later term (§5.4).
+pub fn leader_completeness(w: &mut World, out: &mut Vec<Violation>) {
+    for i in 0..w.n {
+        let Some(s) = w.nodes[i].server.as_ref() else { continue };
+        let (c, log) = (s.raft.commit_index(), s.raft.log());
+        if c > 0 {
+            let term = s.raft.term();
+            let e = w.checker.committed.entry(term).or_insert((0, 0));
+            if c > e.0 {
+                *e = (c, log.prefix_hash(c));
+            }
+        }
+    }
+    for i in 0..w.n {
+        let Some(s) = w.nodes[i].server.as_ref() else { continue };
+        if !s.raft.is_leader() {
+            continue;
+        }
+        let term = s.raft.term();
+        if let Some((t, &(idx, h))) = w.checker.committed.range(..term).next_back() {
+            let log = s.raft.log();
+            if log.last_index() < idx || log.prefix_hash(idx) != h {
+                out.push(v(
+                    "leader_completeness",
+                    format!("leader n{} of term {term} lacks entries up to index {idx} committed in term {t}", i + 1),
+                ));
+            }
+        }
+    }
+}
+
+/// No two nodes ever hold different committed entries at the same index (§5.4.3).
+pub fn state_machine_safety(w: &mut World, out: &mut Vec<Violation>) {
+    let ls = logs(w);
+    for (a, la, ca) in &ls {
+        for (b, lb, cb) in &ls {
+            if a >= b {
+                continue;
+            }
+            let idx = (*ca).min(*cb);
+            if idx > 0 && la.prefix_hash(idx) != lb.prefix_hash(idx) {
+                out.push(v(
+                    "state_machine_safety",
+                    format!("n{} and n{} committed different entries at or before index {idx}", a + 1, b + 1),
+                ));
+                return;
+            }
+        }
+    }
+}
+
+/// With fencing on, the storage never accepts a token lower than one it accepted before.
+pub fn storage_accepts_stale_token(key: &str, token: u64, highest_before: u64, accepted: bool) -> Option<Violation> {
+    (accepted && token < highest_before).then(|| {
+        v(
+            "storage_accepts_stale_token",
+            format!("the storage accepted a write to {key} with token {token} after one with token {highest_before}"),
+        )
+    })
+}

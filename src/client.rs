@@ -1,0 +1,317 @@
+//! Simulated clients and the fenced storage resource.
+//!
+//! A client runs a small script on its own local clock: acquire a key with a lease, work while
+//! it believes it holds the key and then write the result to the storage with its token,
+//! release, sleep. It finds the leader through redirects, times out and retries (keeping the
+//! request number so the leader can deduplicate), and believes it holds a key until
+//! `time it first sent the request + lease - safety margin`, on its own clock.
+
+use crate::lock::server::{ClientReply, ClientRequest, Outcome, RequestOp};
+use crate::lock::{ClientId, Token};
+use crate::raft::NodeId;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Step {
+    Acquire { key: String, lease_ms: u64 },
+    /// Check the lease, work for `ms`, then write to the storage with the token. A pause in the
+    /// middle of the work is the GC pause of the fencing-token argument.
+    Work { key: String, ms: u64 },
+    Release { key: String },
+    Sleep { ms: u64 },
+}
+
+fn default_margin() -> u64 {
+    100
+}
+fn default_timeout() -> u64 {
+    500
+}
+fn default_retry() -> u64 {
+    200
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClientConfig {
+    pub name: String,
+    pub script: Vec<Step>,
+    /// Run the script again from the top when it ends.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub repeat: bool,
+    #[serde(default)]
+    pub start_ms: u64,
+    /// Safety margin subtracted from the lease the client believes it has.
+    #[serde(default = "default_margin")]
+    pub margin_ms: u64,
+    #[serde(default = "default_timeout")]
+    pub timeout_ms: u64,
+    /// Wait before asking again after "busy" or when no leader is known.
+    #[serde(default = "default_retry")]
+    pub retry_ms: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Held {
+    pub token: Token,
+    pub until_local_us: i64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+pub enum Phase {
+    Starting,
+    Waiting { req: u64, op: RequestOp, first_sent_us: i64 },
+    Backoff { req: u64, op: RequestOp, first_sent_us: i64 },
+    Working { key: String, token: Token },
+    Sleeping,
+    Done,
+}
+
+/// What a client did, for the trace (`ev: "client"`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClientEvent {
+    pub op: &'static str,
+    pub key: String,
+    pub outcome: &'static str,
+    pub token: Option<Token>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct ClientOutput {
+    pub requests: Vec<(NodeId, ClientRequest)>,
+    pub writes: Vec<(String, Token)>,
+    pub events: Vec<ClientEvent>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Client {
+    pub id: ClientId,
+    pub cfg: ClientConfig,
+    n_nodes: usize,
+    pub pc: usize,
+    pub phase: Phase,
+    pub req_seq: u64,
+    pub target: NodeId,
+    pub held: BTreeMap<String, Held>,
+    deadline: i64,
+    out: ClientOutput,
+}
+
+impl Client {
+    pub fn new(id: ClientId, cfg: ClientConfig, n_nodes: usize, req_seq: u64) -> Self {
+        let deadline = (cfg.start_ms as i64) * 1000;
+        Client {
+            id,
+            target: id as usize % n_nodes,
+            cfg,
+            n_nodes,
+            pc: 0,
+            phase: Phase::Starting,
+            req_seq,
+            held: BTreeMap::new(),
+            deadline,
+            out: ClientOutput::default(),
+        }
+    }
+
+    pub fn next_deadline(&self) -> i64 {
+        self.deadline
+    }
+
+    pub fn take_output(&mut self) -> ClientOutput {
+        std::mem::take(&mut self.out)
+    }
+
+    /// Whether the client believes it holds `key` at local time `now`.
+    pub fn believes_holding(&self, key: &str, now: i64) -> bool {
+        self.held.get(key).is_some_and(|h| h.until_local_us > now)
+    }
+
+    /// Stop after the current request: used when a run winds down.
+    pub fn stop(&mut self) {
+        self.phase = Phase::Done;
+        self.deadline = i64::MAX;
+    }
+
+    pub fn tick(&mut self, now: i64) {
+        if now < self.deadline {
+            return;
+        }
+        match std::mem::replace(&mut self.phase, Phase::Done) {
+            Phase::Starting => self.run_step(now),
+            Phase::Waiting { req, op, first_sent_us } => {
+                let key = op_key(&op).to_string();
+                self.event(op_name(&op), key, "timeout", None);
+                self.target = (self.target + 1) % self.n_nodes;
+                self.send(now, req, op, first_sent_us);
+            }
+            Phase::Backoff { req, op, first_sent_us } => self.send(now, req, op, first_sent_us),
+            Phase::Working { key, token } => {
+                self.out.writes.push((key, token));
+                self.pc += 1;
+                self.run_step(now);
+            }
+            Phase::Sleeping => {
+                self.pc += 1;
+                self.run_step(now);
+            }
+            Phase::Done => self.deadline = i64::MAX,
+        }
+    }
+
+    pub fn on_reply(&mut self, now: i64, from: NodeId, reply: ClientReply) {
+        let (req, op, first_sent_us) = match &self.phase {
+            Phase::Waiting { req, op, first_sent_us } if *req == reply.req => (*req, op.clone(), *first_sent_us),
+            _ => return, // a late answer to a request the client gave up on
+        };
+        match reply.outcome {
+            Outcome::Granted { key, token, lease_ms } => {
+                let lease_us = (lease_ms as i64) * 1000;
+                let until_local_us = first_sent_us + lease_us - (self.cfg.margin_ms as i64) * 1000;
+                self.held.insert(key.clone(), Held { token, until_local_us });
+                self.event("acquire", key, "granted", Some(token));
+                self.target = from;
+                self.pc += 1;
+                self.run_step(now);
+            }
+            Outcome::Busy { key, token, .. } => {
+                self.event("acquire", key, "busy", Some(token));
+                // Busy is a final answer to this request: ask again later with a new number.
+                self.req_seq += 1;
+                self.backoff(now, self.req_seq, op, now);
+            }
+            Outcome::Released { key } => {
+                self.held.remove(&key);
+                self.event("release", key, "released", None);
+                self.pc += 1;
+                self.run_step(now);
+            }
+            Outcome::NotHolder { key } => {
+                self.held.remove(&key);
+                self.event("release", key, "not_holder", None);
+                self.pc += 1;
+                self.run_step(now);
+            }
+            Outcome::NotLeader { hint } => match hint {
+                Some(h) if h != from => {
+                    self.target = h;
+                    self.send(now, req, op, first_sent_us);
+                }
+                _ => {
+                    self.target = (from + 1) % self.n_nodes;
+                    self.backoff(now, req, op, first_sent_us);
+                }
+            },
+        }
+    }
+
+    fn backoff(&mut self, now: i64, req: u64, op: RequestOp, first_sent_us: i64) {
+        self.phase = Phase::Backoff { req, op, first_sent_us };
+        self.deadline = now + (self.cfg.retry_ms as i64) * 1000;
+    }
+
+    fn send(&mut self, now: i64, req: u64, op: RequestOp, first_sent_us: i64) {
+        self.out.requests.push((self.target, ClientRequest { client: self.id, req, op: op.clone() }));
+        self.phase = Phase::Waiting { req, op, first_sent_us };
+        self.deadline = now + (self.cfg.timeout_ms as i64) * 1000;
+    }
+
+    fn event(&mut self, op: &'static str, key: String, outcome: &'static str, token: Option<Token>) {
+        self.out.events.push(ClientEvent { op, key, outcome, token });
+    }
+
+    fn run_step(&mut self, now: i64) {
+        // Steps that finish at once (a work step without a lease) may follow each other; stop
+        // after one pass over the script so a repeating script cannot spin.
+        for _ in 0..=self.cfg.script.len() {
+            if self.pc >= self.cfg.script.len() {
+                if !self.cfg.repeat || self.cfg.script.is_empty() {
+                    self.phase = Phase::Done;
+                    self.deadline = i64::MAX;
+                    return;
+                }
+                self.pc = 0;
+            }
+            match self.cfg.script[self.pc].clone() {
+                Step::Acquire { key, lease_ms } => {
+                    self.req_seq += 1;
+                    self.send(now, self.req_seq, RequestOp::Acquire { key, lease_ms }, now);
+                    return;
+                }
+                Step::Work { key, ms } => {
+                    if let Some(h) = self.held.get(&key).filter(|h| h.until_local_us > now) {
+                        self.phase = Phase::Working { key, token: h.token };
+                        self.deadline = now + (ms as i64) * 1000;
+                        return;
+                    }
+                    self.event("work", key, "lease_lost", None);
+                    self.pc += 1;
+                }
+                Step::Release { key } => {
+                    if let Some(h) = self.held.get(&key) {
+                        self.req_seq += 1;
+                        let token = h.token;
+                        self.send(now, self.req_seq, RequestOp::Release { key, token }, now);
+                        return;
+                    }
+                    self.pc += 1;
+                }
+                Step::Sleep { ms } => {
+                    self.phase = Phase::Sleeping;
+                    self.deadline = now + (ms as i64) * 1000;
+                    return;
+                }
+            }
+        }
+        self.phase = Phase::Sleeping;
+        self.pc = self.pc.saturating_sub(1);
+        self.deadline = now + (self.cfg.retry_ms as i64) * 1000;
+    }
+}
+
+fn op_key(op: &RequestOp) -> &str {
+    match op {
+        RequestOp::Acquire { key, .. } | RequestOp::Release { key, .. } => key,
+    }
+}
+
+fn op_name(op: &RequestOp) -> &'static str {
+    match op {
+        RequestOp::Acquire { .. } => "acquire",
+        RequestOp::Release { .. } => "release",
+    }
+}
+
+/// A write the storage received.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StorageWrite {
+    pub t_us: u64,
+    pub client: ClientId,
+    pub key: String,
+    pub token: Token,
+    pub accepted: bool,
+}
+
+/// The fenced resource: a write for a key is accepted only with a token at least as high as the
+/// highest it has seen for that key (unless the `storage_ignores_tokens` switch is on).
+#[derive(Clone, Debug, Default)]
+pub struct Storage {
+    pub ignores_tokens: bool,
+    pub highest: BTreeMap<String, Token>,
+    pub writes: Vec<StorageWrite>,
+}
+
+impl Storage {
+    pub fn write(&mut self, t_us: u64, client: ClientId, key: &str, token: Token) -> bool {
+        let highest = self.highest.get(key).copied().unwrap_or(0);
+        let accepted = self.ignores_tokens || token >= highest;
+        if accepted {
+            self.highest.insert(key.to_string(), highest.max(token));
+        }
+        self.writes.push(StorageWrite { t_us, client, key: key.to_string(), token, accepted });
+        accepted
+    }
+}

@@ -1,0 +1,163 @@
+//! The replicated state machine of the seed: a lock table built by applying committed commands
+//! in log order. Apply is a pure function of (state, index, command): it never reads a clock.
+
+use super::{ClientId, Token};
+use crate::raft::log::mix;
+use crate::raft::{Command, Index};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A command as the seed defines it. `Grant` carries no token: every node assigns the same one
+/// when it applies the entry (the entry's log index).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "lowercase")]
+pub enum LockOp {
+    Grant { key: String, lease_ms: u64 },
+    /// The seed's Release carries only the key; `token` is set only under the
+    /// `release_with_token` design switch.
+    Release {
+        key: String,
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        token: Option<Token>,
+    },
+    Expire { key: String, token: Token },
+}
+
+impl LockOp {
+    pub fn key(&self) -> &str {
+        match self {
+            LockOp::Grant { key, .. } | LockOp::Release { key, .. } | LockOp::Expire { key, .. } => key,
+        }
+    }
+}
+
+/// A log entry's command: the seed's fields plus metadata (who asked, and the request number
+/// used for deduplication). Never a token in a Grant.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockCommand {
+    #[serde(flatten)]
+    pub op: LockOp,
+    /// The client that asked; `None` for the leader's own Expire and ghost-lock Release.
+    pub client: Option<ClientId>,
+    /// The client's request number (0 for the leader's own commands).
+    pub req: u64,
+}
+
+fn digest_str(h: u64, s: &str) -> u64 {
+    s.bytes().fold(mix(h, s.len() as u64), |h, b| mix(h, b as u64))
+}
+
+impl Command for LockCommand {
+    fn digest(&self) -> u64 {
+        let (tag, key, a, b) = match &self.op {
+            LockOp::Grant { key, lease_ms } => (1, key, *lease_ms, 0),
+            LockOp::Release { key, token } => (2, key, token.unwrap_or(0), token.is_some() as u64),
+            LockOp::Expire { key, token } => (3, key, *token, 0),
+        };
+        let h = digest_str(mix(mix(mix(tag, a), b), self.req), key);
+        mix(h, self.client.map_or(u64::MAX, |c| c as u64))
+    }
+}
+
+/// The six apply results of the seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "r", rename_all = "snake_case")]
+pub enum ApplyResult {
+    Granted { token: Token },
+    GrantRejected,
+    Released,
+    NotFound,
+    Expired { existed: bool },
+    Noop,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lock {
+    pub holder: Option<ClientId>,
+    pub token: Token,
+    pub lease_ms: u64,
+}
+
+/// The last request applied for a client, so that a retried request gets its original result.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Session {
+    pub req: u64,
+    pub index: Index,
+    pub op: LockOp,
+    pub result: ApplyResult,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockMachine {
+    pub locks: BTreeMap<String, Lock>,
+    pub sessions: BTreeMap<ClientId, Session>,
+    pub applied: Index,
+    /// Highest token ever issued (survives deletion).
+    pub max_token: Token,
+}
+
+/// Design switches that change what apply does (for the "break it" lessons); all off by default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ApplyRules {
+    /// Expire deletes without checking the token.
+    pub expire_ignores_token: bool,
+}
+
+impl LockMachine {
+    /// Apply the entry at `index` (which must be `applied + 1`). `cmd == None` is a no-op entry.
+    pub fn apply(&mut self, index: Index, cmd: Option<&LockCommand>) -> ApplyResult {
+        self.apply_with(index, cmd, ApplyRules::default())
+    }
+
+    pub fn apply_with(&mut self, index: Index, cmd: Option<&LockCommand>, rules: ApplyRules) -> ApplyResult {
+        assert_eq!(index, self.applied + 1, "entries are applied one after another");
+        self.applied = index;
+        let Some(cmd) = cmd else { return ApplyResult::Noop };
+        let result = match &cmd.op {
+            LockOp::Grant { key, lease_ms } => {
+                if self.locks.contains_key(key) {
+                    ApplyResult::GrantRejected
+                } else {
+                    // The token is the Grant's log index: equal on every node, only growing.
+                    self.locks.insert(key.clone(), Lock { holder: cmd.client, token: index, lease_ms: *lease_ms });
+                    self.max_token = self.max_token.max(index);
+                    ApplyResult::Granted { token: index }
+                }
+            }
+            LockOp::Release { key, token } => match self.locks.get(key) {
+                Some(l) if token.is_none_or(|t| t == l.token) => {
+                    self.locks.remove(key);
+                    ApplyResult::Released
+                }
+                _ => ApplyResult::NotFound,
+            },
+            LockOp::Expire { key, token } => match self.locks.get(key) {
+                Some(l) if l.token == *token || rules.expire_ignores_token => {
+                    self.locks.remove(key);
+                    ApplyResult::Expired { existed: true }
+                }
+                _ => ApplyResult::Expired { existed: false },
+            },
+        };
+        if let Some(c) = cmd.client {
+            self.sessions.insert(c, Session { req: cmd.req, index, op: cmd.op.clone(), result });
+        }
+        result
+    }
+
+    /// A digest of the whole replicated state, to compare nodes at equal applied indexes.
+    pub fn digest(&self) -> u64 {
+        let mut h = mix(0, self.applied);
+        for (k, l) in &self.locks {
+            h = digest_str(h, k);
+            h = mix(mix(mix(h, l.token), l.lease_ms), l.holder.map_or(u64::MAX, |c| c as u64));
+        }
+        for (c, s) in &self.sessions {
+            h = mix(mix(mix(h, *c as u64), s.req), s.index);
+        }
+        mix(h, self.max_token)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,373 @@
+//! One node of the lock service: Raft, the applied lock table, and the node's own lease
+//! countdowns. The leader's duties of the seed live here:
+//! - it checks every client request against the lock table that results from its *whole* log
+//!   (committed and pending) before it proposes (`handle_request`, `speculative`);
+//! - once its term's no-op is committed it proposes `Expire{key, token}` for every lock whose
+//!   countdown has run out on its own clock (`propose_due_expiries`);
+//! - when the reply to a Grant cannot reach its client it proposes `Release{key}` at once
+//!   (`reply_undeliverable`, the ghost lock).
+//!
+//! Followers only count down; nothing is deleted except by a committed Expire or Release.
+
+use super::machine::{ApplyResult, ApplyRules, Lock, LockCommand, LockMachine, LockOp};
+use super::{ClientId, Token};
+use crate::raft::{HardState, Index, Message, NodeId, Raft, RaftConfig, Role, Term};
+use crate::sim::rng::Rng;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Design switches of the lock service; all off by default (the seed's design).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Switches {
+    /// Release carries the holder's token and deletes only on a match (a design alternative to
+    /// the seed's key-only Release).
+    pub release_with_token: bool,
+    /// The storage resource ignores tokens (shows the lost update that fencing prevents).
+    pub storage_ignores_tokens: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "lowercase")]
+pub enum RequestOp {
+    Acquire { key: String, lease_ms: u64 },
+    Release { key: String, token: Token },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClientRequest {
+    pub client: ClientId,
+    pub req: u64,
+    pub op: RequestOp,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Outcome {
+    Granted { key: String, token: Token, lease_ms: u64 },
+    /// The key is held (by `holder` with `token`); the client waits and retries.
+    Busy { key: String, holder: Option<ClientId>, token: Token },
+    Released { key: String },
+    NotHolder { key: String },
+    NotLeader { hint: Option<NodeId> },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClientReply {
+    pub req: u64,
+    pub outcome: Outcome,
+}
+
+/// A countdown started when this node applied a Grant, on this node's local clock.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Lease {
+    pub token: Token,
+    pub lease_ms: u64,
+    pub deadline_local_us: i64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ServerEvent {
+    Role { role: Role, term: Term },
+    /// `digest` is the lock machine's digest right after this apply (for the invariant checks).
+    Applied { index: Index, term: Term, cmd: Option<LockCommand>, result: ApplyResult, digest: u64 },
+    ExpireProposed { key: String, token: Token },
+    GhostRelease { key: String, token: Token, client: ClientId },
+}
+
+/// What a call produced, for the simulator to carry out.
+#[derive(Clone, Debug, Default)]
+pub struct Output {
+    pub messages: Vec<(NodeId, Message<LockCommand>)>,
+    pub replies: Vec<(ClientId, ClientReply)>,
+    pub events: Vec<ServerEvent>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Server {
+    pub raft: Raft<LockCommand>,
+    pub machine: LockMachine,
+    /// Result of each index this node applied since it (re)started: `results[i - 1]`.
+    pub results: Vec<ApplyResult>,
+    pub leases: BTreeMap<String, Lease>,
+    switches: Switches,
+    rules: ApplyRules,
+    /// Leader only: client requests waiting for their entry to apply.
+    waiters: BTreeMap<Index, (ClientId, u64)>,
+    /// Leader only: expiries proposed in this term.
+    expiring: BTreeSet<(String, Token)>,
+    noop_committed: bool,
+    out: Output,
+}
+
+impl Server {
+    pub fn new(id: NodeId, n: usize, cfg: RaftConfig, rng: Rng, now: i64, switches: Switches) -> Self {
+        Self::from_raft(Raft::new(id, n, cfg, rng, now), switches)
+    }
+
+    /// Back from a crash: term, vote and log survive; the lock table is rebuilt by applying the
+    /// log again once the commit index is learned, and leases restart at full length.
+    pub fn restart(
+        id: NodeId,
+        n: usize,
+        cfg: RaftConfig,
+        rng: Rng,
+        now: i64,
+        switches: Switches,
+        hs: HardState<LockCommand>,
+    ) -> Self {
+        Self::from_raft(Raft::restart(id, n, cfg, rng, now, hs), switches)
+    }
+
+    fn from_raft(raft: Raft<LockCommand>, switches: Switches) -> Self {
+        Server {
+            raft,
+            machine: LockMachine::default(),
+            results: Vec::new(),
+            leases: BTreeMap::new(),
+            switches,
+            rules: ApplyRules::default(),
+            waiters: BTreeMap::new(),
+            expiring: BTreeSet::new(),
+            noop_committed: false,
+            out: Output::default(),
+        }
+    }
+
+    pub fn take_output(&mut self) -> Output {
+        std::mem::take(&mut self.out)
+    }
+
+    pub fn switches(&self) -> Switches {
+        self.switches
+    }
+
+    /// Whether this leader's no-op is committed (it may act on its countdowns only then).
+    pub fn noop_committed(&self) -> bool {
+        self.noop_committed
+    }
+
+    /// The local time of the next timer: Raft's, or (leader only) the earliest lease to expire.
+    pub fn next_deadline(&self) -> i64 {
+        let mut d = self.raft.next_deadline();
+        if self.raft.is_leader() && self.noop_committed {
+            for (key, l) in &self.leases {
+                if !self.expiring.contains(&(key.clone(), l.token)) {
+                    d = d.min(l.deadline_local_us);
+                }
+            }
+        }
+        d
+    }
+
+    pub fn tick(&mut self, now: i64) {
+        if now >= self.raft.next_deadline() {
+            self.raft.tick(now);
+        }
+        self.process(now);
+    }
+
+    pub fn step(&mut self, now: i64, from: NodeId, msg: Message<LockCommand>) {
+        self.raft.step(now, from, msg);
+        self.process(now);
+    }
+
+    pub fn request(&mut self, now: i64, r: ClientRequest) {
+        self.handle_request(now, r);
+        self.process(now);
+    }
+
+    /// The simulator could not deliver `reply` to `client` (connection cut, client gone). If it
+    /// granted a lock, the lock is a ghost: nobody will use or release it, so the leader
+    /// releases it at once (the seed's last rule).
+    pub fn reply_undeliverable(&mut self, now: i64, client: ClientId, reply: &ClientReply) {
+        if let Outcome::Granted { key, token, .. } = &reply.outcome {
+            if self.raft.is_leader() {
+                let spec = self.speculative();
+                if spec.locks.get(key).is_some_and(|l| l.token == *token && l.holder == Some(client)) {
+                    let release_token = self.switches.release_with_token.then_some(*token);
+                    let cmd = LockCommand { op: LockOp::Release { key: key.clone(), token: release_token }, client: None, req: 0 };
+                    if self.raft.propose(now, cmd).is_ok() {
+                        self.out.events.push(ServerEvent::GhostRelease { key: key.clone(), token: *token, client });
+                    }
+                }
+            }
+        }
+        self.process(now);
+    }
+
+    /// The state that results from the whole log, committed and pending.
+    pub fn speculative(&self) -> LockMachine {
+        let mut m = self.machine.clone();
+        let log = self.raft.log();
+        for i in m.applied + 1..=log.last_index() {
+            m.apply_with(i, log.entry(i).and_then(|e| e.cmd.as_ref()), self.rules);
+        }
+        m
+    }
+
+    fn reply(&mut self, client: ClientId, req: u64, outcome: Outcome) {
+        self.out.replies.push((client, ClientReply { req, outcome }));
+    }
+
+    fn handle_request(&mut self, now: i64, r: ClientRequest) {
+        if !self.raft.is_leader() {
+            let hint = self.raft.leader();
+            self.reply(r.client, r.req, Outcome::NotLeader { hint });
+            return;
+        }
+        // A retry of a request already applied gets the original result, not a second apply.
+        if let Some(s) = self.machine.sessions.get(&r.client) {
+            if s.req == r.req {
+                let outcome = outcome_of(&s.op, s.result, &self.machine.locks);
+                self.reply(r.client, r.req, outcome);
+                return;
+            }
+            if s.req > r.req {
+                return; // older than what was applied: the client no longer waits for it
+            }
+        }
+        // A retry of a request still in the log: wait for that entry.
+        let log = self.raft.log();
+        for i in self.machine.applied + 1..=log.last_index() {
+            if let Some(c) = log.entry(i).and_then(|e| e.cmd.as_ref()) {
+                if c.client == Some(r.client) && c.req == r.req {
+                    self.waiters.insert(i, (r.client, r.req));
+                    return;
+                }
+            }
+        }
+        let spec = self.speculative();
+        let cmd = match r.op {
+            RequestOp::Acquire { key, lease_ms } => {
+                if let Some(l) = spec.locks.get(&key) {
+                    let (holder, token) = (l.holder, l.token);
+                    self.reply(r.client, r.req, Outcome::Busy { key, holder, token });
+                    return;
+                }
+                LockOp::Grant { key, lease_ms }
+            }
+            RequestOp::Release { key, token } => {
+                // The seed's Release names only the key: only the holder may have it proposed,
+                // or a late key-only release would delete somebody else's lock.
+                match spec.locks.get(&key) {
+                    Some(l) if l.holder == Some(r.client) && l.token == token => {}
+                    _ => {
+                        self.reply(r.client, r.req, Outcome::NotHolder { key });
+                        return;
+                    }
+                }
+                LockOp::Release { key, token: self.switches.release_with_token.then_some(token) }
+            }
+        };
+        if let Ok(index) = self.raft.propose(now, LockCommand { op: cmd, client: Some(r.client), req: r.req }) {
+            self.waiters.insert(index, (r.client, r.req));
+        }
+    }
+
+    fn process(&mut self, now: i64) {
+        self.drain_raft();
+        self.apply_committed(now);
+        self.propose_due_expiries(now);
+        self.drain_raft();
+    }
+
+    fn drain_raft(&mut self) {
+        let ready = self.raft.take_ready();
+        self.out.messages.extend(ready.messages);
+        for (role, term) in ready.role_changes {
+            if role != Role::Leader {
+                // Whatever this node promised as leader is void; clients time out and retry.
+                self.waiters.clear();
+                self.expiring.clear();
+                self.noop_committed = false;
+            }
+            self.out.events.push(ServerEvent::Role { role, term });
+        }
+    }
+
+    fn apply_committed(&mut self, now: i64) {
+        let commit = self.raft.commit_index();
+        while self.machine.applied < commit {
+            let index = self.machine.applied + 1;
+            let entry = self.raft.log().entry(index).expect("committed entry exists").clone();
+            let result = self.machine.apply_with(index, entry.cmd.as_ref(), self.rules);
+            self.results.push(result);
+            self.track_lease(now, entry.cmd.as_ref(), result);
+            let leader_of_entry = self.raft.is_leader() && entry.term == self.raft.term();
+            if leader_of_entry && entry.cmd.is_none() {
+                self.noop_committed = true;
+            }
+            if let (true, Some(cmd)) = (leader_of_entry, entry.cmd.as_ref()) {
+                if let Some((client, req)) = self.waiters.remove(&index) {
+                    if cmd.client == Some(client) && cmd.req == req {
+                        let outcome = outcome_of(&cmd.op, result, &self.machine.locks);
+                        self.reply(client, req, outcome);
+                    }
+                }
+            }
+            let digest = self.machine.digest();
+            self.out.events.push(ServerEvent::Applied { index, term: entry.term, cmd: entry.cmd, result, digest });
+        }
+    }
+
+    /// Every node counts each lease on its own clock from the moment it applies the Grant.
+    fn track_lease(&mut self, now: i64, cmd: Option<&LockCommand>, result: ApplyResult) {
+        let Some(cmd) = cmd else { return };
+        match (&cmd.op, result) {
+            (LockOp::Grant { key, lease_ms }, ApplyResult::Granted { token }) => {
+                let deadline_local_us = now.saturating_add((*lease_ms as i64).saturating_mul(1000));
+                self.leases.insert(key.clone(), Lease { token, lease_ms: *lease_ms, deadline_local_us });
+            }
+            (op, ApplyResult::Released | ApplyResult::Expired { existed: true }) => {
+                if let Some(l) = self.leases.remove(op.key()) {
+                    self.expiring.remove(&(op.key().to_string(), l.token));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The leader proposes Expire{key, token} for each lease that ran out on its own clock,
+    /// but only once its term's no-op is committed (before that its table may lag the log).
+    fn propose_due_expiries(&mut self, now: i64) {
+        if !self.raft.is_leader() || !self.noop_committed {
+            return;
+        }
+        let due: Vec<(String, Token)> = self
+            .leases
+            .iter()
+            .filter(|(k, l)| l.deadline_local_us <= now && !self.expiring.contains(&((*k).clone(), l.token)))
+            .map(|(k, l)| (k.clone(), l.token))
+            .collect();
+        if due.is_empty() {
+            return;
+        }
+        let spec = self.speculative();
+        for (key, token) in due {
+            self.expiring.insert((key.clone(), token));
+            if !spec.locks.get(&key).is_some_and(|l: &Lock| l.token == token) {
+                continue; // already released or expiring in the pending tail
+            }
+            let cmd = LockCommand { op: LockOp::Expire { key: key.clone(), token }, client: None, req: 0 };
+            if self.raft.propose(now, cmd).is_ok() {
+                self.out.events.push(ServerEvent::ExpireProposed { key, token });
+            }
+        }
+    }
+}
+
+/// What a client is told about its applied request.
+fn outcome_of(op: &LockOp, result: ApplyResult, locks: &BTreeMap<String, Lock>) -> Outcome {
+    match (op, result) {
+        (LockOp::Grant { key, lease_ms }, ApplyResult::Granted { token }) => {
+            Outcome::Granted { key: key.clone(), token, lease_ms: *lease_ms }
+        }
+        (LockOp::Grant { key, .. }, _) => {
+            let (holder, token) = locks.get(key).map_or((None, 0), |l| (l.holder, l.token));
+            Outcome::Busy { key: key.clone(), holder, token }
+        }
+        (LockOp::Release { key, .. }, ApplyResult::Released) => Outcome::Released { key: key.clone() },
+        (op, _) => Outcome::NotHolder { key: op.key().to_string() },
+    }
+}

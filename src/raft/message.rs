@@ -1,0 +1,41 @@
+//! RequestVote and AppendEntries with their replies (Raft paper Figure 2; pre-vote, thesis §9.6).
+
+use super::{Entry, Index, Term};
+use serde::Serialize;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Message<C> {
+    /// RequestVote. With `pre`, a pre-vote: `term` is the term the sender would campaign in,
+    /// and neither side changes its term (thesis §9.6).
+    Vote { term: Term, last_index: Index, last_term: Term, pre: bool },
+    VoteReply { term: Term, granted: bool, pre: bool },
+    /// AppendEntries; a heartbeat when `entries` is empty.
+    Append { term: Term, prev_index: Index, prev_term: Term, entries: Vec<Entry<C>>, commit: Index },
+    /// On success `match_index` is the last index known to match the leader's log. On failure
+    /// `hint_index`/`hint_term` let the leader skip a whole conflicting term (fast back-off).
+    AppendReply { term: Term, success: bool, match_index: Index, hint_index: Index, hint_term: Term },
+}
+
+impl<C> Message<C> {
+    pub fn term(&self) -> Term {
+        match self {
+            Message::Vote { term, .. }
+            | Message::VoteReply { term, .. }
+            | Message::Append { term, .. }
+            | Message::AppendReply { term, .. } => *term,
+        }
+    }
+
+    /// A short label for the UI and the trace: vote, prevote, vote_reply, append, heartbeat, append_reply.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Message::Vote { pre: true, .. } => "prevote",
+            Message::Vote { .. } => "vote",
+            Message::VoteReply { pre: true, .. } => "prevote_reply",
+            Message::VoteReply { .. } => "vote_reply",
+            Message::Append { entries, .. } if entries.is_empty() => "heartbeat",
+            Message::Append { .. } => "append",
+            Message::AppendReply { .. } => "append_reply",
+        }
+    }
+}

@@ -1,0 +1,581 @@
+//! Raft as a pure state machine, in the style of etcd-raft's RawNode: the host calls
+//! [`Raft::tick`] when the deadline of [`Raft::next_deadline`] is reached on the node's local
+//! clock, [`Raft::step`] for each delivered message and [`Raft::propose`] for new commands, then
+//! drains the effects with [`Raft::take_ready`] (messages to send, role changes). Log entries are
+//! durable as soon as a call returns (the simulator persists synchronously); committed entries are
+//! read from [`Raft::log`] up to [`Raft::commit_index`].
+//!
+//! No I/O, no clock reads: the local time `now` is passed in, and randomness comes from a seeded
+//! [`Rng`] handed over at construction.
+//!
+//! Where each rule lives:
+//! - §5.2 leader election, randomized timeouts: [`Raft::tick`], `campaign`, `reset_election_deadline`;
+//! - §5.4.1 election restriction (up-to-date log): `handle_vote`, `log_is_up_to_date`;
+//! - §5.1 step down on a higher term: `step` (first lines);
+//! - §5.3 AppendEntries consistency check, conflict truncation, fast back-off: `handle_append`,
+//!   `handle_append_reply`;
+//! - §5.4.2 commit only current-term entries counted by majority (Figure 8): `maybe_commit`;
+//! - §8 a no-op entry at the start of each term: `become_leader`;
+//! - thesis §9.6 pre-vote: `campaign`, `handle_vote`; thesis §6.2 check-quorum: `tick`;
+//! - thesis §4.2.3 ignoring disruptive RequestVotes while a leader is heard: `in_leader_lease`.
+
+pub mod log;
+pub mod message;
+
+pub use log::Log;
+pub use message::Message;
+
+use crate::sim::rng::Rng;
+use serde::{Deserialize, Serialize};
+use std::fmt::Debug;
+
+pub type NodeId = usize;
+pub type Term = u64;
+pub type Index = u64;
+
+/// What Raft needs to know of a command: a stable digest for the log's prefix hash.
+pub trait Command: Clone + Debug + PartialEq {
+    fn digest(&self) -> u64;
+}
+
+/// A log entry. `cmd == None` is the leader's no-op at the start of its term (§8).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry<C> {
+    pub term: Term,
+    pub cmd: Option<C>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    Follower,
+    PreCandidate,
+    Candidate,
+    Leader,
+}
+
+impl Role {
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Follower => "follower",
+            Role::PreCandidate => "precandidate",
+            Role::Candidate => "candidate",
+            Role::Leader => "leader",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RaftConfig {
+    pub election_timeout_min_us: u64,
+    pub election_timeout_max_us: u64,
+    pub heartbeat_us: u64,
+    pub pre_vote: bool,
+    pub check_quorum: bool,
+    /// Most entries carried by one AppendEntries.
+    pub max_batch: u64,
+}
+
+impl Default for RaftConfig {
+    fn default() -> Self {
+        RaftConfig {
+            election_timeout_min_us: 150_000,
+            election_timeout_max_us: 300_000,
+            heartbeat_us: 50_000,
+            pre_vote: true,
+            check_quorum: true,
+            max_batch: 64,
+        }
+    }
+}
+
+/// Effects produced by calls since the last [`Raft::take_ready`].
+#[derive(Clone, Debug)]
+pub struct Ready<C> {
+    pub messages: Vec<(NodeId, Message<C>)>,
+    pub role_changes: Vec<(Role, Term)>,
+}
+
+impl<C> Default for Ready<C> {
+    fn default() -> Self {
+        Ready { messages: Vec::new(), role_changes: Vec::new() }
+    }
+}
+
+/// A proposal to a node that is not the leader is refused with the leader it knows of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotLeader {
+    pub hint: Option<NodeId>,
+}
+
+/// What survives a crash (§5 Figure 2 "persistent state on all servers").
+#[derive(Clone, Debug)]
+pub struct HardState<C> {
+    pub term: Term,
+    pub voted_for: Option<NodeId>,
+    pub log: Log<C>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Raft<C> {
+    id: NodeId,
+    n: usize,
+    cfg: RaftConfig,
+    rng: Rng,
+    // persistent
+    term: Term,
+    voted_for: Option<NodeId>,
+    log: Log<C>,
+    // volatile
+    role: Role,
+    leader: Option<NodeId>,
+    commit: Index,
+    votes: Vec<Option<bool>>,
+    next: Vec<Index>,
+    matched: Vec<Index>,
+    recently_active: Vec<bool>,
+    election_deadline: i64,
+    heartbeat_deadline: i64,
+    quorum_deadline: i64,
+    leader_contact: Option<i64>,
+    ready: Ready<C>,
+}
+
+impl<C: Command> Raft<C> {
+    pub fn new(id: NodeId, n: usize, cfg: RaftConfig, rng: Rng, now: i64) -> Self {
+        Self::restart(id, n, cfg, rng, now, HardState { term: 0, voted_for: None, log: Log::default() })
+    }
+
+    /// A node coming back from a crash: persistent state kept, volatile state fresh (§5.1).
+    pub fn restart(id: NodeId, n: usize, cfg: RaftConfig, rng: Rng, now: i64, hs: HardState<C>) -> Self {
+        let mut r = Raft {
+            id,
+            n,
+            cfg,
+            rng,
+            term: hs.term,
+            voted_for: hs.voted_for,
+            log: hs.log,
+            role: Role::Follower,
+            leader: None,
+            commit: 0,
+            votes: vec![None; n],
+            next: vec![1; n],
+            matched: vec![0; n],
+            recently_active: vec![false; n],
+            election_deadline: 0,
+            heartbeat_deadline: i64::MAX,
+            quorum_deadline: i64::MAX,
+            leader_contact: None,
+            ready: Ready::default(),
+        };
+        r.reset_election_deadline(now);
+        r
+    }
+
+    pub fn hard_state(&self) -> HardState<C> {
+        HardState { term: self.term, voted_for: self.voted_for, log: self.log.clone() }
+    }
+
+    pub fn into_hard_state(self) -> HardState<C> {
+        HardState { term: self.term, voted_for: self.voted_for, log: self.log }
+    }
+
+    pub fn id(&self) -> NodeId {
+        self.id
+    }
+    pub fn term(&self) -> Term {
+        self.term
+    }
+    pub fn role(&self) -> Role {
+        self.role
+    }
+    pub fn leader(&self) -> Option<NodeId> {
+        self.leader
+    }
+    pub fn voted_for(&self) -> Option<NodeId> {
+        self.voted_for
+    }
+    pub fn commit_index(&self) -> Index {
+        self.commit
+    }
+    pub fn log(&self) -> &Log<C> {
+        &self.log
+    }
+    pub fn config(&self) -> &RaftConfig {
+        &self.cfg
+    }
+    pub fn match_index(&self, peer: NodeId) -> Index {
+        self.matched[peer]
+    }
+    pub fn is_leader(&self) -> bool {
+        self.role == Role::Leader
+    }
+
+    pub fn take_ready(&mut self) -> Ready<C> {
+        std::mem::take(&mut self.ready)
+    }
+
+    /// The local time at which [`Raft::tick`] must next be called.
+    pub fn next_deadline(&self) -> i64 {
+        match self.role {
+            Role::Leader => self.heartbeat_deadline.min(self.quorum_deadline),
+            _ => self.election_deadline,
+        }
+    }
+
+    pub fn tick(&mut self, now: i64) {
+        if self.role == Role::Leader {
+            if now >= self.quorum_deadline {
+                // Check-quorum (thesis §6.2): a leader that has not heard from a majority
+                // within an election timeout steps down, so a partitioned leader stops serving.
+                let heard = (0..self.n).filter(|&p| p == self.id || self.recently_active[p]).count();
+                if heard < self.majority() {
+                    let term = self.term;
+                    self.become_follower(now, term, None);
+                    return;
+                }
+                self.recently_active.iter_mut().for_each(|a| *a = false);
+                self.quorum_deadline = now + self.cfg.election_timeout_min_us as i64;
+            }
+            if now >= self.heartbeat_deadline {
+                self.broadcast_append(true);
+                self.heartbeat_deadline = now + self.cfg.heartbeat_us as i64;
+            }
+        } else if now >= self.election_deadline {
+            self.campaign(now);
+        }
+    }
+
+    /// Append a command to the leader's log and start replicating it.
+    pub fn propose(&mut self, _now: i64, cmd: C) -> Result<Index, NotLeader> {
+        if self.role != Role::Leader {
+            return Err(NotLeader { hint: self.leader });
+        }
+        let index = self.log.append(Entry { term: self.term, cmd: Some(cmd) });
+        self.matched[self.id] = index;
+        self.maybe_commit();
+        self.broadcast_append(false);
+        Ok(index)
+    }
+
+    pub fn step(&mut self, now: i64, from: NodeId, msg: Message<C>) {
+        let mterm = msg.term();
+        if mterm > self.term {
+            match &msg {
+                // A pre-vote never changes anybody's term (thesis §9.6).
+                Message::Vote { pre: true, .. } | Message::VoteReply { pre: true, granted: true, .. } => {}
+                // §4.2.3: ignore a RequestVote while a current leader is heard from.
+                Message::Vote { pre: false, .. } if self.in_leader_lease(now) => return,
+                _ => {
+                    let leader = matches!(msg, Message::Append { .. }).then_some(from);
+                    self.become_follower(now, mterm, leader);
+                }
+            }
+        } else if mterm < self.term {
+            // A stale sender learns the newer term from our reply and steps down (§5.1).
+            match msg {
+                Message::Append { .. } => self.send(
+                    from,
+                    Message::AppendReply { term: self.term, success: false, match_index: 0, hint_index: 0, hint_term: 0 },
+                ),
+                Message::Vote { pre, .. } => {
+                    self.send(from, Message::VoteReply { term: self.term, granted: false, pre })
+                }
+                _ => {}
+            }
+            return;
+        }
+        match msg {
+            Message::Vote { term, last_index, last_term, pre } => {
+                self.handle_vote(now, from, term, last_index, last_term, pre)
+            }
+            Message::VoteReply { term, granted, pre } => self.handle_vote_reply(now, from, term, granted, pre),
+            Message::Append { prev_index, prev_term, entries, commit, .. } => {
+                self.handle_append(now, from, prev_index, prev_term, entries, commit)
+            }
+            Message::AppendReply { success, match_index, hint_index, hint_term, .. } => {
+                self.handle_append_reply(from, success, match_index, hint_index, hint_term)
+            }
+        }
+    }
+
+    // ---- elections -------------------------------------------------------------------------
+
+    fn majority(&self) -> usize {
+        self.n / 2 + 1
+    }
+
+    fn reset_election_deadline(&mut self, now: i64) {
+        let t = self.rng.range_inclusive(self.cfg.election_timeout_min_us, self.cfg.election_timeout_max_us);
+        self.election_deadline = now + t as i64;
+    }
+
+    /// Thesis §4.2.3: a follower that heard from a leader less than the minimum election timeout
+    /// ago does not let a candidate disturb it. Active with check-quorum (as in etcd) and, for
+    /// pre-votes, with pre-vote.
+    fn in_leader_lease(&self, now: i64) -> bool {
+        self.role == Role::Follower
+            && self.leader.is_some()
+            && self.leader_contact.is_some_and(|t| now - t < self.cfg.election_timeout_min_us as i64)
+    }
+
+    fn campaign(&mut self, now: i64) {
+        if self.cfg.pre_vote && self.role != Role::PreCandidate {
+            self.set_role(Role::PreCandidate);
+            self.leader = None;
+            self.start_poll(now, self.term + 1, true);
+        } else {
+            self.become_candidate(now);
+        }
+    }
+
+    fn become_candidate(&mut self, now: i64) {
+        self.term += 1;
+        self.voted_for = Some(self.id);
+        self.leader = None;
+        self.set_role(Role::Candidate);
+        self.start_poll(now, self.term, false);
+    }
+
+    fn start_poll(&mut self, now: i64, term: Term, pre: bool) {
+        self.reset_election_deadline(now);
+        self.votes.iter_mut().for_each(|v| *v = None);
+        self.votes[self.id] = Some(true);
+        let (last_index, last_term) = (self.log.last_index(), self.log.last_term());
+        for p in 0..self.n {
+            if p != self.id {
+                self.send(p, Message::Vote { term, last_index, last_term, pre });
+            }
+        }
+        self.tally(now, pre);
+    }
+
+    /// §5.4.1: vote only for a candidate whose log is at least as up-to-date as ours.
+    fn log_is_up_to_date(&self, last_index: Index, last_term: Term) -> bool {
+        (last_term, last_index) >= (self.log.last_term(), self.log.last_index())
+    }
+
+    fn handle_vote(&mut self, now: i64, from: NodeId, term: Term, last_index: Index, last_term: Term, pre: bool) {
+        let can_vote = if pre {
+            // A pre-vote is granted for a later term when no leader is heard (§9.6, §4.2.3).
+            term > self.term && !(self.cfg.pre_vote && self.in_leader_lease(now))
+        } else {
+            self.voted_for == Some(from) || (self.voted_for.is_none() && self.leader.is_none())
+        };
+        let granted = can_vote && self.log_is_up_to_date(last_index, last_term);
+        if granted && !pre {
+            self.voted_for = Some(from);
+            self.reset_election_deadline(now);
+        }
+        let reply_term = if pre && granted { term } else { self.term };
+        self.send(from, Message::VoteReply { term: reply_term, granted, pre });
+    }
+
+    fn handle_vote_reply(&mut self, now: i64, from: NodeId, term: Term, granted: bool, pre: bool) {
+        let expecting = match self.role {
+            Role::PreCandidate => pre && (term == self.term + 1 || !granted),
+            Role::Candidate => !pre && term == self.term,
+            _ => false,
+        };
+        if !expecting {
+            return;
+        }
+        self.votes[from] = Some(granted);
+        self.tally(now, pre);
+    }
+
+    fn tally(&mut self, now: i64, pre: bool) {
+        let yes = self.votes.iter().filter(|v| **v == Some(true)).count();
+        let no = self.votes.iter().filter(|v| **v == Some(false)).count();
+        if yes >= self.majority() {
+            if pre {
+                self.become_candidate(now);
+            } else {
+                self.become_leader(now);
+            }
+        } else if no >= self.majority() {
+            let term = self.term;
+            self.become_follower(now, term, None);
+        }
+    }
+
+    fn become_follower(&mut self, now: i64, term: Term, leader: Option<NodeId>) {
+        let term_changed = term > self.term;
+        if term_changed {
+            self.term = term;
+            self.voted_for = None;
+        }
+        let was = self.role;
+        self.role = Role::Follower;
+        self.leader = leader;
+        if leader.is_some() {
+            self.leader_contact = Some(now);
+        }
+        self.heartbeat_deadline = i64::MAX;
+        self.quorum_deadline = i64::MAX;
+        self.reset_election_deadline(now);
+        if was != Role::Follower || term_changed {
+            self.ready.role_changes.push((Role::Follower, self.term));
+        }
+    }
+
+    fn set_role(&mut self, role: Role) {
+        self.role = role;
+        self.ready.role_changes.push((role, if role == Role::PreCandidate { self.term + 1 } else { self.term }));
+    }
+
+    fn become_leader(&mut self, now: i64) {
+        self.set_role(Role::Leader);
+        self.leader = Some(self.id);
+        let last = self.log.last_index();
+        self.next.iter_mut().for_each(|x| *x = last + 1);
+        self.matched.iter_mut().for_each(|x| *x = 0);
+        self.recently_active.iter_mut().for_each(|a| *a = false);
+        // §8: a no-op of the new term lets the leader commit (and learn) everything before it.
+        let index = self.log.append(Entry { term: self.term, cmd: None });
+        self.matched[self.id] = index;
+        self.maybe_commit();
+        self.broadcast_append(false);
+        self.heartbeat_deadline = now + self.cfg.heartbeat_us as i64;
+        self.quorum_deadline =
+            if self.cfg.check_quorum { now + self.cfg.election_timeout_min_us as i64 } else { i64::MAX };
+    }
+
+    // ---- replication -----------------------------------------------------------------------
+
+    /// Send each follower what it lacks. A heartbeat resends from the last acknowledged index so
+    /// that lost messages are repaired; a proposal only sends what was not sent yet.
+    fn broadcast_append(&mut self, heartbeat: bool) {
+        for p in 0..self.n {
+            if p != self.id {
+                if heartbeat {
+                    self.next[p] = self.matched[p] + 1;
+                }
+                self.send_append(p);
+            }
+        }
+    }
+
+    fn send_append(&mut self, to: NodeId) {
+        let prev_index = self.next[to] - 1;
+        let last = self.log.last_index().min(prev_index + self.cfg.max_batch);
+        let entries = self.log.slice(prev_index + 1, last).to_vec();
+        self.next[to] = last + 1;
+        let msg = Message::Append {
+            term: self.term,
+            prev_index,
+            prev_term: self.log.term_at(prev_index),
+            entries,
+            commit: self.commit,
+        };
+        self.send(to, msg);
+    }
+
+    fn handle_append(
+        &mut self,
+        now: i64,
+        from: NodeId,
+        prev_index: Index,
+        prev_term: Term,
+        entries: Vec<Entry<C>>,
+        commit: Index,
+    ) {
+        if self.role != Role::Follower {
+            let term = self.term;
+            self.become_follower(now, term, Some(from));
+        }
+        debug_assert_ne!(self.role, Role::Leader, "two leaders in one term");
+        self.leader = Some(from);
+        self.leader_contact = Some(now);
+        self.reset_election_deadline(now);
+
+        // §5.3 consistency check.
+        if prev_index > self.log.last_index() {
+            let hint_index = self.log.last_index() + 1;
+            self.send(from, Message::AppendReply { term: self.term, success: false, match_index: 0, hint_index, hint_term: 0 });
+            return;
+        }
+        let have = self.log.term_at(prev_index);
+        if have != prev_term {
+            let hint_index = self.log.first_index_of_term(have, prev_index);
+            self.send(
+                from,
+                Message::AppendReply { term: self.term, success: false, match_index: 0, hint_index, hint_term: have },
+            );
+            return;
+        }
+        // Append, truncating only at the first conflicting entry (never on a mere repeat, which a
+        // reordered old message could be).
+        let mut index = prev_index;
+        for e in entries {
+            index += 1;
+            if index <= self.log.last_index() {
+                if self.log.term_at(index) == e.term {
+                    continue;
+                }
+                assert!(index > self.commit, "node {} would truncate committed index {index}", self.id);
+                self.log.truncate_from(index);
+            }
+            self.log.append(e);
+        }
+        let last_new = index;
+        if commit > self.commit {
+            self.commit = commit.min(last_new).max(self.commit);
+        }
+        self.send(
+            from,
+            Message::AppendReply { term: self.term, success: true, match_index: last_new, hint_index: 0, hint_term: 0 },
+        );
+    }
+
+    fn handle_append_reply(&mut self, from: NodeId, success: bool, match_index: Index, hint_index: Index, hint_term: Term) {
+        if self.role != Role::Leader {
+            return;
+        }
+        self.recently_active[from] = true;
+        if success {
+            if match_index > self.matched[from] {
+                self.matched[from] = match_index;
+                self.maybe_commit();
+            }
+            if self.next[from] <= self.matched[from] {
+                self.next[from] = self.matched[from] + 1;
+            }
+            if self.next[from] <= self.log.last_index() {
+                self.send_append(from);
+            }
+        } else {
+            // Fast back-off (§5.3, end): skip the follower's whole conflicting term.
+            let next = if hint_term > 0 {
+                match self.log.last_index_of_term(hint_term) {
+                    Some(i) => i + 1,
+                    None => hint_index,
+                }
+            } else {
+                hint_index
+            };
+            self.next[from] = next.clamp(self.matched[from] + 1, self.log.last_index() + 1);
+            self.send_append(from);
+        }
+    }
+
+    /// §5.4.2: the leader commits an index replicated on a majority only if that entry is of its
+    /// own term; earlier entries commit indirectly with it (the Figure 8 case).
+    fn maybe_commit(&mut self) {
+        let mut m = self.matched.clone();
+        m.sort_unstable_by(|a, b| b.cmp(a));
+        let n = m[self.majority() - 1];
+        if n > self.commit && self.log.term_at(n) == self.term {
+            self.commit = n;
+        }
+    }
+
+    fn send(&mut self, to: NodeId, msg: Message<C>) {
+        self.ready.messages.push((to, msg));
+    }
+}
+
+#[cfg(test)]
+mod tests;

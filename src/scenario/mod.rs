@@ -1,0 +1,322 @@
+//! The versioned scenario document: everything needed to reproduce a run (seed, settings,
+//! switches, clocks, clients and their scripts, a timeline of faults). Share links will encode
+//! this same document. See the README for the format and an example.
+
+pub mod swarm;
+
+use crate::client::{ClientConfig, Step};
+use crate::lock::Switches;
+use crate::raft::RaftConfig;
+use crate::sim::clock::{RATE_PPM_MAX, RATE_PPM_MIN};
+use crate::sim::network::NetworkSettings;
+use serde::{Deserialize, Serialize};
+
+pub const FORMAT_VERSION: u32 = 1;
+pub const NODES_MAX: usize = 7;
+pub const CLIENTS_MAX: usize = 16;
+pub const LEASE_MS_MAX: u64 = 600_000;
+pub const RUN_MS_MAX: u64 = 24 * 3_600_000;
+pub const TIMELINE_MAX: usize = 10_000;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RaftSettings {
+    pub election_timeout_ms: [u64; 2],
+    pub heartbeat_ms: u64,
+    pub pre_vote: bool,
+    pub check_quorum: bool,
+}
+
+impl Default for RaftSettings {
+    fn default() -> Self {
+        let c = RaftConfig::default();
+        RaftSettings {
+            election_timeout_ms: [c.election_timeout_min_us / 1000, c.election_timeout_max_us / 1000],
+            heartbeat_ms: c.heartbeat_us / 1000,
+            pre_vote: c.pre_vote,
+            check_quorum: c.check_quorum,
+        }
+    }
+}
+
+impl RaftSettings {
+    pub fn to_config(&self) -> RaftConfig {
+        RaftConfig {
+            election_timeout_min_us: self.election_timeout_ms[0] * 1000,
+            election_timeout_max_us: self.election_timeout_ms[1] * 1000,
+            heartbeat_us: self.heartbeat_ms * 1000,
+            pre_vote: self.pre_vote,
+            check_quorum: self.check_quorum,
+            ..RaftConfig::default()
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockSetting {
+    /// Node number, from 1.
+    pub node: usize,
+    #[serde(default = "one_ppm")]
+    pub rate_ppm: u32,
+    #[serde(default)]
+    pub offset_ms: i64,
+}
+
+fn one_ppm() -> u32 {
+    1_000_000
+}
+
+/// A fault or change at a moment of the run. Nodes are numbered from 1; an endpoint is `n1`..`n7`,
+/// a client's name, or `storage`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "do", rename_all = "snake_case")]
+pub enum Action {
+    Crash { node: usize },
+    Restart { node: usize },
+    Pause { node: usize },
+    Resume { node: usize },
+    /// Cut every node link between groups, e.g. `[[1,2],[3,4,5]]`; heals links inside groups.
+    Partition { groups: Vec<Vec<usize>> },
+    Isolate { node: usize },
+    /// Cut one direction only.
+    Cut { from: String, to: String },
+    Heal { from: String, to: String },
+    HealAll,
+    SetRate { node: usize, rate_ppm: u32 },
+    Jump { node: usize, ms: i64 },
+    ClientPause { client: String },
+    ClientResume { client: String },
+    ClientCrash { client: String },
+    ClientRestart { client: String },
+    /// Cut the client's links to and from every node (its connection breaks).
+    ClientDisconnect { client: String },
+    ClientReconnect { client: String },
+    /// The end of a fault schedule: heal the network, resume and restart everything, set every
+    /// clock back to rate 1, and let clients finish (they start no new step).
+    Calm,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimedAction {
+    pub at_ms: u64,
+    #[serde(flatten)]
+    pub action: Action,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub version: u32,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    pub seed: u64,
+    pub nodes: usize,
+    #[serde(default)]
+    pub raft: RaftSettings,
+    #[serde(default)]
+    pub network: NetworkSettings,
+    #[serde(default)]
+    pub switches: Switches,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clocks: Vec<ClockSetting>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clients: Vec<ClientConfig>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub timeline: Vec<TimedAction>,
+    #[serde(default = "default_until")]
+    pub until_ms: u64,
+}
+
+fn default_until() -> u64 {
+    10_000
+}
+
+/// An invalid document: the field at fault and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    pub field: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.field.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.field, self.message)
+        }
+    }
+}
+
+fn err<T>(field: impl Into<String>, message: impl Into<String>) -> Result<T, ScenarioError> {
+    Err(ScenarioError { field: field.into(), message: message.into() })
+}
+
+fn check_range(field: &str, v: u64, lo: u64, hi: u64) -> Result<(), ScenarioError> {
+    if v < lo || v > hi {
+        return err(field, format!("{v} is out of range {lo}..={hi}"));
+    }
+    Ok(())
+}
+
+/// Where a message can go: a node (0-based), a client (0-based) or the storage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndpointRef {
+    Node(usize),
+    Client(usize),
+    Storage,
+}
+
+impl Scenario {
+    /// Parse and validate a JSON document; errors name the field at fault.
+    pub fn from_json(s: &str) -> Result<Scenario, ScenarioError> {
+        let v: serde_json::Value =
+            serde_json::from_str(s).map_err(|e| ScenarioError { field: String::new(), message: format!("not JSON: {e}") })?;
+        match v.get("version").and_then(|x| x.as_u64()) {
+            Some(v) if v == FORMAT_VERSION as u64 => {}
+            Some(v) => return err("version", format!("version {v} is not supported (this build reads {FORMAT_VERSION})")),
+            None => return err("version", "missing (expected 1)"),
+        }
+        let sc: Scenario = serde_json::from_value(v).map_err(|e| ScenarioError { field: String::new(), message: e.to_string() })?;
+        sc.validate()?;
+        Ok(sc)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("scenario serializes")
+    }
+
+    pub fn endpoint(&self, name: &str) -> Option<EndpointRef> {
+        if name == "storage" {
+            return Some(EndpointRef::Storage);
+        }
+        if let Some(k) = name.strip_prefix('n').and_then(|d| d.parse::<usize>().ok()) {
+            return (1..=self.nodes).contains(&k).then_some(EndpointRef::Node(k - 1));
+        }
+        self.clients.iter().position(|c| c.name == name).map(EndpointRef::Client)
+    }
+
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        if self.version != FORMAT_VERSION {
+            return err("version", format!("{} is not supported", self.version));
+        }
+        check_range("nodes", self.nodes as u64, 1, NODES_MAX as u64)?;
+        check_range("until_ms", self.until_ms, 1, RUN_MS_MAX)?;
+        let r = &self.raft;
+        check_range("raft.heartbeat_ms", r.heartbeat_ms, 1, 10_000)?;
+        check_range("raft.election_timeout_ms[0]", r.election_timeout_ms[0], 2, 60_000)?;
+        check_range("raft.election_timeout_ms[1]", r.election_timeout_ms[1], r.election_timeout_ms[0], 60_000)?;
+        let n = &self.network;
+        check_range("network.latency_us[0]", n.latency_us[0], 0, 10_000_000)?;
+        check_range("network.latency_us[1]", n.latency_us[1], n.latency_us[0], 10_000_000)?;
+        check_range("network.drop_ppm", n.drop_ppm as u64, 0, 1_000_000)?;
+        check_range("network.duplicate_ppm", n.duplicate_ppm as u64, 0, 1_000_000)?;
+        for (i, c) in self.clocks.iter().enumerate() {
+            check_range(&format!("clocks[{i}].node"), c.node as u64, 1, self.nodes as u64)?;
+            check_range(&format!("clocks[{i}].rate_ppm"), c.rate_ppm as u64, RATE_PPM_MIN as u64, RATE_PPM_MAX as u64)?;
+            check_range(&format!("clocks[{i}].offset_ms"), c.offset_ms.unsigned_abs(), 0, RUN_MS_MAX)?;
+        }
+        check_range("clients (count)", self.clients.len() as u64, 0, CLIENTS_MAX as u64)?;
+        for (i, c) in self.clients.iter().enumerate() {
+            let f = format!("clients[{i}]");
+            if c.name.is_empty() || c.name.len() > 16 || !c.name.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') {
+                return err(format!("{f}.name"), "must be 1 to 16 letters, digits or _");
+            }
+            if c.name == "storage" || (c.name.starts_with('n') && c.name[1..].parse::<u64>().is_ok()) {
+                return err(format!("{f}.name"), format!("\"{}\" is reserved for an endpoint", c.name));
+            }
+            if self.clients[..i].iter().any(|o| o.name == c.name) {
+                return err(format!("{f}.name"), format!("\"{}\" is used twice", c.name));
+            }
+            check_range(&format!("{f}.script (length)"), c.script.len() as u64, 0, 100)?;
+            check_range(&format!("{f}.timeout_ms"), c.timeout_ms, 1, 600_000)?;
+            check_range(&format!("{f}.retry_ms"), c.retry_ms, 1, 600_000)?;
+            check_range(&format!("{f}.margin_ms"), c.margin_ms, 0, LEASE_MS_MAX)?;
+            check_range(&format!("{f}.start_ms"), c.start_ms, 0, RUN_MS_MAX)?;
+            for (j, s) in c.script.iter().enumerate() {
+                let g = format!("{f}.script[{j}]");
+                match s {
+                    Step::Acquire { key, lease_ms } => {
+                        check_key(&format!("{g}.acquire.key"), key)?;
+                        check_range(&format!("{g}.acquire.lease_ms"), *lease_ms, 1, LEASE_MS_MAX)?;
+                    }
+                    Step::Work { key, ms } => {
+                        check_key(&format!("{g}.work.key"), key)?;
+                        check_range(&format!("{g}.work.ms"), *ms, 0, RUN_MS_MAX)?;
+                    }
+                    Step::Release { key } => check_key(&format!("{g}.release.key"), key)?,
+                    Step::Sleep { ms } => check_range(&format!("{g}.sleep.ms"), *ms, 0, RUN_MS_MAX)?,
+                }
+            }
+            if c.repeat && !c.script.iter().any(|s| matches!(s, Step::Sleep { ms } if *ms > 0) || matches!(s, Step::Acquire { .. })) {
+                return err(format!("{f}.repeat"), "a repeating script needs an acquire or a sleep of more than 0 ms");
+            }
+        }
+        check_range("timeline (length)", self.timeline.len() as u64, 0, TIMELINE_MAX as u64)?;
+        for (i, t) in self.timeline.iter().enumerate() {
+            let f = format!("timeline[{i}]");
+            check_range(&format!("{f}.at_ms"), t.at_ms, 0, RUN_MS_MAX)?;
+            self.validate_action(&f, &t.action)?;
+        }
+        Ok(())
+    }
+
+    fn validate_action(&self, f: &str, a: &Action) -> Result<(), ScenarioError> {
+        let node = |k: usize| check_range(&format!("{f}.node"), k as u64, 1, self.nodes as u64);
+        let client = |name: &str| match self.endpoint(name) {
+            Some(EndpointRef::Client(_)) => Ok(()),
+            _ => err(format!("{f}.client"), format!("no client named \"{name}\"")),
+        };
+        let endpoint = |field: &str, name: &str| match self.endpoint(name) {
+            Some(_) => Ok(()),
+            None => err(format!("{f}.{field}"), format!("\"{name}\" is not n1..n{}, a client or storage", self.nodes)),
+        };
+        match a {
+            Action::Crash { node: k }
+            | Action::Restart { node: k }
+            | Action::Pause { node: k }
+            | Action::Resume { node: k }
+            | Action::Isolate { node: k } => node(*k),
+            Action::Partition { groups } => {
+                for (gi, g) in groups.iter().enumerate() {
+                    for k in g {
+                        check_range(&format!("{f}.groups[{gi}]"), *k as u64, 1, self.nodes as u64)?;
+                    }
+                }
+                Ok(())
+            }
+            Action::Cut { from, to } | Action::Heal { from, to } => {
+                endpoint("from", from)?;
+                endpoint("to", to)
+            }
+            Action::SetRate { node: k, rate_ppm } => {
+                node(*k)?;
+                check_range(&format!("{f}.rate_ppm"), *rate_ppm as u64, RATE_PPM_MIN as u64, RATE_PPM_MAX as u64)
+            }
+            Action::Jump { node: k, ms } => {
+                node(*k)?;
+                check_range(&format!("{f}.ms"), ms.unsigned_abs(), 0, RUN_MS_MAX)
+            }
+            Action::ClientPause { client: c }
+            | Action::ClientResume { client: c }
+            | Action::ClientCrash { client: c }
+            | Action::ClientRestart { client: c }
+            | Action::ClientDisconnect { client: c }
+            | Action::ClientReconnect { client: c } => client(c),
+            Action::HealAll | Action::Calm => Ok(()),
+        }
+    }
+}
+
+fn check_key(field: &str, key: &str) -> Result<(), ScenarioError> {
+    if key.is_empty() || key.len() > 32 {
+        return err(field, "a key has 1 to 32 characters");
+    }
+    Ok(())
+}
+
+/// The README's example scenario: the GC pause that fencing tokens defend against.
+pub const EXAMPLE_JSON: &str = include_str!("../../scenarios/gc-pause.json");

@@ -1,0 +1,160 @@
+//! Random fault schedules with lock traffic, for the swarm test and `raftlock swarm`.
+//!
+//! A schedule: 3–5 nodes, 2–4 clients looping acquire/work/release on two keys, random loss,
+//! duplication and latency, and 4–24 faults (crashes, restarts, pauses, partitions, one-way cuts,
+//! drift, clock jumps, client pauses, crashes and disconnects) during the first `faults_ms`; then
+//! `calm` (heal, resume, restart, rates back to 1, clients finish) and `settle_ms` of quiet, after
+//! which the cluster must have converged (see [`check_converged`]).
+
+use super::{Action, Scenario, TimedAction, FORMAT_VERSION};
+use crate::client::{ClientConfig, Step};
+use crate::sim::network::NetworkSettings;
+use crate::sim::rng::Rng;
+use crate::sim::World;
+
+pub const FAULTS_MS: u64 = 15_000;
+/// After `calm`, a leader is elected and all logs converge within this bound (virtual time).
+pub const SETTLE_MS: u64 = 10_000;
+
+pub fn random_scenario(seed: u64) -> Scenario {
+    let mut r = Rng::new(seed ^ 0x5357_4152_4d00_0000);
+    let nodes = r.range_inclusive(3, 5) as usize;
+    let n_clients = r.range_inclusive(2, 4) as usize;
+    let keys = ["a", "b"];
+    let clients: Vec<ClientConfig> = (0..n_clients)
+        .map(|i| {
+            let key = keys[r.below(2) as usize].to_string();
+            ClientConfig {
+                name: ["A", "B", "C", "D"][i].to_string(),
+                script: vec![
+                    Step::Acquire { key: key.clone(), lease_ms: r.range_inclusive(200, 1500) },
+                    Step::Work { key: key.clone(), ms: r.range_inclusive(20, 400) },
+                    Step::Release { key },
+                    Step::Sleep { ms: r.range_inclusive(0, 300) },
+                ],
+                repeat: true,
+                start_ms: r.range_inclusive(0, 1000),
+                margin_ms: r.range_inclusive(0, 150),
+                timeout_ms: r.range_inclusive(200, 600),
+                retry_ms: r.range_inclusive(50, 300),
+            }
+        })
+        .collect();
+    let lat_lo = r.range_inclusive(100, 3_000);
+    let network = NetworkSettings {
+        latency_us: [lat_lo, lat_lo + r.range_inclusive(0, 20_000)],
+        drop_ppm: if r.below(3) == 0 { 0 } else { r.range_inclusive(0, 50_000) as u32 },
+        duplicate_ppm: if r.below(3) == 0 { 0 } else { r.range_inclusive(0, 50_000) as u32 },
+    };
+    let mut timeline = Vec::new();
+    let n_faults = r.range_inclusive(4, 24);
+    let node = |r: &mut Rng| r.range_inclusive(1, nodes as u64) as usize;
+    let client = |r: &mut Rng| ["A", "B", "C", "D"][r.below(n_clients as u64) as usize].to_string();
+    for _ in 0..n_faults {
+        let at_ms = r.range_inclusive(500, FAULTS_MS - 1);
+        let action = match r.below(16) {
+            0 => Action::Crash { node: node(&mut r) },
+            1 => Action::Restart { node: node(&mut r) },
+            2 => Action::Pause { node: node(&mut r) },
+            3 => Action::Resume { node: node(&mut r) },
+            4 => {
+                let cut = r.range_inclusive(1, nodes as u64 - 1) as usize;
+                let mut order: Vec<usize> = (1..=nodes).collect();
+                for i in (1..order.len()).rev() {
+                    order.swap(i, r.below(i as u64 + 1) as usize);
+                }
+                Action::Partition { groups: vec![order[..cut].to_vec(), order[cut..].to_vec()] }
+            }
+            5 => Action::Isolate { node: node(&mut r) },
+            6 => Action::Cut { from: format!("n{}", node(&mut r)), to: format!("n{}", node(&mut r)) },
+            7 => Action::HealAll,
+            8 => Action::SetRate { node: node(&mut r), rate_ppm: r.range_inclusive(250_000, 4_000_000) as u32 },
+            9 => Action::Jump { node: node(&mut r), ms: r.range_inclusive(0, 1000) as i64 - 500 },
+            10 => Action::ClientPause { client: client(&mut r) },
+            11 => Action::ClientResume { client: client(&mut r) },
+            12 => Action::ClientCrash { client: client(&mut r) },
+            13 => Action::ClientRestart { client: client(&mut r) },
+            14 => Action::ClientDisconnect { client: client(&mut r) },
+            _ => Action::ClientReconnect { client: client(&mut r) },
+        };
+        timeline.push(TimedAction { at_ms, action });
+    }
+    timeline.sort_by_key(|t| t.at_ms);
+    timeline.push(TimedAction { at_ms: FAULTS_MS, action: Action::Calm });
+    Scenario {
+        version: FORMAT_VERSION,
+        name: format!("swarm-{seed}"),
+        description: String::new(),
+        seed,
+        nodes,
+        raft: Default::default(),
+        network,
+        switches: Default::default(),
+        clocks: Vec::new(),
+        clients,
+        timeline,
+        until_ms: FAULTS_MS + SETTLE_MS,
+    }
+}
+
+/// After the faults stop: every node up, one leader with the highest term, identical logs, and
+/// everything committed and applied everywhere.
+pub fn check_converged(w: &World) -> Result<(), String> {
+    let mut leaders = Vec::new();
+    let mut first: Option<(u64, u64)> = None;
+    for i in 0..w.n {
+        let s = w.nodes[i].server.as_ref().ok_or(format!("n{} is down", i + 1))?;
+        if s.raft.is_leader() {
+            leaders.push((s.raft.term(), i));
+        }
+        let log = s.raft.log();
+        let mine = (log.last_index(), log.prefix_hash(log.last_index()));
+        if *first.get_or_insert(mine) != mine {
+            return Err(format!("n{}'s log (last index {}) differs from n1's", i + 1, mine.0));
+        }
+        if s.raft.commit_index() != log.last_index() || s.machine.applied != log.last_index() {
+            return Err(format!(
+                "n{} has committed {} and applied {} of {} entries",
+                i + 1,
+                s.raft.commit_index(),
+                s.machine.applied,
+                log.last_index()
+            ));
+        }
+    }
+    let max_term = (0..w.n).filter_map(|i| w.nodes[i].server.as_ref()).map(|s| s.raft.term()).max().unwrap_or(0);
+    match leaders.as_slice() {
+        [(t, _)] if *t == max_term => Ok(()),
+        [] => Err("no leader".into()),
+        l => Err(format!("leaders (term, node): {l:?}; highest term {max_term}")),
+    }
+}
+
+#[derive(Debug)]
+pub struct SwarmOutcome {
+    pub seed: u64,
+    pub violations: Vec<String>,
+    pub convergence: Result<(), String>,
+    pub events: u64,
+    pub trace_hash: String,
+}
+
+impl SwarmOutcome {
+    pub fn ok(&self) -> bool {
+        self.violations.is_empty() && self.convergence.is_ok()
+    }
+}
+
+pub fn run_one(seed: u64) -> SwarmOutcome {
+    let sc = random_scenario(seed);
+    let mut w = World::new(&sc, false).expect("generated scenarios are valid");
+    w.check_every_event = true;
+    w.run_until(sc.until_ms * 1000);
+    SwarmOutcome {
+        seed,
+        violations: w.violations().iter().map(|(t, v)| format!("t={}us {}: {}", t, v.invariant, v.detail)).collect(),
+        convergence: check_converged(&w),
+        events: w.stats.events,
+        trace_hash: w.trace.hash_hex(),
+    }
+}

@@ -1,0 +1,14 @@
+//! The world: the only place that knows time and randomness.
+//!
+//! - [`rng`]: the pinned PRNG (SplitMix64);
+//! - [`clock`]: per-endpoint local clocks (rate in ppm, offset, jumps);
+//! - [`network`]: per directed link up/down, latency, drop and duplicate;
+//! - [`world`]: the event queue ordered by (time, sequence number), nodes, clients, storage,
+//!   faults, and the invariant checks after every event.
+
+pub mod clock;
+pub mod network;
+pub mod rng;
+pub mod world;
+
+pub use world::{World, WorldStats};

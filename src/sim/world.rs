@@ -1,0 +1,769 @@
+//! The simulated world. Virtual time is in integer microseconds; one event queue ordered by
+//! (time, sequence number) so that ties never depend on memory addresses or hash order.
+//! [`World::step`] processes exactly one event. The world is `Clone`: a clone is a snapshot,
+//! and replaying from it reproduces the run exactly.
+
+use super::clock::{Clock, PPM_ONE};
+use super::network::Network;
+use super::rng::Rng;
+use crate::check::Checker;
+use crate::client::{Client, ClientOutput, Storage};
+use crate::lock::server::{ClientReply, ClientRequest, Output, Server, ServerEvent};
+use crate::lock::{ApplyResult, ClientId, LockCommand, LockOp};
+use crate::raft::{HardState, Message, NodeId, RaftConfig};
+use crate::scenario::{Action, EndpointRef, Scenario, ScenarioError, TimedAction};
+use crate::trace::{CmdView, Event as TraceEvent, Trace};
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use std::rc::Rc;
+
+#[derive(Clone, Debug)]
+pub enum Payload {
+    Raft(Message<LockCommand>),
+    Request(ClientRequest),
+    Reply(ClientReply),
+    Write { key: String, token: u64 },
+}
+
+impl Payload {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Payload::Raft(m) => m.kind(),
+            Payload::Request(_) => "request",
+            Payload::Reply(_) => "reply",
+            Payload::Write { .. } => "write",
+        }
+    }
+}
+
+/// A message on the wire. Endpoints: nodes `0..n`, clients `n..n+c`, the storage `n+c`.
+#[derive(Clone, Debug)]
+pub struct Packet {
+    pub from: u32,
+    pub to: u32,
+    pub sent_us: u64,
+    pub payload: Payload,
+}
+
+#[derive(Clone, Debug)]
+enum Ev {
+    Deliver(Box<Packet>),
+    NodeTimer { node: u32, gen: u64 },
+    ClientTimer { client: u32, gen: u64 },
+    Action(u32),
+}
+
+#[derive(Clone, Debug)]
+struct Queued {
+    at: u64,
+    seq: u64,
+    ev: Ev,
+}
+
+impl PartialEq for Queued {
+    fn eq(&self, o: &Self) -> bool {
+        (self.at, self.seq) == (o.at, o.seq)
+    }
+}
+impl Eq for Queued {}
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Queued {
+    // BinaryHeap is a max-heap: the earliest (time, seq) must compare greatest.
+    fn cmp(&self, o: &Self) -> Ordering {
+        (o.at, o.seq).cmp(&(self.at, self.seq))
+    }
+}
+
+/// Timer bookkeeping shared by nodes and clients: one live queue event at a time. A deadline
+/// that moves later leaves the event in place (it re-plans when it fires); one that moves
+/// earlier, a pause, a crash or a clock change invalidates it by bumping `gen`.
+#[derive(Clone, Debug, Default)]
+struct TimerSlot {
+    gen: u64,
+    at: Option<u64>,
+}
+
+#[derive(Clone, Debug)]
+pub struct NodeSlot {
+    /// `None` while crashed; then `persisted` holds what survives.
+    pub server: Option<Server>,
+    pub persisted: Option<HardState<LockCommand>>,
+    pub clock: Clock,
+    pub paused: bool,
+    held: Vec<Packet>,
+    timer: TimerSlot,
+}
+
+#[derive(Clone, Debug)]
+pub struct ClientSlot {
+    pub client: Client,
+    pub clock: Clock,
+    pub crashed: bool,
+    pub paused: bool,
+    held: Vec<Packet>,
+    timer: TimerSlot,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WorldStats {
+    pub events: u64,
+    pub messages_sent: u64,
+    pub messages_dropped: u64,
+    pub leader_changes: u64,
+    pub grants: u64,
+    pub expiries: u64,
+    pub ghost_releases: u64,
+    pub writes_accepted: u64,
+    pub writes_rejected: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct World {
+    pub now_us: u64,
+    seq: u64,
+    queue: BinaryHeap<Queued>,
+    rng: Rng,
+    pub n: usize,
+    pub raft_cfg: RaftConfig,
+    pub scenario: Rc<Scenario>,
+    pub nodes: Vec<NodeSlot>,
+    pub clients: Vec<ClientSlot>,
+    pub storage: Storage,
+    pub net: Network,
+    pub trace: Trace,
+    pub checker: Checker,
+    /// Run the invariant checks after every event (tests, the UI); off for benchmarks.
+    pub check_every_event: bool,
+    pub stats: WorldStats,
+    /// Clients start no new step (after `calm`).
+    quiesced: bool,
+}
+
+impl World {
+    /// Build the world of a validated scenario at time 0.
+    pub fn new(sc: &Scenario, keep_trace: bool) -> Result<World, ScenarioError> {
+        sc.validate()?;
+        let n = sc.nodes;
+        let mut rng = Rng::new(sc.seed);
+        let raft_cfg = sc.raft.to_config();
+        let mut nodes = Vec::with_capacity(n);
+        for id in 0..n {
+            let mut clock = Clock::default();
+            for c in sc.clocks.iter().filter(|c| c.node == id + 1) {
+                clock = Clock::new(c.offset_ms * 1000, c.rate_ppm);
+            }
+            let server = Server::new(id, n, raft_cfg.clone(), rng.fork(), clock.local_at(0), sc.switches);
+            nodes.push(NodeSlot { server: Some(server), persisted: None, clock, paused: false, held: Vec::new(), timer: TimerSlot::default() });
+        }
+        let clients = sc
+            .clients
+            .iter()
+            .enumerate()
+            .map(|(i, cfg)| ClientSlot {
+                client: Client::new(i as ClientId, cfg.clone(), n, 0),
+                clock: Clock::default(),
+                crashed: false,
+                paused: false,
+                held: Vec::new(),
+                timer: TimerSlot::default(),
+            })
+            .collect::<Vec<_>>();
+        let endpoints = n + clients.len() + 1;
+        let mut w = World {
+            now_us: 0,
+            seq: 0,
+            queue: BinaryHeap::new(),
+            rng,
+            n,
+            raft_cfg,
+            scenario: Rc::new(sc.clone()),
+            nodes,
+            clients,
+            storage: Storage { ignores_tokens: sc.switches.storage_ignores_tokens, ..Storage::default() },
+            net: Network::new(endpoints, sc.network.clone()),
+            trace: Trace::new(keep_trace),
+            checker: Checker::new(n),
+            check_every_event: cfg!(debug_assertions),
+            stats: WorldStats::default(),
+            quiesced: false,
+        };
+        for (i, t) in sc.timeline.iter().enumerate() {
+            w.push(t.at_ms * 1000, Ev::Action(i as u32));
+        }
+        for i in 0..n {
+            w.reschedule_node(i);
+        }
+        for c in 0..w.clients.len() {
+            w.reschedule_client(c);
+        }
+        Ok(w)
+    }
+
+    pub fn storage_endpoint(&self) -> usize {
+        self.n + self.clients.len()
+    }
+
+    pub fn endpoint_name(&self, e: usize) -> String {
+        if e < self.n {
+            format!("n{}", e + 1)
+        } else if e < self.storage_endpoint() {
+            self.clients[e - self.n].client.cfg.name.clone()
+        } else {
+            "storage".to_string()
+        }
+    }
+
+    pub fn client_name(&self, c: ClientId) -> String {
+        self.clients.get(c as usize).map_or_else(|| format!("client{c}"), |s| s.client.cfg.name.clone())
+    }
+
+    /// Messages in flight, in delivery order: (from, to, kind, sent, delivery time).
+    pub fn in_flight(&self) -> Vec<(usize, usize, &'static str, u64, u64)> {
+        let mut v: Vec<_> = self
+            .queue
+            .iter()
+            .filter_map(|q| match &q.ev {
+                Ev::Deliver(p) => Some((q.at, q.seq, p.from as usize, p.to as usize, p.payload.kind(), p.sent_us)),
+                _ => None,
+            })
+            .collect();
+        v.sort_by_key(|x| (x.0, x.1));
+        v.into_iter().map(|(at, _, f, t, k, s)| (f, t, k, s, at)).collect()
+    }
+
+    pub fn next_event_time(&self) -> Option<u64> {
+        self.queue.peek().map(|q| q.at)
+    }
+
+    fn push(&mut self, at: u64, ev: Ev) {
+        self.seq += 1;
+        self.queue.push(Queued { at, seq: self.seq, ev });
+    }
+
+    /// Process exactly one event. Returns false when the queue is empty.
+    pub fn step(&mut self) -> bool {
+        let Some(q) = self.queue.pop() else { return false };
+        debug_assert!(q.at >= self.now_us);
+        self.now_us = q.at;
+        let counted = match q.ev {
+            Ev::Deliver(p) => {
+                self.deliver(*p);
+                true
+            }
+            Ev::NodeTimer { node, gen } => self.fire_node_timer(node as usize, gen),
+            Ev::ClientTimer { client, gen } => self.fire_client_timer(client as usize, gen),
+            Ev::Action(i) => {
+                let t = self.scenario.timeline[i as usize].clone();
+                self.apply_action(&t);
+                true
+            }
+        };
+        if counted {
+            self.stats.events += 1;
+            if self.check_every_event {
+                let violations = crate::check::check_all(self);
+                self.record_violations(violations);
+            }
+        }
+        true
+    }
+
+    /// Process every event before or at `t_us`, then set the clock to `t_us`.
+    pub fn run_until(&mut self, t_us: u64) {
+        while self.queue.peek().is_some_and(|q| q.at <= t_us) {
+            self.step();
+        }
+        self.now_us = self.now_us.max(t_us);
+    }
+
+    /// Process `n` counted events (or until the queue is empty).
+    pub fn run_events(&mut self, n: u64) {
+        let target = self.stats.events + n;
+        while self.stats.events < target && self.step() {}
+    }
+
+    fn record_violations(&mut self, vs: Vec<crate::check::Violation>) {
+        for v in vs {
+            self.trace.push(self.now_us, TraceEvent::Violation { invariant: v.invariant, detail: v.detail.clone() });
+            self.checker.violations.push((self.now_us, v));
+        }
+    }
+
+    // ---- delivery ---------------------------------------------------------------------------
+
+    fn send(&mut self, from: usize, to: usize, payload: Payload) {
+        self.stats.messages_sent += 1;
+        if !self.net.is_up(from, to) {
+            self.stats.messages_dropped += 1;
+            return;
+        }
+        let raft = matches!(payload, Payload::Raft(_));
+        let s = &self.net.settings;
+        let (lo, hi, drop_ppm, dup_ppm) = (s.latency_us[0], s.latency_us[1], s.drop_ppm, s.duplicate_ppm);
+        if raft && self.rng.chance_ppm(drop_ppm) {
+            self.stats.messages_dropped += 1;
+            return;
+        }
+        if raft && self.rng.chance_ppm(dup_ppm) {
+            let at = self.now_us + self.rng.range_inclusive(lo, hi);
+            let p = Packet { from: from as u32, to: to as u32, sent_us: self.now_us, payload: payload.clone() };
+            self.push(at, Ev::Deliver(Box::new(p)));
+        }
+        let at = self.now_us + self.rng.range_inclusive(lo, hi);
+        let p = Packet { from: from as u32, to: to as u32, sent_us: self.now_us, payload };
+        self.push(at, Ev::Deliver(Box::new(p)));
+    }
+
+    fn deliver(&mut self, p: Packet) {
+        let to = p.to as usize;
+        if to < self.n {
+            let slot = &mut self.nodes[to];
+            if slot.server.is_none() {
+                return;
+            }
+            if slot.paused {
+                slot.held.push(p);
+                return;
+            }
+            let local = slot.clock.local_at(self.now_us);
+            let server = slot.server.as_mut().expect("checked above");
+            match p.payload {
+                Payload::Raft(m) => server.step(local, p.from as usize, m),
+                Payload::Request(r) => server.request(local, r),
+                _ => {}
+            }
+            self.after_node(to);
+        } else if to < self.storage_endpoint() {
+            let c = to - self.n;
+            let slot = &mut self.clients[c];
+            if slot.crashed {
+                return;
+            }
+            if slot.paused {
+                slot.held.push(p);
+                return;
+            }
+            if let Payload::Reply(r) = p.payload {
+                let local = slot.clock.local_at(self.now_us);
+                slot.client.on_reply(local, p.from as usize, r);
+                self.after_client(c);
+            }
+        } else if let Payload::Write { key, token } = p.payload {
+            let client = (p.from as usize - self.n) as ClientId;
+            let before = self.storage.highest.get(&key).copied().unwrap_or(0);
+            let accepted = self.storage.write(self.now_us, client, &key, token);
+            if accepted {
+                self.stats.writes_accepted += 1;
+            } else {
+                self.stats.writes_rejected += 1;
+            }
+            let name = self.client_name(client);
+            self.trace.push(self.now_us, TraceEvent::Write { client: name, key: key.clone(), token, accepted });
+            if let Some(v) = crate::check::storage_accepts_stale_token(&key, token, before, accepted) {
+                self.record_violations(vec![v]);
+            }
+        }
+    }
+
+    // ---- nodes ------------------------------------------------------------------------------
+
+    fn fire_node_timer(&mut self, i: usize, gen: u64) -> bool {
+        let slot = &mut self.nodes[i];
+        if gen != slot.timer.gen {
+            return false; // superseded
+        }
+        slot.timer.at = None;
+        if slot.paused {
+            return false;
+        }
+        let local = slot.clock.local_at(self.now_us);
+        let Some(server) = slot.server.as_mut() else { return false };
+        server.tick(local);
+        self.after_node(i);
+        true
+    }
+
+    /// Carry out what a node's call produced, then re-plan its timer.
+    fn after_node(&mut self, i: usize) {
+        loop {
+            let Some(server) = self.nodes[i].server.as_mut() else { return };
+            let out: Output = server.take_output();
+            if out.messages.is_empty() && out.replies.is_empty() && out.events.is_empty() {
+                break;
+            }
+            for (to, m) in out.messages {
+                self.send(i, to, Payload::Raft(m));
+            }
+            for ev in out.events {
+                self.node_event(i, ev);
+            }
+            for (c, reply) in out.replies {
+                let ep = self.n + c as usize;
+                let reachable = self.net.is_up(i, ep) && !self.clients[c as usize].crashed;
+                if reachable {
+                    self.send(i, ep, Payload::Reply(reply));
+                } else {
+                    // The connection is gone: the server learns it at once (a TCP error).
+                    let local = self.nodes[i].clock.local_at(self.now_us);
+                    if let Some(s) = self.nodes[i].server.as_mut() {
+                        s.reply_undeliverable(local, c, &reply);
+                    }
+                }
+            }
+        }
+        self.reschedule_node(i);
+    }
+
+    fn node_event(&mut self, i: usize, ev: ServerEvent) {
+        let node = i + 1;
+        let t = self.now_us;
+        match ev {
+            ServerEvent::Role { role, term } => {
+                if role == crate::raft::Role::Leader {
+                    self.stats.leader_changes += 1;
+                }
+                self.trace.push(t, TraceEvent::Role { node, role: role.name(), term });
+            }
+            ServerEvent::Applied { index, term, cmd, result, digest } => {
+                let first = self.checker.on_apply(i, index, cmd.as_ref(), result, digest);
+                if first {
+                    match result {
+                        ApplyResult::Granted { .. } => self.stats.grants += 1,
+                        ApplyResult::Expired { existed: true } => self.stats.expiries += 1,
+                        _ => {}
+                    }
+                }
+                let view = self.cmd_view(cmd.as_ref());
+                self.trace.push(t, TraceEvent::Apply { node, index, term, cmd: view, result });
+                let vs = std::mem::take(&mut self.checker.pending);
+                self.record_violations(vs);
+            }
+            ServerEvent::ExpireProposed { key, token } => {
+                self.trace.push(t, TraceEvent::ExpireProposed { node, key, token });
+            }
+            ServerEvent::GhostRelease { key, token, client } => {
+                self.stats.ghost_releases += 1;
+                let client = self.client_name(client);
+                self.trace.push(t, TraceEvent::GhostRelease { node, key, token, client });
+            }
+        }
+    }
+
+    pub fn cmd_view(&self, cmd: Option<&LockCommand>) -> CmdView {
+        let client = cmd.and_then(|c| c.client).map(|c| self.client_name(c));
+        match cmd.map(|c| &c.op) {
+            None => CmdView { op: "noop", key: None, lease_ms: None, token: None, client: None },
+            Some(LockOp::Grant { key, lease_ms }) => {
+                CmdView { op: "grant", key: Some(key.clone()), lease_ms: Some(*lease_ms), token: None, client }
+            }
+            Some(LockOp::Release { key, token }) => {
+                CmdView { op: "release", key: Some(key.clone()), lease_ms: None, token: *token, client }
+            }
+            Some(LockOp::Expire { key, token }) => {
+                CmdView { op: "expire", key: Some(key.clone()), lease_ms: None, token: Some(*token), client }
+            }
+        }
+    }
+
+    fn reschedule_node(&mut self, i: usize) {
+        let slot = &mut self.nodes[i];
+        let Some(server) = slot.server.as_ref() else { return };
+        if slot.paused {
+            return;
+        }
+        let d = server.next_deadline();
+        if d == i64::MAX {
+            return;
+        }
+        let at = slot.clock.true_when(d, self.now_us);
+        if slot.timer.at.is_none_or(|s| at < s) {
+            slot.timer.gen += 1;
+            slot.timer.at = Some(at);
+            let gen = slot.timer.gen;
+            self.push(at, Ev::NodeTimer { node: i as u32, gen });
+        }
+    }
+
+    fn invalidate_node_timer(&mut self, i: usize) {
+        self.nodes[i].timer.gen += 1;
+        self.nodes[i].timer.at = None;
+    }
+
+    // ---- clients ----------------------------------------------------------------------------
+
+    fn fire_client_timer(&mut self, c: usize, gen: u64) -> bool {
+        let slot = &mut self.clients[c];
+        if gen != slot.timer.gen {
+            return false;
+        }
+        slot.timer.at = None;
+        if slot.paused || slot.crashed {
+            return false;
+        }
+        let local = slot.clock.local_at(self.now_us);
+        slot.client.tick(local);
+        self.after_client(c);
+        true
+    }
+
+    fn after_client(&mut self, c: usize) {
+        let out: ClientOutput = self.clients[c].client.take_output();
+        let ep = self.n + c;
+        let name = self.clients[c].client.cfg.name.clone();
+        for e in out.events {
+            self.trace.push(
+                self.now_us,
+                TraceEvent::Client { client: name.clone(), op: e.op, key: e.key, outcome: e.outcome, token: e.token },
+            );
+        }
+        for (to, r) in out.requests {
+            self.send(ep, to, Payload::Request(r));
+        }
+        for (key, token) in out.writes {
+            let storage = self.storage_endpoint();
+            self.send(ep, storage, Payload::Write { key, token });
+        }
+        if self.quiesced && !matches!(self.clients[c].client.phase, crate::client::Phase::Waiting { .. }) {
+            self.clients[c].client.stop();
+        }
+        self.reschedule_client(c);
+    }
+
+    fn reschedule_client(&mut self, c: usize) {
+        let slot = &mut self.clients[c];
+        if slot.paused || slot.crashed {
+            return;
+        }
+        let d = slot.client.next_deadline();
+        if d == i64::MAX {
+            return;
+        }
+        let at = slot.clock.true_when(d, self.now_us);
+        if slot.timer.at.is_none_or(|s| at < s) {
+            slot.timer.gen += 1;
+            slot.timer.at = Some(at);
+            let gen = slot.timer.gen;
+            self.push(at, Ev::ClientTimer { client: c as u32, gen });
+        }
+    }
+
+    // ---- faults -----------------------------------------------------------------------------
+
+    fn apply_action(&mut self, t: &TimedAction) {
+        let sc = self.scenario.clone();
+        let now = self.now_us;
+        let ep = |name: &str| match sc.endpoint(name) {
+            Some(EndpointRef::Node(i)) => i,
+            Some(EndpointRef::Client(c)) => self.n + c,
+            _ => self.storage_endpoint(),
+        };
+        let client_ix = |name: &str| match sc.endpoint(name) {
+            Some(EndpointRef::Client(c)) => c,
+            _ => unreachable!("validated scenario names clients"),
+        };
+        let what = serde_json::to_string(&t.action).unwrap_or_default();
+        match &t.action {
+            Action::Crash { node } => self.crash(node - 1),
+            Action::Restart { node } => self.restart(node - 1),
+            Action::Pause { node } => self.pause(node - 1),
+            Action::Resume { node } => self.resume(node - 1),
+            Action::Partition { groups } => {
+                let g: Vec<Vec<usize>> = groups.iter().map(|g| g.iter().map(|k| k - 1).collect()).collect();
+                self.net.partition(self.n, &g);
+                self.fault(what);
+            }
+            Action::Isolate { node } => {
+                self.net.isolate(self.n, node - 1, false);
+                self.fault(what);
+            }
+            Action::Cut { from, to } => {
+                let (f, to) = (ep(from), ep(to));
+                self.net.set(f, to, false);
+                self.fault(what);
+            }
+            Action::Heal { from, to } => {
+                let (f, to) = (ep(from), ep(to));
+                self.net.set(f, to, true);
+                self.fault(what);
+            }
+            Action::HealAll => {
+                self.net.heal_all();
+                self.fault(what);
+            }
+            Action::SetRate { node, rate_ppm } => {
+                self.nodes[node - 1].clock.set_rate(now, *rate_ppm);
+                self.clock_changed(node - 1);
+                self.fault(what);
+            }
+            Action::Jump { node, ms } => {
+                self.nodes[node - 1].clock.jump(now, ms * 1000);
+                self.clock_changed(node - 1);
+                self.fault(what);
+            }
+            Action::ClientPause { client } => {
+                let c = client_ix(client);
+                self.clients[c].paused = true;
+                self.clients[c].timer = TimerSlot { gen: self.clients[c].timer.gen + 1, at: None };
+                self.fault(what);
+            }
+            Action::ClientResume { client } => {
+                let c = client_ix(client);
+                self.resume_client(c);
+                self.fault(what);
+            }
+            Action::ClientCrash { client } => {
+                let c = client_ix(client);
+                self.clients[c].crashed = true;
+                self.clients[c].held.clear();
+                self.clients[c].timer = TimerSlot { gen: self.clients[c].timer.gen + 1, at: None };
+                self.fault(what);
+            }
+            Action::ClientRestart { client } => {
+                let c = client_ix(client);
+                self.restart_client(c);
+                self.fault(what);
+            }
+            Action::ClientDisconnect { client } | Action::ClientReconnect { client } => {
+                let up = matches!(t.action, Action::ClientReconnect { .. });
+                let e = self.n + client_ix(client);
+                for p in 0..self.n {
+                    self.net.set(e, p, up);
+                    self.net.set(p, e, up);
+                }
+                self.fault(what);
+            }
+            Action::Calm => {
+                self.fault(what);
+                self.net.heal_all();
+                self.quiesced = true;
+                for i in 0..self.n {
+                    if self.nodes[i].server.is_none() {
+                        self.restart(i);
+                    }
+                    if self.nodes[i].paused {
+                        self.resume(i);
+                    }
+                    if self.nodes[i].clock.rate_ppm() != PPM_ONE {
+                        self.nodes[i].clock.set_rate(now, PPM_ONE);
+                        self.clock_changed(i);
+                    }
+                }
+                for c in 0..self.clients.len() {
+                    if self.clients[c].crashed {
+                        self.restart_client(c);
+                    }
+                    if self.clients[c].paused {
+                        self.resume_client(c);
+                    }
+                    if !matches!(self.clients[c].client.phase, crate::client::Phase::Waiting { .. }) {
+                        self.clients[c].client.stop();
+                    }
+                }
+            }
+        }
+    }
+
+    fn fault(&mut self, what: String) {
+        self.trace.push(self.now_us, TraceEvent::Fault { what });
+    }
+
+    pub fn crash(&mut self, i: usize) {
+        let slot = &mut self.nodes[i];
+        let Some(server) = slot.server.take() else { return };
+        slot.persisted = Some(server.raft.into_hard_state());
+        slot.paused = false;
+        slot.held.clear();
+        self.invalidate_node_timer(i);
+        self.trace.push(self.now_us, TraceEvent::Crash { node: i + 1 });
+    }
+
+    pub fn restart(&mut self, i: usize) {
+        let Some(hs) = self.nodes[i].persisted.take() else { return };
+        let local = self.nodes[i].clock.local_at(self.now_us);
+        let rng = self.rng.fork();
+        let server = Server::restart(i, self.n, self.raft_cfg.clone(), rng, local, self.scenario.switches, hs);
+        self.nodes[i].server = Some(server);
+        self.checker.on_restart(i);
+        self.trace.push(self.now_us, TraceEvent::Restart { node: i + 1 });
+        self.reschedule_node(i);
+    }
+
+    pub fn pause(&mut self, i: usize) {
+        if self.nodes[i].server.is_none() || self.nodes[i].paused {
+            return;
+        }
+        self.nodes[i].paused = true;
+        self.invalidate_node_timer(i);
+        self.trace.push(self.now_us, TraceEvent::Pause { node: i + 1 });
+    }
+
+    /// A paused process wakes: the messages that waited are delivered now, in arrival order,
+    /// and timers that passed fire at once.
+    pub fn resume(&mut self, i: usize) {
+        if !self.nodes[i].paused {
+            return;
+        }
+        self.nodes[i].paused = false;
+        self.trace.push(self.now_us, TraceEvent::Resume { node: i + 1 });
+        for p in std::mem::take(&mut self.nodes[i].held) {
+            self.push(self.now_us, Ev::Deliver(Box::new(p)));
+        }
+        self.reschedule_node(i);
+    }
+
+    fn resume_client(&mut self, c: usize) {
+        if !self.clients[c].paused {
+            return;
+        }
+        self.clients[c].paused = false;
+        for p in std::mem::take(&mut self.clients[c].held) {
+            self.push(self.now_us, Ev::Deliver(Box::new(p)));
+        }
+        self.reschedule_client(c);
+    }
+
+    fn restart_client(&mut self, c: usize) {
+        let slot = &mut self.clients[c];
+        // A new incarnation keeps counting requests, so the leader's dedup never mistakes a
+        // new request for an old one.
+        let seq = slot.client.req_seq;
+        let mut cfg = slot.client.cfg.clone();
+        cfg.start_ms = 0;
+        slot.client = Client::new(c as ClientId, cfg, self.n, seq);
+        slot.crashed = false;
+        slot.paused = false;
+        slot.held.clear();
+        slot.timer = TimerSlot { gen: slot.timer.gen + 1, at: None };
+        if self.quiesced {
+            slot.client.stop();
+        }
+        self.reschedule_client(c);
+    }
+
+    fn clock_changed(&mut self, i: usize) {
+        self.invalidate_node_timer(i);
+        self.reschedule_node(i);
+    }
+
+    /// The node's local clock reading now.
+    pub fn local_now(&self, i: usize) -> i64 {
+        self.nodes[i].clock.local_at(self.now_us)
+    }
+
+    /// Current leader: the up node in role leader with the highest term.
+    pub fn leader(&self) -> Option<NodeId> {
+        (0..self.n)
+            .filter_map(|i| self.nodes[i].server.as_ref().map(|s| (i, s)))
+            .filter(|(_, s)| s.raft.is_leader())
+            .max_by_key(|(_, s)| s.raft.term())
+            .map(|(i, _)| i)
+    }
+
+    pub fn violations(&self) -> &[(u64, crate::check::Violation)] {
+        &self.checker.violations
+    }
+}
