@@ -159,5 +159,3 @@ impl LockMachine {
     }
 }
 
-#[cfg(test)]
-mod tests;

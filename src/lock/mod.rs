@@ -16,3 +16,6 @@ pub use server::{ClientReply, ClientRequest, RequestOp, Server, ServerEvent, Swi
 /// Clients are numbered from 0 in the order of the scenario's `clients` list.
 pub type ClientId = u32;
 pub type Token = u64;
+
+#[cfg(test)]
+mod tests;

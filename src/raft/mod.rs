@@ -322,8 +322,11 @@ impl<C: Command> Raft<C> {
     }
 
     fn campaign(&mut self, now: i64) {
-        if self.cfg.pre_vote && self.role != Role::PreCandidate {
-            self.set_role(Role::PreCandidate);
+        if self.cfg.pre_vote {
+            // Every timeout starts a new pre-vote; only a won pre-vote leads to a real election.
+            if self.role != Role::PreCandidate {
+                self.set_role(Role::PreCandidate);
+            }
             self.leader = None;
             self.start_poll(now, self.term + 1, true);
         } else {

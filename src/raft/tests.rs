@@ -1,0 +1,322 @@
+//! Unit tests per Raft rule, named after the paper section they cover. A tiny harness delivers
+//! messages by hand so each test controls exactly who hears what.
+
+use super::*;
+
+#[derive(Clone, Debug, PartialEq)]
+struct Cmd(u64);
+impl Command for Cmd {
+    fn digest(&self) -> u64 {
+        self.0
+    }
+}
+
+struct Net {
+    nodes: Vec<Raft<Cmd>>,
+    queue: Vec<(NodeId, NodeId, Message<Cmd>)>,
+    now: i64,
+    cut: Vec<(NodeId, NodeId)>,
+}
+
+fn cfg(pre_vote: bool, check_quorum: bool) -> RaftConfig {
+    RaftConfig { pre_vote, check_quorum, ..RaftConfig::default() }
+}
+
+impl Net {
+    fn new(n: usize, cfg: RaftConfig) -> Net {
+        let nodes = (0..n).map(|i| Raft::new(i, n, cfg.clone(), Rng::new(i as u64 + 1), 0)).collect();
+        Net { nodes, queue: Vec::new(), now: 0, cut: Vec::new() }
+    }
+
+    fn collect(&mut self) {
+        for i in 0..self.nodes.len() {
+            for (to, m) in self.nodes[i].take_ready().messages {
+                if !self.cut.contains(&(i, to)) {
+                    self.queue.push((i, to, m));
+                }
+            }
+        }
+    }
+
+    /// Deliver until quiet (bounded).
+    fn settle(&mut self) {
+        for _ in 0..10_000 {
+            self.collect();
+            if self.queue.is_empty() {
+                return;
+            }
+            let q = std::mem::take(&mut self.queue);
+            for (from, to, m) in q {
+                self.nodes[to].step(self.now, from, m);
+            }
+        }
+        panic!("did not settle");
+    }
+
+    fn fire(&mut self, i: NodeId) {
+        self.now = self.now.max(self.nodes[i].next_deadline());
+        self.nodes[i].tick(self.now);
+    }
+
+    fn elect(&mut self, i: NodeId) {
+        self.fire(i);
+        self.settle();
+        if self.nodes[i].role() == Role::PreCandidate || self.nodes[i].role() == Role::Candidate {
+            self.settle();
+        }
+        assert_eq!(self.nodes[i].role(), Role::Leader, "n{i} should lead");
+    }
+
+    fn isolate(&mut self, i: NodeId) {
+        for p in 0..self.nodes.len() {
+            self.cut.push((i, p));
+            self.cut.push((p, i));
+        }
+    }
+
+    fn heal(&mut self) {
+        self.cut.clear();
+    }
+}
+
+#[test]
+fn election_5_2_first_timeout_wins_and_others_follow() {
+    let mut net = Net::new(5, cfg(false, false));
+    net.elect(2);
+    for i in [0, 1, 3, 4] {
+        assert_eq!(net.nodes[i].role(), Role::Follower);
+        assert_eq!(net.nodes[i].leader(), Some(2));
+        assert_eq!(net.nodes[i].term(), 1);
+    }
+}
+
+#[test]
+fn election_5_2_timeouts_are_randomized_within_bounds() {
+    let c = RaftConfig::default();
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..50 {
+        let r: Raft<Cmd> = Raft::new(0, 3, c.clone(), Rng::new(seed), 0);
+        let d = r.next_deadline() as u64;
+        assert!((c.election_timeout_min_us..=c.election_timeout_max_us).contains(&d));
+        seen.insert(d);
+    }
+    assert!(seen.len() > 40, "timeouts should differ: {}", seen.len());
+}
+
+#[test]
+fn noop_section_8_new_leader_appends_noop_of_its_term() {
+    let mut net = Net::new(3, cfg(true, true));
+    net.elect(0);
+    let e = net.nodes[0].log().entry(1).unwrap();
+    assert_eq!((e.term, e.cmd.clone()), (1, None));
+    net.settle();
+    assert_eq!(net.nodes[0].commit_index(), 1);
+}
+
+#[test]
+fn vote_5_4_1_rejects_candidate_with_stale_log() {
+    let mut net = Net::new(3, cfg(false, false));
+    net.elect(0);
+    net.nodes[0].propose(net.now, Cmd(7)).unwrap();
+    net.settle();
+    // n2 misses the next entry; n1 has it.
+    net.cut.push((0, 2));
+    net.nodes[0].propose(net.now, Cmd(8)).unwrap();
+    net.settle();
+    net.heal();
+    // n2 campaigns: n1 has a longer log of the same term and refuses.
+    net.isolate(0);
+    net.fire(2);
+    net.settle();
+    assert_ne!(net.nodes[2].role(), Role::Leader);
+    assert_eq!(net.nodes[1].voted_for(), None, "n1 must not vote for the stale candidate");
+}
+
+#[test]
+fn step_down_5_1_on_higher_term() {
+    let mut net = Net::new(3, cfg(false, false));
+    net.elect(0);
+    net.settle();
+    net.nodes[0].step(net.now, 1, Message::AppendReply { term: 9, success: false, match_index: 0, hint_index: 0, hint_term: 0 });
+    assert_eq!(net.nodes[0].role(), Role::Follower);
+    assert_eq!(net.nodes[0].term(), 9);
+}
+
+#[test]
+fn append_5_3_rejects_on_missing_prev_and_truncates_conflicts() {
+    let mut f: Raft<Cmd> = Raft::new(1, 3, RaftConfig::default(), Rng::new(1), 0);
+    // Entries 1..=3 of term 1 from leader 0.
+    let e = |t, c| Entry { term: t, cmd: Some(Cmd(c)) };
+    f.step(0, 0, Message::Append { term: 1, prev_index: 0, prev_term: 0, entries: vec![e(1, 1), e(1, 2), e(1, 3)], commit: 1 });
+    assert_eq!(f.log().last_index(), 3);
+    assert_eq!(f.commit_index(), 1);
+    f.take_ready();
+    // Missing prev: rejected with a hint.
+    f.step(0, 0, Message::Append { term: 1, prev_index: 7, prev_term: 1, entries: vec![], commit: 1 });
+    match &f.take_ready().messages[0].1 {
+        Message::AppendReply { success: false, hint_index, .. } => assert_eq!(*hint_index, 4),
+        m => panic!("{m:?}"),
+    }
+    // A new leader of term 2 overwrites index 3 (uncommitted) with its own entry.
+    f.step(0, 2, Message::Append { term: 2, prev_index: 2, prev_term: 1, entries: vec![e(2, 9)], commit: 3 });
+    assert_eq!(f.log().last_index(), 3);
+    assert_eq!(f.log().entry(3).unwrap(), &e(2, 9));
+    assert_eq!(f.commit_index(), 3);
+    // A reordered old message that repeats entries does not truncate anything.
+    f.step(0, 2, Message::Append { term: 2, prev_index: 0, prev_term: 0, entries: vec![e(1, 1)], commit: 3 });
+    assert_eq!(f.log().last_index(), 3);
+}
+
+#[test]
+fn append_5_3_fast_backoff_skips_a_conflicting_term() {
+    let mut f: Raft<Cmd> = Raft::new(1, 3, RaftConfig::default(), Rng::new(1), 0);
+    let e = |t, c| Entry { term: t, cmd: Some(Cmd(c)) };
+    let entries = vec![e(1, 1), e(2, 2), e(2, 3), e(2, 4), e(2, 5)];
+    f.step(0, 0, Message::Append { term: 2, prev_index: 0, prev_term: 0, entries, commit: 1 });
+    f.take_ready();
+    f.step(0, 2, Message::Append { term: 3, prev_index: 5, prev_term: 3, entries: vec![], commit: 1 });
+    match &f.take_ready().messages[0].1 {
+        Message::AppendReply { success: false, hint_index, hint_term, .. } => assert_eq!((*hint_index, *hint_term), (2, 2)),
+        m => panic!("{m:?}"),
+    }
+}
+
+#[test]
+fn commit_5_4_2_leader_does_not_count_replicas_of_older_terms() {
+    // The Figure 8 situation: a leader of term 3 holds an entry of term 2 that a majority has,
+    // but must not commit it until an entry of its own term is replicated on a majority.
+    let mut l: Raft<Cmd> = Raft::new(0, 3, RaftConfig::default(), Rng::new(1), 0);
+    let e = |t, c| Entry { term: t, cmd: Some(Cmd(c)) };
+    l.step(0, 1, Message::Append { term: 2, prev_index: 0, prev_term: 0, entries: vec![e(1, 1), e(2, 2)], commit: 1 });
+    assert_eq!(l.commit_index(), 1);
+    l.take_ready();
+    // l becomes leader of term 3 (votes from 1 and 2).
+    let now = l.next_deadline();
+    l.tick(now); // pre-vote
+    l.step(now, 1, Message::VoteReply { term: 3, granted: true, pre: true });
+    assert_eq!(l.role(), Role::Candidate);
+    l.step(now, 1, Message::VoteReply { term: 3, granted: true, pre: false });
+    assert_eq!(l.role(), Role::Leader);
+    assert_eq!(l.log().last_index(), 3, "no-op of term 3 appended");
+    // Follower 1 acknowledges index 2 only (it has the term-2 entry): a majority holds index 2.
+    l.step(now, 1, Message::AppendReply { term: 3, success: true, match_index: 2, hint_index: 0, hint_term: 0 });
+    assert_eq!(l.commit_index(), 1, "index 2 is of term 2: not committed by counting");
+    l.step(now, 1, Message::AppendReply { term: 3, success: true, match_index: 3, hint_index: 0, hint_term: 0 });
+    assert_eq!(l.commit_index(), 3, "the no-op of term 3 commits, and index 2 with it");
+}
+
+#[test]
+fn prevote_9_6_isolated_node_does_not_inflate_its_term() {
+    let mut net = Net::new(3, cfg(true, true));
+    net.elect(0);
+    net.settle();
+    net.isolate(2);
+    for _ in 0..10 {
+        net.fire(2);
+        net.settle();
+    }
+    assert_eq!(net.nodes[2].term(), 1, "pre-vote never succeeds, so the term stays");
+    net.heal();
+    // On rejoin it does not disturb the leader.
+    assert_eq!(net.nodes[0].role(), Role::Leader);
+    assert_eq!(net.nodes[0].term(), 1);
+}
+
+#[test]
+fn prevote_9_6_off_isolated_node_inflates_its_term_and_disrupts_on_rejoin() {
+    let mut net = Net::new(3, cfg(false, false));
+    net.elect(0);
+    net.settle();
+    net.isolate(2);
+    for _ in 0..5 {
+        net.fire(2);
+        net.settle();
+    }
+    assert_eq!(net.nodes[2].term(), 6);
+    net.heal();
+    net.fire(0); // heartbeat reaches n2, whose reply carries term 6
+    net.settle();
+    assert_eq!(net.nodes[0].term(), 6);
+    assert_ne!(net.nodes[0].role(), Role::Leader, "the old leader stepped down");
+}
+
+#[test]
+fn check_quorum_6_2_partitioned_leader_steps_down() {
+    let mut net = Net::new(3, cfg(true, true));
+    net.elect(0);
+    net.settle();
+    net.isolate(0);
+    for _ in 0..20 {
+        net.fire(0);
+        net.settle();
+        if net.nodes[0].role() != Role::Leader {
+            break;
+        }
+    }
+    assert_eq!(net.nodes[0].role(), Role::Follower);
+}
+
+#[test]
+fn check_quorum_off_partitioned_leader_keeps_leading() {
+    let mut net = Net::new(3, cfg(true, false));
+    net.elect(0);
+    net.settle();
+    net.isolate(0);
+    for _ in 0..20 {
+        net.fire(0);
+        net.settle();
+    }
+    assert_eq!(net.nodes[0].role(), Role::Leader);
+}
+
+#[test]
+fn lease_4_2_3_follower_ignores_vote_while_leader_is_heard() {
+    let mut net = Net::new(3, cfg(false, true));
+    net.elect(0);
+    net.settle();
+    let now = net.now;
+    net.nodes[1].step(now, 2, Message::Vote { term: 5, last_index: 9, last_term: 1, pre: false });
+    assert_eq!(net.nodes[1].term(), 1);
+    assert!(net.nodes[1].take_ready().messages.is_empty());
+}
+
+#[test]
+fn propose_to_follower_is_refused_with_leader_hint() {
+    let mut net = Net::new(3, cfg(true, true));
+    net.elect(1);
+    net.settle();
+    assert_eq!(net.nodes[0].propose(net.now, Cmd(1)), Err(NotLeader { hint: Some(1) }));
+}
+
+#[test]
+fn replication_5_3_followers_learn_commit_from_leader() {
+    let mut net = Net::new(5, cfg(true, true));
+    net.elect(0);
+    for c in 0..10 {
+        net.nodes[0].propose(net.now, Cmd(c)).unwrap();
+    }
+    net.settle();
+    assert_eq!(net.nodes[0].commit_index(), 11);
+    net.fire(0); // heartbeat carries the commit index
+    net.settle();
+    for i in 1..5 {
+        assert_eq!(net.nodes[i].commit_index(), 11);
+        assert_eq!(net.nodes[i].log().prefix_hash(11), net.nodes[0].log().prefix_hash(11));
+    }
+}
+
+#[test]
+fn log_grows_to_100k_entries_without_slowing_the_step() {
+    let mut net = Net::new(3, cfg(true, true));
+    net.elect(0);
+    for c in 0..100_000 {
+        net.nodes[0].propose(net.now, Cmd(c)).unwrap();
+        if c % 1000 == 0 {
+            net.settle();
+        }
+    }
+    net.settle();
+    net.fire(0);
+    net.settle();
+    assert_eq!(net.nodes[2].commit_index(), 100_001);
+}
