@@ -267,8 +267,13 @@ impl Server {
 
     fn process(&mut self, now: i64) {
         self.drain_raft();
-        self.apply_committed(now);
-        self.propose_due_expiries(now);
+        // An Expire may commit at once (a single-node cluster): apply until nothing is new.
+        loop {
+            self.apply_committed(now);
+            if !self.propose_due_expiries(now) {
+                break;
+            }
+        }
         self.drain_raft();
     }
 
@@ -330,9 +335,9 @@ impl Server {
 
     /// The leader proposes Expire{key, token} for each lease that ran out on its own clock,
     /// but only once its term's no-op is committed (before that its table may lag the log).
-    fn propose_due_expiries(&mut self, now: i64) {
+    fn propose_due_expiries(&mut self, now: i64) -> bool {
         if !self.raft.is_leader() || !self.noop_committed {
-            return;
+            return false;
         }
         let due: Vec<(String, Token)> = self
             .leases
@@ -341,9 +346,10 @@ impl Server {
             .map(|(k, l)| (k.clone(), l.token))
             .collect();
         if due.is_empty() {
-            return;
+            return false;
         }
         let spec = self.speculative();
+        let mut proposed = false;
         for (key, token) in due {
             self.expiring.insert((key.clone(), token));
             if !spec.locks.get(&key).is_some_and(|l: &Lock| l.token == token) {
@@ -352,8 +358,10 @@ impl Server {
             let cmd = LockCommand { op: LockOp::Expire { key: key.clone(), token }, client: None, req: 0 };
             if self.raft.propose(now, cmd).is_ok() {
                 self.out.events.push(ServerEvent::ExpireProposed { key, token });
+                proposed = true;
             }
         }
+        proposed
     }
 }
 

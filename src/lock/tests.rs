@@ -167,3 +167,103 @@ fn release_with_token_switch_deletes_only_the_named_lock() {
     assert_eq!(rs[1], ApplyResult::Released);
     assert!(m.locks.is_empty());
 }
+
+// ---- the leader's duties, on a single-node cluster (it commits alone) ----------------------
+
+use super::server::{ClientReply, ClientRequest, Outcome, RequestOp, Server, ServerEvent};
+use crate::raft::RaftConfig;
+use crate::sim::rng::Rng;
+
+fn leader() -> (Server, i64) {
+    let mut s = Server::new(0, 1, RaftConfig::default(), Rng::new(1), 0, Switches::default());
+    let now = s.next_deadline();
+    s.tick(now);
+    assert!(s.raft.is_leader());
+    assert!(s.noop_committed());
+    s.take_output();
+    (s, now)
+}
+
+fn acquire(client: u32, req: u64, key: &str, lease_ms: u64) -> ClientRequest {
+    ClientRequest { client, req, op: RequestOp::Acquire { key: key.into(), lease_ms } }
+}
+
+fn replies(s: &mut Server) -> Vec<(u32, ClientReply)> {
+    s.take_output().replies
+}
+
+#[test]
+fn leader_proposes_grant_only_for_a_free_key_and_answers_busy_with_holder_and_token() {
+    let (mut s, now) = leader();
+    s.request(now, acquire(0, 1, "k", 1000));
+    let r = replies(&mut s);
+    assert_eq!(r[0].1.outcome, Outcome::Granted { key: "k".into(), token: 2, lease_ms: 1000 });
+    let last = s.raft.log().last_index();
+    s.request(now, acquire(1, 1, "k", 1000));
+    let r = replies(&mut s);
+    assert_eq!(r[0].1.outcome, Outcome::Busy { key: "k".into(), holder: Some(0), token: 2 });
+    assert_eq!(s.raft.log().last_index(), last, "no Grant proposed for a held key, so no GrantRejected");
+}
+
+#[test]
+fn leader_proposes_release_only_when_the_client_is_the_holder() {
+    let (mut s, now) = leader();
+    s.request(now, acquire(0, 1, "k", 1000));
+    s.take_output();
+    let last = s.raft.log().last_index();
+    // B's key-only release of A's lock (compare etcd issue 22082) is refused without an entry.
+    s.request(now, ClientRequest { client: 1, req: 1, op: RequestOp::Release { key: "k".into(), token: 2 } });
+    assert_eq!(replies(&mut s)[0].1.outcome, Outcome::NotHolder { key: "k".into() });
+    assert_eq!(s.raft.log().last_index(), last);
+    s.request(now, ClientRequest { client: 0, req: 2, op: RequestOp::Release { key: "k".into(), token: 2 } });
+    assert_eq!(replies(&mut s)[0].1.outcome, Outcome::Released { key: "k".into() });
+    assert!(s.machine.locks.is_empty());
+}
+
+#[test]
+fn retried_grant_gets_the_original_result_not_grant_rejected() {
+    let (mut s, now) = leader();
+    s.request(now, acquire(0, 7, "k", 1000));
+    let first = replies(&mut s);
+    let last = s.raft.log().last_index();
+    s.request(now + 10, acquire(0, 7, "k", 1000));
+    let again = replies(&mut s);
+    assert_eq!(first[0].1, again[0].1);
+    assert_eq!(s.raft.log().last_index(), last, "the retry appended nothing");
+    assert!(!s.results.contains(&ApplyResult::GrantRejected));
+}
+
+#[test]
+fn leader_proposes_expire_when_the_lease_runs_out_on_its_own_clock() {
+    let (mut s, now) = leader();
+    s.request(now, acquire(0, 1, "k", 1000));
+    s.take_output();
+    let deadline = s.leases["k"].deadline_local_us;
+    assert_eq!(deadline, now + 1_000_000);
+    assert_eq!(s.next_deadline(), deadline.min(s.raft.next_deadline()));
+    s.tick(deadline - 1);
+    assert!(s.machine.locks.contains_key("k"));
+    s.tick(deadline);
+    let ev = s.take_output().events;
+    assert!(ev.contains(&ServerEvent::ExpireProposed { key: "k".into(), token: 2 }));
+    assert!(s.machine.locks.is_empty(), "the single node commits and applies its Expire");
+    assert_eq!(*s.results.last().unwrap(), ApplyResult::Expired { existed: true });
+}
+
+#[test]
+fn ghost_lock_leader_releases_at_once_when_the_grant_reply_cannot_reach_the_client() {
+    let (mut s, now) = leader();
+    s.request(now, acquire(0, 1, "k", 60_000));
+    let (client, reply) = replies(&mut s).remove(0);
+    s.reply_undeliverable(now, client, &reply);
+    let ev = s.take_output().events;
+    assert!(ev.contains(&ServerEvent::GhostRelease { key: "k".into(), token: 2, client: 0 }));
+    assert!(s.machine.locks.is_empty(), "released long before the 60 s lease");
+}
+
+#[test]
+fn follower_refuses_requests_with_a_leader_hint() {
+    let mut s = Server::new(1, 3, RaftConfig::default(), Rng::new(1), 0, Switches::default());
+    s.request(0, acquire(0, 1, "k", 1000));
+    assert_eq!(replies(&mut s)[0].1.outcome, Outcome::NotLeader { hint: None });
+}

@@ -264,7 +264,7 @@ impl Scenario {
         Ok(())
     }
 
-    fn validate_action(&self, f: &str, a: &Action) -> Result<(), ScenarioError> {
+    pub fn validate_action(&self, f: &str, a: &Action) -> Result<(), ScenarioError> {
         let node = |k: usize| check_range(&format!("{f}.node"), k as u64, 1, self.nodes as u64);
         let client = |name: &str| match self.endpoint(name) {
             Some(EndpointRef::Client(_)) => Ok(()),

@@ -11,7 +11,7 @@ use crate::client::{Client, ClientOutput, Storage};
 use crate::lock::server::{ClientReply, ClientRequest, Output, Server, ServerEvent};
 use crate::lock::{ApplyResult, ClientId, LockCommand, LockOp};
 use crate::raft::{HardState, Message, NodeId, RaftConfig};
-use crate::scenario::{Action, EndpointRef, Scenario, ScenarioError, TimedAction};
+use crate::scenario::{Action, EndpointRef, Scenario, ScenarioError};
 use crate::trace::{CmdView, Event as TraceEvent, Trace};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -257,8 +257,8 @@ impl World {
             Ev::NodeTimer { node, gen } => self.fire_node_timer(node as usize, gen),
             Ev::ClientTimer { client, gen } => self.fire_client_timer(client as usize, gen),
             Ev::Action(i) => {
-                let t = self.scenario.timeline[i as usize].clone();
-                self.apply_action(&t);
+                let a = self.scenario.timeline[i as usize].action.clone();
+                self.apply_action(&a);
                 true
             }
         };
@@ -553,7 +553,17 @@ impl World {
 
     // ---- faults -----------------------------------------------------------------------------
 
-    fn apply_action(&mut self, t: &TimedAction) {
+    /// Carry out an action now (a user's click, or the timeline). The caller validates it
+    /// against the scenario (`Scenario::validate_action`).
+    pub fn act(&mut self, a: &Action) {
+        self.apply_action(a);
+        if self.check_every_event {
+            let vs = crate::check::check_all(self);
+            self.record_violations(vs);
+        }
+    }
+
+    fn apply_action(&mut self, action: &Action) {
         let sc = self.scenario.clone();
         let now = self.now_us;
         let ep = |name: &str| match sc.endpoint(name) {
@@ -565,8 +575,8 @@ impl World {
             Some(EndpointRef::Client(c)) => c,
             _ => unreachable!("validated scenario names clients"),
         };
-        let what = serde_json::to_string(&t.action).unwrap_or_default();
-        match &t.action {
+        let what = serde_json::to_string(action).unwrap_or_default();
+        match action {
             Action::Crash { node } => self.crash(node - 1),
             Action::Restart { node } => self.restart(node - 1),
             Action::Pause { node } => self.pause(node - 1),
@@ -628,7 +638,7 @@ impl World {
                 self.fault(what);
             }
             Action::ClientDisconnect { client } | Action::ClientReconnect { client } => {
-                let up = matches!(t.action, Action::ClientReconnect { .. });
+                let up = matches!(action, Action::ClientReconnect { .. });
                 let e = self.n + client_ix(client);
                 for p in 0..self.n {
                     self.net.set(e, p, up);
