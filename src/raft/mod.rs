@@ -267,7 +267,7 @@ impl<C: Command> Raft<C> {
                 // A pre-vote never changes anybody's term (thesis §9.6).
                 Message::Vote { pre: true, .. } | Message::VoteReply { pre: true, granted: true, .. } => {}
                 // §4.2.3: ignore a RequestVote while a current leader is heard from.
-                Message::Vote { pre: false, .. } if self.in_leader_lease(now) => return,
+                Message::Vote { pre: false, .. } if self.cfg.check_quorum && self.in_leader_lease(now) => return,
                 _ => {
                     let leader = matches!(msg, Message::Append { .. }).then_some(from);
                     self.become_follower(now, mterm, leader);
@@ -315,10 +315,17 @@ impl<C: Command> Raft<C> {
     /// Thesis §4.2.3: a follower that heard from a leader less than the minimum election timeout
     /// ago does not let a candidate disturb it. Active with check-quorum (as in etcd) and, for
     /// pre-votes, with pre-vote.
+    /// A leader is always in its own lease (etcd does the same): otherwise a node whose fast
+    /// clock times out early would win a pre-vote from the leader itself.
     fn in_leader_lease(&self, now: i64) -> bool {
-        self.role == Role::Follower
-            && self.leader.is_some()
-            && self.leader_contact.is_some_and(|t| now - t < self.cfg.election_timeout_min_us as i64)
+        match self.role {
+            Role::Leader => true,
+            Role::Follower => {
+                self.leader.is_some()
+                    && self.leader_contact.is_some_and(|t| now - t < self.cfg.election_timeout_min_us as i64)
+            }
+            _ => false,
+        }
     }
 
     fn campaign(&mut self, now: i64) {

@@ -320,3 +320,19 @@ fn log_grows_to_100k_entries_without_slowing_the_step() {
     net.settle();
     assert_eq!(net.nodes[2].commit_index(), 100_001);
 }
+
+#[test]
+fn prevote_9_6_leader_itself_refuses_a_prevote_while_it_leads() {
+    // A follower with a fast clock times out between heartbeats; the leader must not hand it
+    // the second pre-vote of a 3-node cluster.
+    let mut net = Net::new(3, cfg(true, true));
+    net.elect(0);
+    net.settle();
+    let now = net.now;
+    net.nodes[0].step(now, 2, Message::Vote { term: 2, last_index: 9, last_term: 1, pre: true });
+    match &net.nodes[0].take_ready().messages[..] {
+        [(2, Message::VoteReply { granted: false, pre: true, .. })] => {}
+        m => panic!("{m:?}"),
+    }
+    assert_eq!(net.nodes[0].role(), Role::Leader);
+}

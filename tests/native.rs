@@ -1,0 +1,488 @@
+//! Native integration tests: the seed's sentences on the whole simulated system, scenario
+//! scripts, determinism, and the swarm. One test binary.
+
+use raftlock::lock::{ApplyResult, LockOp};
+use raftlock::raft::Role;
+use raftlock::scenario::{swarm, Action, Scenario};
+use raftlock::sim::World;
+use raftlock::trace::Event;
+use serde_json::json;
+
+fn scenario(v: serde_json::Value) -> Scenario {
+    Scenario::from_json(&v.to_string()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn world(v: serde_json::Value) -> World {
+    let mut w = World::new(&scenario(v), true).unwrap();
+    w.check_every_event = true;
+    w
+}
+
+fn ms(w: &mut World, t_ms: u64) {
+    w.run_until(t_ms * 1000);
+}
+
+fn no_violations(w: &World) {
+    assert!(w.violations().is_empty(), "violations: {:?}", w.violations());
+}
+
+fn events(w: &World) -> Vec<(u64, Event)> {
+    w.trace.lines.iter().map(|l| (l.t_us, l.ev.clone())).collect()
+}
+
+fn leader(w: &World) -> usize {
+    w.leader().expect("a leader")
+}
+
+fn example() -> Scenario {
+    Scenario::from_json(raftlock::scenario::EXAMPLE_JSON).unwrap()
+}
+
+/// A client that takes k and then holds it for a long time.
+fn holder(lease_ms: u64, work_ms: u64, start_ms: u64) -> serde_json::Value {
+    json!({"name": "A", "start_ms": start_ms, "script": [
+        {"acquire": {"key": "k", "lease_ms": lease_ms}}, {"work": {"key": "k", "ms": work_ms}}]})
+}
+
+// ---- the seed, sentence by sentence -----------------------------------------------------------
+
+#[test]
+fn every_change_is_replicated_as_a_log_entry_and_applied_by_all_nodes_in_the_same_order() {
+    let mut w = World::new(&example(), true).unwrap();
+    w.check_every_event = true;
+    w.run_until(6_000_000);
+    no_violations(&w);
+    let mut per_node: Vec<Vec<(u64, String)>> = vec![Vec::new(); w.n];
+    for (_, e) in events(&w) {
+        if let Event::Apply { node, index, cmd, .. } = e {
+            per_node[node - 1].push((index, serde_json::to_string(&cmd).unwrap()));
+        }
+    }
+    let longest = per_node.iter().max_by_key(|v| v.len()).unwrap().clone();
+    assert!(longest.len() >= 5, "grants, expire and release were applied: {longest:?}");
+    for (i, v) in per_node.iter().enumerate() {
+        assert_eq!(v[..], longest[..v.len()], "n{} applied in another order", i + 1);
+        assert!(v.len() + 1 >= longest.len(), "n{} lags by more than one entry", i + 1);
+    }
+}
+
+#[test]
+fn all_nodes_compute_the_same_token_the_log_index_of_the_grant() {
+    let mut w = World::new(&example(), true).unwrap();
+    w.run_until(6_000_000);
+    let mut grants = 0;
+    for (_, e) in events(&w) {
+        if let Event::Apply { index, result: ApplyResult::Granted { token }, .. } = e {
+            assert_eq!(token, index);
+            grants += 1;
+        }
+    }
+    assert_eq!(grants, 2 * w.n, "two grants, applied on every node");
+}
+
+#[test]
+fn every_node_tracks_the_remaining_lease_with_its_own_local_clock() {
+    let mut w = world(json!({"version": 1, "seed": 3, "nodes": 3,
+        "clocks": [{"node": 2, "rate_ppm": 2000000}, {"node": 3, "rate_ppm": 500000}],
+        "clients": [holder(10_000, 60_000, 500)], "until_ms": 4000}));
+    ms(&mut w, 2000);
+    let remaining: Vec<i64> = (0..3)
+        .map(|i| {
+            let s = w.nodes[i].server.as_ref().unwrap();
+            let l = &s.leases["k"];
+            // Remaining lease in true time: local remaining divided by the clock's rate.
+            (l.deadline_local_us - w.local_now(i)) * 1_000_000 / w.nodes[i].clock.rate_ppm() as i64
+        })
+        .collect();
+    assert!(remaining[1] < remaining[0] && remaining[0] < remaining[2], "countdowns disagree with drift: {remaining:?}");
+    let tables: Vec<_> = (0..3).map(|i| w.nodes[i].server.as_ref().unwrap().machine.locks.clone()).collect();
+    assert!(tables.iter().all(|t| *t == tables[0]), "yet the tables are equal");
+    no_violations(&w);
+}
+
+#[test]
+fn a_lock_is_only_ever_deleted_through_a_committed_expire() {
+    // A follower whose clock runs 4x fast sees the lease run out long before the leader does;
+    // it keeps the lock until the leader's Expire commits.
+    let mut w = world(json!({"version": 1, "seed": 5, "nodes": 3,
+        "clients": [holder(2_000, 60_000, 500)], "until_ms": 5000}));
+    ms(&mut w, 400);
+    let l = leader(&w);
+    let f = (l + 1) % 3;
+    w.act(&Action::SetRate { node: f + 1, rate_ppm: 4_000_000 });
+    ms(&mut w, 1_500);
+    let fs = w.nodes[f].server.as_ref().unwrap();
+    assert!(fs.leases["k"].deadline_local_us < w.local_now(f), "the follower's countdown ran out");
+    assert!(fs.machine.locks.contains_key("k"), "but the follower did not delete the lock");
+    ms(&mut w, 5_000);
+    for i in 0..3 {
+        assert!(!w.nodes[i].server.as_ref().unwrap().machine.locks.contains_key("k"));
+    }
+    let expiry_applied = events(&w).iter().any(|(_, e)| matches!(e, Event::Apply { cmd, result: ApplyResult::Expired { existed: true }, .. } if cmd.op == "expire"));
+    assert!(expiry_applied);
+    no_violations(&w);
+}
+
+#[test]
+fn clock_differences_between_nodes_cannot_split_the_lock_state() {
+    let clients: Vec<_> = ["A", "B", "C"]
+        .iter()
+        .map(|n| json!({"name": n, "repeat": true, "script": [
+            {"acquire": {"key": "k", "lease_ms": 300}}, {"work": {"key": "k", "ms": 100}},
+            {"release": {"key": "k"}}, {"sleep": {"ms": 50}}]}))
+        .collect();
+    let mut w = world(json!({"version": 1, "seed": 11, "nodes": 5,
+        "clocks": [{"node": 1, "rate_ppm": 250000}, {"node": 2, "rate_ppm": 4000000}, {"node": 4, "rate_ppm": 1700000}],
+        "clients": clients,
+        "timeline": [{"at_ms": 3000, "do": "jump", "node": 3, "ms": 800}, {"at_ms": 5000, "do": "jump", "node": 5, "ms": -600},
+                     {"at_ms": 7000, "do": "set_rate", "node": 3, "rate_ppm": 300000}],
+        "until_ms": 12000}));
+    ms(&mut w, 12_000);
+    assert!(w.stats.grants > 10, "traffic happened: {:?}", w.stats);
+    no_violations(&w); // lock_tables_agree is checked at every apply on every node
+}
+
+#[test]
+fn ghost_lock_the_leader_itself_proposes_release_right_after_the_grant() {
+    let mut w = world(json!({"version": 1, "seed": 2, "nodes": 3,
+        "clients": [holder(60_000, 60_000, 1000)], "until_ms": 3000}));
+    // Step until the leader has A's Grant in its log, then cut the leader's link to A.
+    ms(&mut w, 999);
+    let l = leader(&w);
+    loop {
+        w.step();
+        let s = w.nodes[l].server.as_ref().unwrap();
+        let log = s.raft.log();
+        if log.entry(log.last_index()).and_then(|e| e.cmd.as_ref()).is_some_and(|c| matches!(c.op, LockOp::Grant { .. })) {
+            break;
+        }
+    }
+    let (ln, a) = (format!("n{}", l + 1), "A".to_string());
+    w.act(&Action::Cut { from: ln, to: a });
+    ms(&mut w, 1_200);
+    let evs = events(&w);
+    let ghost = evs.iter().position(|(_, e)| matches!(e, Event::GhostRelease { key, .. } if key == "k")).expect("ghost release proposed");
+    let released = evs.iter().position(|(_, e)| matches!(e, Event::Apply { cmd, result: ApplyResult::Released, .. } if cmd.op == "release"));
+    assert!(released.is_some_and(|r| r > ghost), "the Release committed and applied");
+    assert!(w.nodes.iter().all(|n| n.server.as_ref().unwrap().machine.locks.is_empty()), "long before the 60 s lease");
+    no_violations(&w);
+}
+
+#[test]
+fn expiry_is_a_command_through_leader_proposal_and_majority_commit_a_stale_leaders_expire_never_commits() {
+    // Check-quorum off, so the isolated old leader keeps believing it leads and proposes Expire
+    // from its own countdown; it can never commit. The majority side expires the lease itself.
+    let mut w = world(json!({"version": 1, "seed": 9, "nodes": 5, "raft": {"check_quorum": false},
+        "clients": [holder(1_000, 60_000, 300)], "until_ms": 6000}));
+    ms(&mut w, 600);
+    let old = leader(&w);
+    assert!(w.nodes[old].server.as_ref().unwrap().machine.locks.contains_key("k"));
+    w.act(&Action::Isolate { node: old + 1 });
+    ms(&mut w, 4_000);
+    let s = w.nodes[old].server.as_ref().unwrap();
+    assert_eq!(s.raft.role(), Role::Leader, "still believes it leads");
+    let log = s.raft.log();
+    let stale = (s.raft.commit_index() + 1..=log.last_index())
+        .find(|&i| matches!(log.entry(i).unwrap().cmd.as_ref().map(|c| &c.op), Some(LockOp::Expire { .. })))
+        .expect("the stale leader proposed Expire");
+    assert!(s.raft.commit_index() < stale, "and it never commits");
+    let new = leader(&w);
+    assert_ne!(new, old);
+    assert!(!w.nodes[new].server.as_ref().unwrap().machine.locks.contains_key("k"), "the new leader expired it");
+    w.act(&Action::HealAll);
+    ms(&mut w, 6_000);
+    let s = w.nodes[old].server.as_ref().unwrap();
+    assert_eq!(s.raft.role(), Role::Follower);
+    assert_eq!(s.raft.log().prefix_hash(stale), w.nodes[new].server.as_ref().unwrap().raft.log().prefix_hash(stale), "its tail was overwritten");
+    no_violations(&w);
+}
+
+#[test]
+fn new_leader_expires_only_after_its_own_countdown_the_lease_is_a_lower_bound() {
+    let mut w = world(json!({"version": 1, "seed": 4, "nodes": 3,
+        "clients": [holder(2_000, 60_000, 300)], "until_ms": 8000}));
+    ms(&mut w, 1_000);
+    let old = leader(&w);
+    let granted_at: Vec<u64> = events(&w)
+        .iter()
+        .filter_map(|(t, e)| matches!(e, Event::Apply { result: ApplyResult::Granted { .. }, .. }).then_some(*t))
+        .collect();
+    w.act(&Action::Crash { node: old + 1 });
+    ms(&mut w, 8_000);
+    let expired_at = events(&w)
+        .iter()
+        .find_map(|(t, e)| matches!(e, Event::Apply { result: ApplyResult::Expired { existed: true }, .. }).then_some(*t))
+        .expect("expired by the new leader");
+    let first_grant = granted_at[0];
+    assert!(expired_at >= first_grant + 2_000_000, "not before a full lease after the grant: {first_grant} -> {expired_at}");
+    no_violations(&w);
+}
+
+#[test]
+fn full_cluster_restart_replays_the_log_and_leases_restart_at_full_length() {
+    let mut w = world(json!({"version": 1, "seed": 6, "nodes": 3,
+        "clients": [holder(3_000, 60_000, 300)],
+        "timeline": [{"at_ms": 1000, "do": "crash", "node": 1}, {"at_ms": 1000, "do": "crash", "node": 2}, {"at_ms": 1000, "do": "crash", "node": 3},
+                     {"at_ms": 2500, "do": "restart", "node": 1}, {"at_ms": 2500, "do": "restart", "node": 2}, {"at_ms": 2500, "do": "restart", "node": 3}],
+        "until_ms": 9000}));
+    ms(&mut w, 3_200);
+    for i in 0..3 {
+        let s = w.nodes[i].server.as_ref().unwrap();
+        if s.machine.locks.contains_key("k") {
+            // Re-applied after the restart: the countdown started again at full length.
+            let remaining = s.leases["k"].deadline_local_us - w.local_now(i);
+            assert!(remaining > 2_000_000, "n{} remaining {remaining}", i + 1);
+        }
+    }
+    assert!((0..3).any(|i| w.nodes[i].server.as_ref().unwrap().machine.locks.contains_key("k")), "the lock came back from the log");
+    ms(&mut w, 9_000);
+    let restarts = events(&w).iter().filter(|(_, e)| matches!(e, Event::Restart { .. })).count();
+    assert_eq!(restarts, 3);
+    no_violations(&w);
+}
+
+#[test]
+fn gc_pause_fencing_the_storage_rejects_the_old_token() {
+    let mut w = World::new(&example(), true).unwrap();
+    w.check_every_event = true;
+    w.run_until(6_000_000);
+    let writes: Vec<_> = w.storage.writes.iter().map(|x| (w.client_name(x.client), x.token, x.accepted)).collect();
+    assert_eq!(writes, vec![("B".to_string(), 4, true), ("A".to_string(), 2, false)]);
+    no_violations(&w);
+}
+
+#[test]
+fn gc_pause_with_storage_ignoring_tokens_shows_the_lost_update() {
+    let mut sc = example();
+    sc.switches.storage_ignores_tokens = true;
+    let mut w = World::new(&sc, true).unwrap();
+    w.check_every_event = true;
+    w.run_until(6_000_000);
+    assert!(w.storage.writes.iter().all(|x| x.accepted));
+    assert_eq!(w.violations().len(), 1);
+    assert_eq!(w.violations()[0].1.invariant, "storage_accepts_stale_token");
+}
+
+#[test]
+fn uncommitted_grant_across_a_leader_change_and_the_clients_retry_is_deduplicated() {
+    // The leader takes A's Grant and is isolated before it commits; A times out, finds the new
+    // leader and retries with the same request number; exactly one Grant applies for it.
+    let mut w = world(json!({"version": 1, "seed": 8, "nodes": 5,
+        "clients": [{"name": "A", "start_ms": 1000, "timeout_ms": 300, "script": [{"acquire": {"key": "k", "lease_ms": 5000}}, {"work": {"key": "k", "ms": 50}}, {"release": {"key": "k"}}]}],
+        "until_ms": 5000}));
+    ms(&mut w, 999);
+    let l = leader(&w);
+    loop {
+        w.step();
+        let log = w.nodes[l].server.as_ref().unwrap().raft.log();
+        if matches!(log.entry(log.last_index()).and_then(|e| e.cmd.as_ref()).map(|c| &c.op), Some(LockOp::Grant { .. })) {
+            break;
+        }
+    }
+    w.act(&Action::Isolate { node: l + 1 });
+    ms(&mut w, 5_000);
+    let evs = events(&w);
+    let a_granted = evs.iter().filter(|(_, e)| matches!(e, Event::Client { outcome: "granted", .. })).count();
+    assert_eq!(a_granted, 1);
+    let applied_grants: std::collections::BTreeSet<u64> = evs
+        .iter()
+        .filter_map(|(_, e)| match e {
+            Event::Apply { index, result: ApplyResult::Granted { .. }, .. } => Some(*index),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(applied_grants.len(), 1, "one Grant entry for the request: {applied_grants:?}");
+    assert!(evs.iter().any(|(_, e)| matches!(e, Event::Client { outcome: "released", .. })));
+    no_violations(&w);
+}
+
+#[test]
+fn grant_rejected_is_defensive_and_never_occurs_in_the_normal_flow() {
+    for seed in 1..=60 {
+        let sc = swarm::random_scenario(seed);
+        let mut w = World::new(&sc, true).unwrap();
+        w.check_every_event = true;
+        w.run_until(sc.until_ms * 1000);
+        assert!(
+            !events(&w).iter().any(|(_, e)| matches!(e, Event::Apply { result: ApplyResult::GrantRejected, .. })),
+            "seed {seed}: a GrantRejected was applied"
+        );
+    }
+}
+
+#[test]
+fn three_clients_contending_tokens_strictly_increase_and_storage_never_sees_overlap() {
+    let clients: Vec<_> = ["A", "B", "C"]
+        .iter()
+        .map(|n| json!({"name": n, "repeat": true, "script": [
+            {"acquire": {"key": "k", "lease_ms": 500}}, {"work": {"key": "k", "ms": 80}},
+            {"release": {"key": "k"}}]}))
+        .collect();
+    let mut w = world(json!({"version": 1, "seed": 12, "nodes": 3, "clients": clients, "until_ms": 10000}));
+    ms(&mut w, 10_000);
+    let tokens: Vec<u64> = w.storage.writes.iter().map(|x| x.token).collect();
+    assert!(tokens.len() > 20, "{tokens:?}");
+    assert!(tokens.windows(2).all(|p| p[0] < p[1]), "strictly increasing: {tokens:?}");
+    assert!(w.storage.writes.iter().all(|x| x.accepted));
+    no_violations(&w);
+}
+
+// ---- Raft scenarios as short scripts ------------------------------------------------------------
+
+#[test]
+fn script_partition_minority_leader_steps_down_majority_elects_and_heal_converges() {
+    let mut w = world(json!({"version": 1, "seed": 21, "nodes": 5, "until_ms": 6000}));
+    ms(&mut w, 1_000);
+    let l = leader(&w) + 1;
+    let others: Vec<usize> = (1..=5).filter(|&k| k != l).collect();
+    w.act(&Action::Partition { groups: vec![vec![l, others[0]], others[1..].to_vec()] });
+    ms(&mut w, 2_500);
+    let new = leader(&w) + 1;
+    assert!(others[1..].contains(&new), "a majority-side leader: n{new}");
+    assert_ne!(w.nodes[l - 1].server.as_ref().unwrap().raft.role(), Role::Leader, "check-quorum stepped the old leader down");
+    w.act(&Action::HealAll);
+    ms(&mut w, 4_000);
+    let hashes: Vec<u64> = (0..5).map(|i| { let r = &w.nodes[i].server.as_ref().unwrap().raft; r.log().prefix_hash(r.log().last_index()) }).collect();
+    assert!(hashes.iter().all(|h| *h == hashes[0]));
+    no_violations(&w);
+}
+
+#[test]
+fn script_crash_and_restart_a_follower_catches_up() {
+    let mut w = world(json!({"version": 1, "seed": 22, "nodes": 3,
+        "clients": [{"name": "A", "repeat": true, "script": [{"acquire": {"key": "k", "lease_ms": 500}}, {"release": {"key": "k"}}]}],
+        "until_ms": 6000}));
+    ms(&mut w, 1_000);
+    let f = (leader(&w) + 1) % 3;
+    w.act(&Action::Crash { node: f + 1 });
+    ms(&mut w, 3_000);
+    assert!(w.nodes[f].server.is_none());
+    w.act(&Action::Restart { node: f + 1 });
+    ms(&mut w, 6_000);
+    let l = leader(&w);
+    let (fr, lr) = (&w.nodes[f].server.as_ref().unwrap().raft, &w.nodes[l].server.as_ref().unwrap().raft);
+    assert!(fr.commit_index() + 5 >= lr.commit_index(), "caught up: {} vs {}", fr.commit_index(), lr.commit_index());
+    no_violations(&w);
+}
+
+#[test]
+fn script_paused_leader_wakes_and_its_stale_proposals_never_take_effect() {
+    let mut w = world(json!({"version": 1, "seed": 23, "nodes": 3,
+        "clients": [holder(800, 60_000, 300)], "until_ms": 8000}));
+    ms(&mut w, 500);
+    let l = leader(&w);
+    w.act(&Action::Pause { node: l + 1 });
+    ms(&mut w, 3_000);
+    assert_ne!(leader(&w), l, "a new leader while the old one sleeps");
+    w.act(&Action::Resume { node: l + 1 });
+    ms(&mut w, 8_000);
+    assert_eq!(w.nodes[l].server.as_ref().unwrap().raft.role(), Role::Follower);
+    no_violations(&w);
+}
+
+#[test]
+fn script_one_way_cut_is_one_way() {
+    let mut w = world(json!({"version": 1, "seed": 24, "nodes": 3, "until_ms": 3000,
+        "timeline": [{"at_ms": 0, "do": "cut", "from": "n1", "to": "n2"}]}));
+    ms(&mut w, 3_000);
+    assert!(!w.net.is_up(0, 1));
+    assert!(w.net.is_up(1, 0));
+    no_violations(&w);
+}
+
+#[test]
+fn script_rejoining_node_with_higher_term_disrupts_only_without_prevote() {
+    let run = |pre_vote: bool| {
+        let mut w = world(json!({"version": 1, "seed": 25, "nodes": 3, "raft": {"pre_vote": pre_vote, "check_quorum": pre_vote}, "until_ms": 8000}));
+        ms(&mut w, 1_000);
+        let l = leader(&w);
+        let f = (l + 1) % 3;
+        w.act(&Action::Isolate { node: f + 1 });
+        ms(&mut w, 4_000);
+        let term_isolated = w.nodes[f].server.as_ref().unwrap().raft.term();
+        w.act(&Action::HealAll);
+        ms(&mut w, 8_000);
+        no_violations(&w);
+        (term_isolated, w.stats.leader_changes)
+    };
+    let (t_pre, changes_pre) = run(true);
+    let (t_nopre, changes_nopre) = run(false);
+    assert_eq!(t_pre, 1, "with pre-vote the isolated node's term stays");
+    assert!(t_nopre > 5, "without pre-vote it climbs: {t_nopre}");
+    assert_eq!(changes_pre, 1);
+    assert!(changes_nopre >= 2, "and the rejoin forces a new election");
+}
+
+// ---- determinism, snapshots, the swarm ----------------------------------------------------------
+
+#[test]
+fn determinism_same_seed_twice_gives_the_same_trace_hash() {
+    for seed in [1, 2, 3] {
+        let sc = swarm::random_scenario(seed);
+        let a = raftlock::run_scenario(&sc, false).unwrap();
+        let b = raftlock::run_scenario(&sc, false).unwrap();
+        assert_eq!(a.trace.hash(), b.trace.hash());
+        assert!(a.trace.count() > 100);
+    }
+}
+
+#[test]
+fn determinism_a_snapshot_plus_replay_reproduces_the_run_exactly() {
+    let sc = swarm::random_scenario(42);
+    let mut w = World::new(&sc, true).unwrap();
+    w.run_until(9_000_000);
+    let snapshot = w.clone();
+    w.run_until(sc.until_ms * 1000);
+    let mut replay = snapshot;
+    replay.run_until(sc.until_ms * 1000);
+    assert_eq!(w.trace.hash(), replay.trace.hash());
+    assert_eq!(w.trace.to_jsonl(), replay.trace.to_jsonl());
+}
+
+/// The example scenario's trace hash, shared with the browser test (tests/web.rs).
+#[test]
+fn determinism_example_scenario_matches_the_golden_trace_hash() {
+    let w = raftlock::run_scenario(&example(), true).unwrap();
+    let golden = include_str!("golden/gc-pause.hash").trim();
+    assert_eq!(w.trace.hash_hex(), golden, "if the change is intended, update tests/golden/gc-pause.hash and the browser test follows");
+    let jsonl = w.trace.to_jsonl();
+    assert_eq!(jsonl, include_str!("golden/gc-pause.jsonl"), "golden trace tests/golden/gc-pause.jsonl");
+}
+
+#[test]
+fn swarm_random_faults_with_lock_traffic_check_every_invariant_after_every_event() {
+    let n: u64 = std::env::var("RAFTLOCK_SWARM_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(500);
+    let mut failures = Vec::new();
+    let mut events = 0;
+    for seed in 1..=n {
+        let o = swarm::run_one(seed);
+        events += o.events;
+        if !o.ok() {
+            failures.push(format!(
+                "seed {seed}: {:?} {:?}\n  replay: cargo run --release -- swarm --seeds 1 --from {seed}",
+                o.violations.first(),
+                o.convergence
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {n} seeds failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(events > n * 1000, "the runs did work: {events} events");
+}
+
+#[test]
+fn invalid_scenario_is_refused_with_the_field_at_fault() {
+    let cases = [
+        (json!({"version": 2, "seed": 1, "nodes": 3}), "version"),
+        (json!({"version": 1, "seed": 1, "nodes": 9}), "nodes"),
+        (json!({"version": 1, "seed": 1, "nodes": 3, "clients": [{"name": "A", "script": [{"acquire": {"key": "k", "lease_ms": 0}}]}]}), "clients[0].script[0].acquire.lease_ms"),
+        (json!({"version": 1, "seed": 1, "nodes": 3, "timeline": [{"at_ms": 5, "do": "crash", "node": 4}]}), "timeline[0].node"),
+        (json!({"version": 1, "seed": 1, "nodes": 3, "timeline": [{"at_ms": 5, "do": "client_pause", "client": "Z"}]}), "timeline[0].client"),
+        (json!({"version": 1, "seed": 1, "nodes": 3, "clocks": [{"node": 1, "rate_ppm": 5}]}), "clocks[0].rate_ppm"),
+    ];
+    for (doc, field) in cases {
+        let e = Scenario::from_json(&doc.to_string()).unwrap_err();
+        assert_eq!(e.field, field, "{e}");
+    }
+    assert!(Scenario::from_json("{not json").unwrap_err().message.contains("not JSON"));
+    assert!(Scenario::from_json(r#"{"version":1,"seed":1,"nodes":3,"bogus":1}"#).unwrap_err().message.contains("bogus"));
+}
