@@ -6,7 +6,7 @@ use std::process::ExitCode;
 const USAGE: &str = "usage:
   raftlock run SCENARIO.json [--until-ms N] [--seed S] [--trace OUT.jsonl]
   raftlock swarm [--seeds N] [--from S]
-  raftlock bench [--hours H] [--runs R]
+  raftlock bench [--hours H | --minutes M] [--runs R]
   raftlock example            print the README's example scenario";
 
 fn main() -> ExitCode {
@@ -106,8 +106,13 @@ fn cmd_swarm(args: &[String]) -> Result<(), String> {
 
 fn cmd_bench(args: &[String]) -> Result<(), String> {
     let hours: u64 = flag(args, "--hours")?.unwrap_or(1);
-    let runs: usize = flag(args, "--runs")?.unwrap_or(3);
-    let sc = raftlock::bench::bench_scenario(hours * 3_600_000);
+    let minutes: u64 = flag(args, "--minutes")?.unwrap_or(hours * 60);
+    if minutes == 0 {
+        return Err("--hours/--minutes must be at least 1 minute".into());
+    }
+    let runs: usize = flag::<usize>(args, "--runs")?.unwrap_or(3).max(1);
+    let sc = raftlock::bench::bench_scenario(minutes * 60_000);
+    let virtual_s = (minutes * 60) as f64;
     let mut rates = Vec::new();
     let mut hash = String::new();
     let mut events = 0;
@@ -122,11 +127,11 @@ fn cmd_bench(args: &[String]) -> Result<(), String> {
     rates.sort_by(|a, b| a.0.total_cmp(&b.0));
     let median = rates[rates.len() / 2];
     let min = rates[0];
-    println!("bench: 5 nodes, 10 clients, {hours} h virtual time, {events} events, trace hash {hash}");
+    println!("bench: 5 nodes, 10 clients, {minutes} min virtual time, {events} events, trace hash {hash}");
     println!("| figure | min | median |");
     println!("|---|---|---|");
     println!("| native events/s | {:.0} | {:.0} |", min.0, median.0);
-    println!("| wall time for {hours} h virtual (s) | {:.3} | {:.3} |", rates.last().unwrap().1, median.1);
-    println!("| virtual/real time ratio | {:.0}x | {:.0}x |", (hours * 3600) as f64 / rates.last().unwrap().1, (hours * 3600) as f64 / median.1);
+    println!("| wall time for {minutes} min virtual (s) | {:.3} | {:.3} |", rates.last().unwrap().1, median.1);
+    println!("| virtual/real time ratio | {:.0}x | {:.0}x |", virtual_s / rates.last().unwrap().1, virtual_s / median.1);
     Ok(())
 }

@@ -44,7 +44,11 @@ pub struct LockCommand {
 }
 
 fn digest_str(h: u64, s: &str) -> u64 {
-    s.bytes().fold(mix(h, s.len() as u64), |h, b| mix(h, b as u64))
+    s.as_bytes().chunks(8).fold(mix(h, s.len() as u64), |h, c| {
+        let mut w = [0u8; 8];
+        w[..c.len()].copy_from_slice(c);
+        mix(h, u64::from_le_bytes(w))
+    })
 }
 
 impl Command for LockCommand {
@@ -60,7 +64,7 @@ impl Command for LockCommand {
 }
 
 /// The six apply results of the seed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "r", rename_all = "snake_case")]
 pub enum ApplyResult {
     Granted { token: Token },

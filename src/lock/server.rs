@@ -183,8 +183,7 @@ impl Server {
     pub fn reply_undeliverable(&mut self, now: i64, client: ClientId, reply: &ClientReply) {
         if let Outcome::Granted { key, token, .. } = &reply.outcome {
             if self.raft.is_leader() {
-                let spec = self.speculative();
-                if spec.locks.get(key).is_some_and(|l| l.token == *token && l.holder == Some(client)) {
+                if self.speculative_lock(key).is_some_and(|l| l.token == *token && l.holder == Some(client)) {
                     let release_token = self.switches.release_with_token.then_some(*token);
                     let cmd = LockCommand { op: LockOp::Release { key: key.clone(), token: release_token }, client: None, req: 0 };
                     if self.raft.propose(now, cmd).is_ok() {
@@ -204,6 +203,23 @@ impl Server {
             m.apply_with(i, log.entry(i).and_then(|e| e.cmd.as_ref()), self.rules);
         }
         m
+    }
+
+    /// The lock on one key after the whole log, committed and pending: the same apply function,
+    /// run over only the pending entries that name this key (the hot path of every request).
+    pub fn speculative_lock(&self, key: &str) -> Option<Lock> {
+        let mut m = LockMachine::default();
+        if let Some(l) = self.machine.locks.get(key) {
+            m.locks.insert(key.to_string(), l.clone());
+        }
+        let log = self.raft.log();
+        for i in self.machine.applied + 1..=log.last_index() {
+            if let Some(c) = log.entry(i).and_then(|e| e.cmd.as_ref()).filter(|c| c.op.key() == key) {
+                m.applied = i - 1;
+                m.apply_with(i, Some(c), self.rules);
+            }
+        }
+        m.locks.remove(key)
     }
 
     fn reply(&mut self, client: ClientId, req: u64, outcome: Outcome) {
@@ -237,10 +253,9 @@ impl Server {
                 }
             }
         }
-        let spec = self.speculative();
         let cmd = match r.op {
             RequestOp::Acquire { key, lease_ms } => {
-                if let Some(l) = spec.locks.get(&key) {
+                if let Some(l) = self.speculative_lock(&key) {
                     let (holder, token) = (l.holder, l.token);
                     self.reply(r.client, r.req, Outcome::Busy { key, holder, token });
                     return;
@@ -250,7 +265,7 @@ impl Server {
             RequestOp::Release { key, token } => {
                 // The seed's Release names only the key: only the holder may have it proposed,
                 // or a late key-only release would delete somebody else's lock.
-                match spec.locks.get(&key) {
+                match self.speculative_lock(&key) {
                     Some(l) if l.holder == Some(r.client) && l.token == token => {}
                     _ => {
                         self.reply(r.client, r.req, Outcome::NotHolder { key });
@@ -348,11 +363,10 @@ impl Server {
         if due.is_empty() {
             return false;
         }
-        let spec = self.speculative();
         let mut proposed = false;
         for (key, token) in due {
             self.expiring.insert((key.clone(), token));
-            if !spec.locks.get(&key).is_some_and(|l: &Lock| l.token == token) {
+            if !self.speculative_lock(&key).is_some_and(|l| l.token == token) {
                 continue; // already released or expiring in the pending tail
             }
             let cmd = LockCommand { op: LockOp::Expire { key: key.clone(), token }, client: None, req: 0 };

@@ -18,14 +18,11 @@ impl<C> Default for Log<C> {
     }
 }
 
+/// Combine a running hash with a word: a multiply-xorshift step (SplitMix64's finalizer
+/// constants). Integer-only and portable, so native and wasm agree.
 pub fn mix(h: u64, x: u64) -> u64 {
-    // FNV-1a over the 8 bytes of x, then a final avalanche; integer-only and portable.
-    let mut h = h ^ 0xcbf2_9ce4_8422_2325;
-    for b in x.to_le_bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h ^ (h >> 29)
+    let z = (h ^ x.wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z ^ (z >> 31)
 }
 
 impl<C: Command> Log<C> {
