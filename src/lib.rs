@@ -17,6 +17,7 @@ pub mod bench;
 pub mod check;
 pub mod client;
 pub mod lock;
+pub mod playground;
 pub mod raft;
 pub mod scenario;
 pub mod sim;

@@ -486,3 +486,67 @@ fn invalid_scenario_is_refused_with_the_field_at_fault() {
     assert!(Scenario::from_json("{not json").unwrap_err().message.contains("not JSON"));
     assert!(Scenario::from_json(r#"{"version":1,"seed":1,"nodes":3,"bogus":1}"#).unwrap_err().message.contains("bogus"));
 }
+
+// ---- the playground model (what the UI drives) ------------------------------------------------
+
+use raftlock::playground::Playground;
+
+#[test]
+fn playground_seek_back_and_forward_reproduces_the_same_moment() {
+    let mut p = Playground::new(swarm::random_scenario(5)).unwrap();
+    p.advance_to(12_000_000, false);
+    let hash_at_end = p.world.trace.hash();
+    p.seek(3_000_000);
+    assert_eq!(p.now_us(), 3_000_000);
+    p.seek(12_000_000);
+    assert_eq!(p.world.trace.hash(), hash_at_end);
+}
+
+#[test]
+fn playground_recorded_actions_replay_exactly_from_the_document() {
+    let mut p = Playground::new(example()).unwrap();
+    p.advance_to(700_000, false);
+    p.act(Action::Crash { node: 2 }).unwrap();
+    p.step_event();
+    p.step_event();
+    p.act(Action::Cut { from: "n1".into(), to: "n3".into() }).unwrap();
+    p.advance_to(3_000_000, false);
+    p.act(Action::HealAll).unwrap();
+    p.advance_to(6_000_000, false);
+    let live = p.world.trace.hash();
+    // The document alone (as a share link would carry it) reproduces the run.
+    let mut replay = World::new(&p.scenario, true).unwrap();
+    replay.run_until(6_000_000);
+    assert_eq!(replay.trace.hash(), live);
+    assert_eq!(replay.trace.to_jsonl(), p.world.trace.to_jsonl());
+    // Seeking back over the recorded actions and forward again gives the same run too.
+    p.seek(500_000);
+    p.seek(6_000_000);
+    assert_eq!(p.world.trace.hash(), live);
+}
+
+#[test]
+fn playground_take_over_discards_the_future_and_continues_with_new_actions() {
+    let mut p = Playground::new(example()).unwrap();
+    p.advance_to(1_000_000, false);
+    p.act(Action::Pause { node: 1 }).unwrap();
+    p.advance_to(5_000_000, false);
+    p.seek(500_000);
+    p.act(Action::Crash { node: 3 }).unwrap(); // acting in the past takes over
+    assert_eq!(p.scenario.timeline.iter().filter(|t| matches!(t.action, Action::Pause { .. })).count(), 0, "the future pause is gone");
+    assert!(p.horizon_us < 1_000_000);
+    p.advance_to(4_000_000, false);
+    let mut replay = World::new(&p.scenario, true).unwrap();
+    replay.run_until(4_000_000);
+    assert_eq!(replay.trace.hash(), p.world.trace.hash());
+}
+
+#[test]
+fn playground_step_back_and_step_to_next_apply() {
+    let mut p = Playground::new(example()).unwrap();
+    p.step_to_next_apply(10_000_000);
+    assert!(matches!(p.world.trace.lines.last().unwrap().ev, Event::Apply { .. }));
+    let t = p.now_us();
+    p.step_back();
+    assert!(p.now_us() < t);
+}

@@ -145,16 +145,33 @@ impl SwarmOutcome {
     }
 }
 
+/// Run one seed with every invariant checked after every event. A panic (a broken `assert!`
+/// inside Raft) is caught and reported as a violation, so the seed is always printed.
 pub fn run_one(seed: u64) -> SwarmOutcome {
     let sc = random_scenario(seed);
-    let mut w = World::new(&sc, false).expect("generated scenarios are valid");
-    w.check_every_event = true;
-    w.run_until(sc.until_ms * 1000);
-    SwarmOutcome {
-        seed,
-        violations: w.violations().iter().map(|(t, v)| format!("t={}us {}: {}", t, v.invariant, v.detail)).collect(),
-        convergence: check_converged(&w),
-        events: w.stats.events,
-        trace_hash: w.trace.hash_hex(),
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut w = World::new(&sc, false).expect("generated scenarios are valid");
+        w.check_every_event = true;
+        w.run_until(sc.until_ms * 1000);
+        w
+    }));
+    match run {
+        Ok(w) => SwarmOutcome {
+            seed,
+            violations: w.violations().iter().map(|(t, v)| format!("t={}us {}: {}", t, v.invariant, v.detail)).collect(),
+            convergence: check_converged(&w),
+            events: w.stats.events,
+            trace_hash: w.trace.hash_hex(),
+        },
+        Err(p) => {
+            let msg = p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()));
+            SwarmOutcome {
+                seed,
+                violations: vec![format!("panic: {}", msg.unwrap_or_default())],
+                convergence: Err("the run panicked".into()),
+                events: 0,
+                trace_hash: String::new(),
+            }
+        }
     }
 }

@@ -62,7 +62,7 @@ struct Queued {
 
 impl PartialEq for Queued {
     fn eq(&self, o: &Self) -> bool {
-        (self.at, self.seq) == (o.at, o.seq)
+        self.key() == o.key()
     }
 }
 impl Eq for Queued {}
@@ -71,10 +71,19 @@ impl PartialOrd for Queued {
         Some(self.cmp(o))
     }
 }
+impl Queued {
+    /// At equal times, timeline actions come before everything else, so an action recorded
+    /// during play lands at the same place in the order when the run is replayed from the
+    /// scenario document (where it was queued first).
+    fn key(&self) -> (u64, u8, u64) {
+        (self.at, !matches!(self.ev, Ev::Action(_)) as u8, self.seq)
+    }
+}
+
 impl Ord for Queued {
-    // BinaryHeap is a max-heap: the earliest (time, seq) must compare greatest.
+    // BinaryHeap is a max-heap: the earliest key must compare greatest.
     fn cmp(&self, o: &Self) -> Ordering {
-        (o.at, o.seq).cmp(&(self.at, self.seq))
+        o.key().cmp(&self.key())
     }
 }
 
@@ -553,7 +562,39 @@ impl World {
 
     // ---- faults -----------------------------------------------------------------------------
 
-    /// Carry out an action now (a user's click, or the timeline). The caller validates it
+    /// Add an action to this run's timeline at `at_ms` (not before the present): what a user
+    /// does during play. It becomes part of the scenario document, so a replay from the document
+    /// meets it at the same point of the event order.
+    pub fn schedule(&mut self, at_ms: u64, action: Action) -> Result<(), ScenarioError> {
+        let at_ms = at_ms.max(self.now_us.div_ceil(1000));
+        self.scenario.validate_action("action", &action)?;
+        let sc = Rc::make_mut(&mut self.scenario);
+        if sc.timeline.len() >= crate::scenario::TIMELINE_MAX {
+            return Err(ScenarioError { field: "timeline".into(), message: "too many actions in one run".into() });
+        }
+        sc.timeline.push(crate::scenario::TimedAction { at_ms, action });
+        let i = sc.timeline.len() - 1;
+        self.push(at_ms * 1000, Ev::Action(i as u32));
+        Ok(())
+    }
+
+    /// Queue the actions that `doc` has beyond this world's timeline (a snapshot taken before
+    /// they were recorded catches up with the document).
+    pub fn adopt_timeline(&mut self, doc: &Scenario) {
+        let have = self.scenario.timeline.len();
+        if doc.timeline.len() <= have {
+            return;
+        }
+        let sc = Rc::make_mut(&mut self.scenario);
+        for (i, t) in doc.timeline.iter().enumerate().skip(have) {
+            sc.timeline.push(t.clone());
+            self.seq += 1;
+            self.queue.push(Queued { at: t.at_ms * 1000, seq: self.seq, ev: Ev::Action(i as u32) });
+        }
+    }
+
+    /// Carry out an action now, outside the timeline (tests). Not recorded: a replay of the
+    /// scenario document will not repeat it; use [`World::schedule`] for what users do. The caller validates it
     /// against the scenario (`Scenario::validate_action`).
     pub fn act(&mut self, a: &Action) {
         self.apply_action(a);

@@ -1,0 +1,169 @@
+//! The playground's model, without any web crate: a run of a scenario that can be played,
+//! stepped, seeked back and forth (snapshots plus replay), taken over, and extended by what the
+//! user does (recorded into the scenario document with its time, so a link replays it).
+//! The Yew UI holds one of these; the native tests drive it directly.
+
+use crate::scenario::{Action, Scenario, ScenarioError};
+use crate::sim::World;
+
+/// Snapshots kept for seeking; when full, every other one is dropped and the spacing doubles.
+pub const SNAPSHOTS_MAX: usize = 64;
+pub const SNAPSHOT_EVERY_US_MIN: u64 = 250_000;
+
+#[derive(Clone)]
+pub struct Playground {
+    /// The run's document: the scenario plus every action recorded during play.
+    pub scenario: Scenario,
+    pub world: World,
+    snapshots: Vec<World>,
+    snapshot_every_us: u64,
+    /// The furthest moment this run has reached (the end of the scrubber).
+    pub horizon_us: u64,
+}
+
+impl Playground {
+    pub fn new(scenario: Scenario) -> Result<Playground, ScenarioError> {
+        let mut world = World::new(&scenario, true)?;
+        world.check_every_event = true;
+        Ok(Playground {
+            scenario,
+            snapshots: vec![world.clone()],
+            world,
+            snapshot_every_us: SNAPSHOT_EVERY_US_MIN,
+            horizon_us: 0,
+        })
+    }
+
+    pub fn now_us(&self) -> u64 {
+        self.world.now_us
+    }
+
+    fn after_progress(&mut self) {
+        let now = self.world.now_us;
+        self.horizon_us = self.horizon_us.max(now);
+        let last = self.snapshots.last().map_or(0, |s| s.now_us);
+        if now >= last + self.snapshot_every_us {
+            if self.snapshots.len() >= SNAPSHOTS_MAX {
+                let mut i = 0;
+                self.snapshots.retain(|_| {
+                    i += 1;
+                    i % 2 == 1
+                });
+                self.snapshot_every_us *= 2;
+            }
+            self.snapshots.push(self.world.clone());
+        }
+    }
+
+    /// Advance virtual time to `t_us`, taking snapshots on the way. Stops early at the first new
+    /// invariant violation (the UI pauses there); returns true if it did.
+    pub fn advance_to(&mut self, t_us: u64, stop_on_violation: bool) -> bool {
+        let v0 = self.world.violations().len();
+        loop {
+            match self.world.next_event_time() {
+                Some(t) if t <= t_us => {
+                    self.world.step();
+                    self.after_progress();
+                    if stop_on_violation && self.world.violations().len() > v0 {
+                        return true;
+                    }
+                }
+                _ => break,
+            }
+        }
+        self.world.run_until(t_us);
+        self.after_progress();
+        false
+    }
+
+    /// Process exactly one event.
+    pub fn step_event(&mut self) {
+        self.world.step();
+        self.after_progress();
+    }
+
+    /// Run until some node applies an entry (or `limit_us` of virtual time passes).
+    pub fn step_to_next_apply(&mut self, limit_us: u64) {
+        let start = self.world.trace.count();
+        let until = self.world.now_us + limit_us;
+        while self.world.next_event_time().is_some_and(|t| t <= until) {
+            let before = self.world.trace.lines.len();
+            self.world.step();
+            self.after_progress();
+            let applied = self.world.trace.lines[before..].iter().any(|l| matches!(l.ev, crate::trace::Event::Apply { .. }));
+            if applied && self.world.trace.count() > start {
+                return;
+            }
+        }
+    }
+
+    /// Go to `t_us` (back or forward): restore the latest snapshot at or before it and replay.
+    /// Recorded actions stay, so the replay is exactly the run that was seen.
+    pub fn seek(&mut self, t_us: u64) {
+        let t_us = t_us.min(self.horizon_us.max(self.world.now_us));
+        if t_us < self.world.now_us || self.world.now_us + self.snapshot_every_us < t_us {
+            let i = self.snapshots.partition_point(|s| s.now_us <= t_us).saturating_sub(1);
+            self.world = self.snapshots[i].clone();
+            self.world.adopt_timeline(&self.scenario);
+        }
+        self.world.run_until(t_us);
+    }
+
+    /// Step back: to just before the latest event at or before now.
+    pub fn step_back(&mut self) {
+        let now = self.world.now_us;
+        if now == 0 {
+            return;
+        }
+        self.seek(now - 1);
+    }
+
+    /// Discard the future: actions recorded after now and snapshots beyond now; play goes on
+    /// from here with new actions.
+    pub fn take_over(&mut self) {
+        let now_ms = self.world.now_us / 1000;
+        let base_len = self.scenario.timeline.len();
+        self.scenario.timeline.retain(|t| t.at_ms <= now_ms);
+        let now = self.world.now_us;
+        self.snapshots.retain(|s| s.now_us <= now);
+        self.horizon_us = now;
+        if self.scenario.timeline.len() != base_len {
+            // The world's queue still holds the dropped actions: rebuild it from the document.
+            let mut w = World::new(&self.scenario, true).expect("the document was valid");
+            w.check_every_event = true;
+            w.run_until(now);
+            self.world = w;
+            self.snapshots = vec![World::new(&self.scenario, true).expect("valid")];
+            self.snapshots[0].check_every_event = true;
+        }
+    }
+
+    /// What the user did, recorded at the next millisecond and carried out at once.
+    pub fn act(&mut self, action: Action) -> Result<(), ScenarioError> {
+        if self.world.now_us < self.horizon_us {
+            self.take_over();
+        }
+        let at_ms = self.world.now_us / 1000 + 1;
+        self.world.schedule(at_ms, action.clone())?;
+        self.scenario.timeline.push(crate::scenario::TimedAction { at_ms, action });
+        self.advance_to(at_ms * 1000, false);
+        Ok(())
+    }
+
+    /// Restart the same document from time 0.
+    pub fn restart(&mut self) {
+        *self = Playground::new(self.scenario.clone()).expect("the document was valid");
+    }
+
+    /// A fresh run of the same settings with another seed and no recorded actions beyond the
+    /// scenario's own.
+    pub fn with_seed(scenario: &Scenario, seed: u64) -> Result<Playground, ScenarioError> {
+        let mut sc = scenario.clone();
+        sc.seed = seed;
+        Playground::new(sc)
+    }
+
+    pub fn snapshot_count(&self) -> usize {
+        self.snapshots.len()
+    }
+}
