@@ -96,6 +96,8 @@ pub struct Client {
     pub req_seq: u64,
     pub target: NodeId,
     pub held: BTreeMap<String, Held>,
+    /// Steps a user asked for from the page, run when the script is done.
+    pub manual: std::collections::VecDeque<Step>,
     deadline: i64,
     out: ClientOutput,
 }
@@ -112,6 +114,7 @@ impl Client {
             phase: Phase::Starting,
             req_seq,
             held: BTreeMap::new(),
+            manual: Default::default(),
             deadline,
             out: ClientOutput::default(),
         }
@@ -128,6 +131,15 @@ impl Client {
     /// Whether the client believes it holds `key` at local time `now`.
     pub fn believes_holding(&self, key: &str, now: i64) -> bool {
         self.held.get(key).is_some_and(|h| h.until_local_us > now)
+    }
+
+    /// Queue a step asked for from the page; a client that has finished starts it at once.
+    pub fn push_manual(&mut self, now: i64, step: Step) {
+        self.manual.push_back(step);
+        if self.phase == Phase::Done {
+            self.pc = self.cfg.script.len();
+            self.deadline = now;
+        }
     }
 
     /// Stop after the current request: used when a run winds down.
@@ -158,7 +170,13 @@ impl Client {
                 self.pc += 1;
                 self.run_step(now);
             }
-            Phase::Done => self.deadline = i64::MAX,
+            Phase::Done => {
+                if self.manual.is_empty() {
+                    self.deadline = i64::MAX;
+                } else {
+                    self.run_step(now);
+                }
+            }
         }
     }
 
@@ -227,6 +245,12 @@ impl Client {
         // Steps that finish at once (a work step without a lease) may follow each other; stop
         // after one pass over the script so a repeating script cannot spin.
         for _ in 0..=self.cfg.script.len() {
+            if self.pc >= self.cfg.script.len() && !self.cfg.repeat {
+                if let Some(step) = self.manual.pop_front() {
+                    self.cfg.script = vec![step];
+                    self.pc = 0;
+                }
+            }
             if self.pc >= self.cfg.script.len() {
                 if !self.cfg.repeat || self.cfg.script.is_empty() {
                     self.phase = Phase::Done;

@@ -21,6 +21,7 @@ pub mod playground;
 pub mod raft;
 pub mod scenario;
 pub mod sim;
+pub mod snapshot;
 pub mod trace;
 
 #[cfg(target_arch = "wasm32")]

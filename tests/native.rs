@@ -550,3 +550,20 @@ fn playground_step_back_and_step_to_next_apply() {
     p.step_back();
     assert!(p.now_us() < t);
 }
+
+#[test]
+fn a_user_can_make_an_idle_client_acquire_and_release_from_the_page() {
+    let mut p = Playground::new(scenario(json!({"version": 1, "seed": 3, "nodes": 3, "clients": [{"name": "A", "script": []}], "until_ms": 60000}))).unwrap();
+    p.advance_to(1_000_000, false);
+    p.act(Action::ClientAcquire { client: "A".into(), key: "door".into(), lease_ms: 5000 }).unwrap();
+    p.advance_to(1_500_000, false);
+    assert!(p.world.clients[0].client.held.contains_key("door"));
+    assert!(p.world.nodes[0].server.as_ref().unwrap().machine.locks.contains_key("door"));
+    p.act(Action::ClientRelease { client: "A".into(), key: "door".into() }).unwrap();
+    p.advance_to(2_000_000, false);
+    assert!(p.world.clients[0].client.held.is_empty());
+    assert!(p.world.nodes.iter().all(|n| n.server.as_ref().unwrap().machine.locks.is_empty()));
+    assert!(p.act(Action::ClientAcquire { client: "Z".into(), key: "k".into(), lease_ms: 5 }).is_err(), "unknown client refused");
+    assert!(p.act(Action::SetRate { node: 1, rate_ppm: 1 }).is_err(), "absurd rate refused");
+    assert!(p.world.violations().is_empty());
+}

@@ -92,6 +92,10 @@ pub enum Action {
     /// Cut the client's links to and from every node (its connection breaks).
     ClientDisconnect { client: String },
     ClientReconnect { client: String },
+    /// A user's request from the page: the client acquires `key` next (after its current step).
+    ClientAcquire { client: String, key: String, lease_ms: u64 },
+    /// The client releases `key` next.
+    ClientRelease { client: String, key: String },
     /// The end of a fault schedule: heal the network, resume and restart everything, set every
     /// clock back to rate 1, and let clients finish (they start no new step).
     Calm,
@@ -306,6 +310,15 @@ impl Scenario {
             | Action::ClientRestart { client: c }
             | Action::ClientDisconnect { client: c }
             | Action::ClientReconnect { client: c } => client(c),
+            Action::ClientAcquire { client: c, key, lease_ms } => {
+                client(c)?;
+                check_key(&format!("{f}.key"), key)?;
+                check_range(&format!("{f}.lease_ms"), *lease_ms, 1, LEASE_MS_MAX)
+            }
+            Action::ClientRelease { client: c, key } => {
+                client(c)?;
+                check_key(&format!("{f}.key"), key)
+            }
             Action::HealAll | Action::Calm => Ok(()),
         }
     }

@@ -687,6 +687,20 @@ impl World {
                 }
                 self.fault(what);
             }
+            Action::ClientAcquire { client, key, lease_ms } => {
+                let c = client_ix(client);
+                let local = self.clients[c].clock.local_at(now);
+                self.clients[c].client.push_manual(local, crate::client::Step::Acquire { key: key.clone(), lease_ms: *lease_ms });
+                self.fault(what);
+                self.after_client(c);
+            }
+            Action::ClientRelease { client, key } => {
+                let c = client_ix(client);
+                let local = self.clients[c].clock.local_at(now);
+                self.clients[c].client.push_manual(local, crate::client::Step::Release { key: key.clone() });
+                self.fault(what);
+                self.after_client(c);
+            }
             Action::Calm => {
                 self.fault(what);
                 self.net.heal_all();
