@@ -76,6 +76,29 @@ impl Playground {
         false
     }
 
+    /// Like [`Playground::advance_to`] but processes at most `max_events` events, so a frame's
+    /// work stays bounded. Returns (reached `t_us`, stopped at a new violation).
+    pub fn advance_bounded(&mut self, t_us: u64, max_events: u32) -> (bool, bool) {
+        let v0 = self.world.violations().len();
+        for _ in 0..max_events {
+            match self.world.next_event_time() {
+                Some(t) if t <= t_us => {
+                    self.world.step();
+                    self.after_progress();
+                    if self.world.violations().len() > v0 {
+                        return (false, true);
+                    }
+                }
+                _ => {
+                    self.world.run_until(t_us);
+                    self.after_progress();
+                    return (true, false);
+                }
+            }
+        }
+        (false, false)
+    }
+
     /// Process exactly one event.
     pub fn step_event(&mut self) {
         self.world.step();

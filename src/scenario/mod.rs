@@ -333,3 +333,6 @@ fn check_key(field: &str, key: &str) -> Result<(), ScenarioError> {
 
 /// The README's example scenario: the GC pause that fencing tokens defend against.
 pub const EXAMPLE_JSON: &str = include_str!("../../scenarios/gc-pause.json");
+
+/// The scenario the page opens with.
+pub const PLAYGROUND_JSON: &str = include_str!("../../scenarios/playground.json");

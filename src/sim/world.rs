@@ -150,7 +150,12 @@ pub struct World {
     pub stats: WorldStats,
     /// Clients start no new step (after `calm`).
     quiesced: bool,
+    /// The latest deliveries (from, to, kind, sent, delivered), for the space-time diagram;
+    /// kept only when the trace keeps its lines (the page), capped at `RECENT_MAX`.
+    pub recent: std::collections::VecDeque<(u32, u32, &'static str, u64, u64)>,
 }
+
+pub const RECENT_MAX: usize = 3000;
 
 impl World {
     /// Build the world of a validated scenario at time 0.
@@ -199,6 +204,7 @@ impl World {
             check_every_event: cfg!(debug_assertions),
             stats: WorldStats::default(),
             quiesced: false,
+            recent: Default::default(),
         };
         for (i, t) in sc.timeline.iter().enumerate() {
             w.push(t.at_ms * 1000, Ev::Action(i as u32));
@@ -329,6 +335,12 @@ impl World {
 
     fn deliver(&mut self, p: Packet) {
         let to = p.to as usize;
+        if self.trace.keep {
+            if self.recent.len() >= RECENT_MAX {
+                self.recent.pop_front();
+            }
+            self.recent.push_back((p.from, p.to, p.payload.kind(), p.sent_us, self.now_us));
+        }
         if to < self.n {
             let slot = &mut self.nodes[to];
             if slot.server.is_none() {

@@ -1,0 +1,122 @@
+//! `window.raftlock`: a small JavaScript handle for tests and tools. `snapshot()` returns the
+//! state (roles, terms, logs' indexes, lock tables with countdowns, clocks, clients, storage
+//! writes, invariants); the other functions perform what the buttons do and re-render.
+
+use super::app::{App, Msg, Shared};
+use crate::scenario::Action;
+use wasm_bindgen::prelude::*;
+use yew::html::Scope;
+
+fn set(obj: &js_sys::Object, name: &str, f: &JsValue) {
+    let _ = js_sys::Reflect::set(obj, &JsValue::from_str(name), f);
+}
+
+pub fn install(pg: Shared, link: Scope<App>) {
+    let obj = js_sys::Object::new();
+
+    let p = pg.clone();
+    let snapshot = Closure::<dyn Fn() -> JsValue>::new(move || {
+        let s = crate::snapshot::snapshot(&p.borrow().world);
+        serde_wasm_bindgen::to_value(&s).unwrap_or(JsValue::NULL)
+    });
+    set(&obj, "snapshot", snapshot.as_ref());
+    snapshot.forget();
+
+    // act(json): one action in the scenario format, e.g. {"do":"crash","node":2}. Returns null
+    // or an error message; a refused action leaves the state as it was.
+    let (p, l) = (pg.clone(), link.clone());
+    let act = Closure::<dyn Fn(String) -> JsValue>::new(move |json: String| {
+        let action: Action = match serde_json::from_str(&json) {
+            Ok(a) => a,
+            Err(e) => return JsValue::from_str(&format!("not an action: {e}")),
+        };
+        let r = p.borrow_mut().act(action);
+        match r {
+            Ok(()) => {
+                l.send_message(Msg::Refresh);
+                JsValue::NULL
+            }
+            Err(e) => {
+                let m = format!("That action was refused: {e}");
+                l.send_message(Msg::Error(m.clone()));
+                JsValue::from_str(&m)
+            }
+        }
+    });
+    set(&obj, "act", act.as_ref());
+    act.forget();
+
+    let (p, l) = (pg.clone(), link.clone());
+    let run_to = Closure::<dyn Fn(f64)>::new(move |t_us: f64| {
+        let t = if t_us.is_finite() && t_us > 0.0 { t_us as u64 } else { 0 };
+        p.borrow_mut().advance_to(t, true);
+        l.send_message(Msg::Refresh);
+    });
+    set(&obj, "runTo", run_to.as_ref());
+    run_to.forget();
+
+    let l = link.clone();
+    let seek = Closure::<dyn Fn(f64)>::new(move |t_us: f64| {
+        let t = if t_us.is_finite() && t_us > 0.0 { t_us as u64 } else { 0 };
+        l.send_message(Msg::Seek(t));
+    });
+    set(&obj, "seek", seek.as_ref());
+    seek.forget();
+
+    let l = link.clone();
+    let play = Closure::<dyn Fn(bool)>::new(move |on: bool| l.send_message(Msg::Play(on)));
+    set(&obj, "play", play.as_ref());
+    play.forget();
+
+    let l = link.clone();
+    let step = Closure::<dyn Fn()>::new(move || l.send_message(Msg::Step));
+    set(&obj, "step", step.as_ref());
+    step.forget();
+
+    let l = link.clone();
+    let take_over = Closure::<dyn Fn()>::new(move || l.send_message(Msg::TakeOver));
+    set(&obj, "takeOver", take_over.as_ref());
+    take_over.forget();
+
+    let l = link.clone();
+    let speed = Closure::<dyn Fn(i32)>::new(move |pos: i32| l.send_message(Msg::Speed(pos)));
+    set(&obj, "setSpeed", speed.as_ref());
+    speed.forget();
+
+    let p = pg.clone();
+    let trace = Closure::<dyn Fn() -> String>::new(move || p.borrow().world.trace.to_jsonl());
+    set(&obj, "traceJsonl", trace.as_ref());
+    trace.forget();
+
+    // runScenario(json, until_ms): run a document headless and return its trace hash (the
+    // determinism check between native and browser).
+    let run = Closure::<dyn Fn(String) -> String>::new(move |json: String| match crate::scenario::Scenario::from_json(&json) {
+        Ok(sc) => crate::run_scenario(&sc, false).map(|w| w.trace.hash_hex()).unwrap_or_else(|e| e.to_string()),
+        Err(e) => format!("error: {e}"),
+    });
+    set(&obj, "runScenario", run.as_ref());
+    run.forget();
+
+    // loadScenario(json): replace the run with a document; errors leave the current run.
+    let (p, l) = (pg, link);
+    let load = Closure::<dyn Fn(String) -> JsValue>::new(move |json: String| {
+        match crate::scenario::Scenario::from_json(&json).and_then(crate::playground::Playground::new) {
+            Ok(new) => {
+                *p.borrow_mut() = new;
+                l.send_message(Msg::Refresh);
+                JsValue::NULL
+            }
+            Err(e) => {
+                let m = format!("That scenario was refused: {e}");
+                l.send_message(Msg::Error(m.clone()));
+                JsValue::from_str(&m)
+            }
+        }
+    });
+    set(&obj, "loadScenario", load.as_ref());
+    load.forget();
+
+    if let Some(w) = web_sys::window() {
+        let _ = js_sys::Reflect::set(&w, &JsValue::from_str("raftlock"), &obj);
+    }
+}

@@ -1,0 +1,284 @@
+//! The root component. The simulation advances in bounded batches inside requestAnimationFrame.
+
+use super::{api, views};
+use crate::playground::Playground;
+use crate::scenario::{Action, Scenario, PLAYGROUND_JSON};
+use gloo::events::{EventListener, EventListenerOptions};
+use gloo::render::{request_animation_frame, AnimationFrame};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+pub type Shared = Rc<RefCell<Playground>>;
+
+/// Slider position −100..=100 maps to 10^(pos/50): 1/100× to 100× real time.
+pub fn speed_of(pos: i32) -> f64 {
+    10f64.powf(pos as f64 / 50.0)
+}
+
+pub enum Msg {
+    Frame(f64),
+    TogglePlay,
+    Play(bool),
+    Step,
+    StepBack,
+    StepApply,
+    Speed(i32),
+    Seek(u64),
+    TakeOver,
+    Restart,
+    NewSeed,
+    Nodes(usize),
+    Act(Action),
+    Key(String),
+    Help(bool),
+    Presenter,
+    LogFrom(Option<u64>),
+    Refresh,
+    DismissError,
+    Error(String),
+}
+
+pub struct App {
+    pub pg: Shared,
+    pub playing: bool,
+    pub speed_pos: i32,
+    last_ts: Option<f64>,
+    carry_us: f64,
+    raf: Option<AnimationFrame>,
+    _keys: EventListener,
+    pub error: Option<String>,
+    pub help: bool,
+    pub presenter: bool,
+    pub log_from: Option<u64>,
+    pub stopped_at: Option<String>,
+    /// Work time of recent frames in ms (shown in the status line and read by the e2e test).
+    pub frame_work_ms: f64,
+}
+
+fn default_scenario() -> Scenario {
+    Scenario::from_json(PLAYGROUND_JSON).expect("the built-in playground scenario is valid")
+}
+
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+impl App {
+    fn replace(&mut self, pg: Playground) {
+        *self.pg.borrow_mut() = pg;
+        self.stopped_at = None;
+        self.log_from = None;
+    }
+
+    fn start_frames(&mut self, ctx: &Context<Self>) {
+        if self.raf.is_none() {
+            let link = ctx.link().clone();
+            self.raf = Some(request_animation_frame(move |ts| link.send_message(Msg::Frame(ts))));
+        }
+    }
+
+    fn act(&mut self, a: Action) {
+        let r = self.pg.borrow_mut().act(a);
+        if let Err(e) = r {
+            self.error = Some(format!("That action was refused: {e}"));
+        }
+    }
+}
+
+impl Component for App {
+    type Message = Msg;
+    type Properties = ();
+
+    fn create(ctx: &Context<Self>) -> Self {
+        let pg: Shared = Rc::new(RefCell::new(Playground::new(default_scenario()).expect("valid")));
+        api::install(pg.clone(), ctx.link().clone());
+        let link = ctx.link().clone();
+        let doc = web_sys::window().and_then(|w| w.document()).expect("a document");
+        let opts = EventListenerOptions::enable_prevent_default();
+        let keys = EventListener::new_with_options(&doc, "keydown", opts, move |e| {
+            let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
+            if e.ctrl_key() || e.meta_key() || e.alt_key() {
+                return;
+            }
+            let tag = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| el.tag_name()).unwrap_or_default();
+            if tag == "SELECT" || tag == "TEXTAREA" || (tag == "INPUT" && e.key() != "Escape") {
+                return;
+            }
+            let key = e.key();
+            if matches!(key.as_str(), " " | "ArrowRight" | "ArrowLeft" | "?" | "a" | "p" | "Escape" | "t") {
+                e.prevent_default();
+                link.send_message(Msg::Key(key));
+            }
+        });
+        App {
+            pg,
+            playing: false,
+            speed_pos: -65,
+            last_ts: None,
+            carry_us: 0.0,
+            raf: None,
+            _keys: keys,
+            error: None,
+            help: false,
+            presenter: false,
+            log_from: None,
+            stopped_at: None,
+            frame_work_ms: 0.0,
+        }
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        match msg {
+            Msg::Frame(ts) => {
+                self.raf = None;
+                if !self.playing {
+                    self.last_ts = None;
+                    return false;
+                }
+                let dt_ms = self.last_ts.map_or(0.0, |l| (ts - l).clamp(0.0, 100.0));
+                self.last_ts = Some(ts);
+                let t0 = now_ms();
+                self.carry_us += dt_ms * 1000.0 * speed_of(self.speed_pos);
+                let step_us = self.carry_us.floor();
+                self.carry_us -= step_us;
+                let mut pg = self.pg.borrow_mut();
+                let target = pg.now_us() + step_us as u64;
+                loop {
+                    let (reached, violated) = pg.advance_bounded(target, 400);
+                    if violated {
+                        let v = pg.world.violations().last().map(|(t, v)| format!("t = {} : {} — {}", views::fmt_us(*t as i64), v.invariant, v.detail));
+                        self.stopped_at = v;
+                        self.playing = false;
+                        break;
+                    }
+                    // Keep each frame's work near 10 ms: a slow machine plays slower, never janky.
+                    if reached || now_ms() - t0 > 10.0 {
+                        break;
+                    }
+                }
+                drop(pg);
+                self.frame_work_ms = now_ms() - t0;
+                if self.playing {
+                    self.start_frames(ctx);
+                }
+                true
+            }
+            Msg::TogglePlay => {
+                let p = !self.playing;
+                Component::update(self, ctx, Msg::Play(p))
+            }
+            Msg::Play(p) => {
+                self.playing = p;
+                self.last_ts = None;
+                if p {
+                    self.stopped_at = None;
+                    self.start_frames(ctx);
+                }
+                true
+            }
+            Msg::Step => {
+                self.playing = false;
+                self.pg.borrow_mut().step_event();
+                true
+            }
+            Msg::StepBack => {
+                self.playing = false;
+                self.pg.borrow_mut().step_back();
+                true
+            }
+            Msg::StepApply => {
+                self.playing = false;
+                self.pg.borrow_mut().step_to_next_apply(60_000_000);
+                true
+            }
+            Msg::Speed(p) => {
+                self.speed_pos = p.clamp(-100, 100);
+                true
+            }
+            Msg::Seek(t) => {
+                self.pg.borrow_mut().seek(t);
+                true
+            }
+            Msg::TakeOver => {
+                self.pg.borrow_mut().take_over();
+                true
+            }
+            Msg::Restart => {
+                self.pg.borrow_mut().restart();
+                self.stopped_at = None;
+                true
+            }
+            Msg::NewSeed => {
+                let mut b = [0u8; 4];
+                let seed = match getrandom::fill(&mut b) {
+                    Ok(()) => u32::from_le_bytes(b) as u64,
+                    Err(_) => self.pg.borrow().scenario.seed + 1,
+                };
+                let sc = self.pg.borrow().scenario.clone();
+                match Playground::with_seed(&sc, seed) {
+                    Ok(p) => self.replace(p),
+                    Err(e) => self.error = Some(e.to_string()),
+                }
+                true
+            }
+            Msg::Nodes(n) => {
+                let mut sc = self.pg.borrow().scenario.clone();
+                sc.nodes = n;
+                sc.timeline.clear();
+                sc.clocks.retain(|c| c.node <= n);
+                match Playground::new(sc) {
+                    Ok(p) => self.replace(p),
+                    Err(e) => self.error = Some(format!("Cannot use {n} nodes: {e}")),
+                }
+                true
+            }
+            Msg::Act(a) => {
+                self.act(a);
+                true
+            }
+            Msg::Key(k) => match k.as_str() {
+                " " => Component::update(self, ctx, Msg::TogglePlay),
+                "ArrowRight" => Component::update(self, ctx, Msg::Step),
+                "ArrowLeft" => Component::update(self, ctx, Msg::StepBack),
+                "a" => Component::update(self, ctx, Msg::StepApply),
+                "t" => Component::update(self, ctx, Msg::TakeOver),
+                "p" => Component::update(self, ctx, Msg::Presenter),
+                "?" => Component::update(self, ctx, Msg::Help(!self.help)),
+                "Escape" => {
+                    self.help = false;
+                    self.error = None;
+                    true
+                }
+                _ => false,
+            },
+            Msg::Help(h) => {
+                self.help = h;
+                true
+            }
+            Msg::Presenter => {
+                self.presenter = !self.presenter;
+                true
+            }
+            Msg::LogFrom(f) => {
+                self.log_from = f;
+                true
+            }
+            Msg::Refresh => true,
+            Msg::DismissError => {
+                self.error = None;
+                true
+            }
+            Msg::Error(e) => {
+                self.error = Some(e);
+                true
+            }
+        }
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let pg = self.pg.borrow();
+        views::page(self, &pg, ctx.link())
+    }
+}

@@ -1,0 +1,684 @@
+//! What the page draws, as functions of the world. Every figure is read from the simulator.
+
+use super::app::{speed_of, App, Msg};
+use crate::check::INVARIANTS;
+use crate::lock::{ApplyResult, LockOp};
+use crate::playground::Playground;
+use crate::raft::Role;
+use crate::scenario::Action;
+use crate::sim::World;
+use crate::trace::Event as TraceEvent;
+use yew::html::Scope;
+use yew::prelude::*;
+
+pub fn fmt_us(us: i64) -> String {
+    let sign = if us < 0 { "-" } else { "" };
+    let a = us.unsigned_abs();
+    format!("{sign}{}.{:03} s", a / 1_000_000, (a / 1000) % 1000)
+}
+
+fn fmt_rate(ppm: u32) -> String {
+    format!("×{:.2}", ppm as f64 / 1e6)
+}
+
+fn input_value(e: &InputEvent) -> String {
+    e.target_unchecked_into::<web_sys::HtmlInputElement>().value()
+}
+
+fn select_value(e: &yew::Event) -> String {
+    e.target_unchecked_into::<web_sys::HtmlSelectElement>().value()
+}
+
+pub fn page(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
+    let w = &pg.world;
+    let class = classes!("page", app.presenter.then_some("presenter"));
+    html! {
+        <div class={class}>
+            <header class="top">
+                <h1>{ "raftlock" }</h1>
+                <p class="tagline">{ "Raft nodes replicating a lock service with fencing tokens and leases. Cut links, drag clocks, crash the leader — and watch why the design holds." }</p>
+            </header>
+            { controls(app, pg, link) }
+            { banners(app, link) }
+            <main class="grid">
+                <section class="panel cluster-panel" aria-label="Cluster">
+                    <h2>{ "Cluster" }</h2>
+                    { cluster(w, link) }
+                    { presets(w, link) }
+                </section>
+                <section class="panel" aria-label="Lock tables">
+                    <h2>{ "Lock tables (one per node)" }</h2>
+                    { lock_tables(w) }
+                    <h2>{ "Clients and storage" }</h2>
+                    { clients(w, link) }
+                    { storage(w) }
+                </section>
+                <section class="panel wide" aria-label="Clocks">
+                    <h2>{ "Clocks and nodes" }</h2>
+                    { clocks(w, link) }
+                </section>
+                <section class="panel wide" aria-label="Replicated log">
+                    <h2>{ "Replicated log" }</h2>
+                    { log_view(app, w, link) }
+                </section>
+                <section class="panel wide" aria-label="Space-time diagram">
+                    <h2>{ "Space-time diagram (last 2 s of true time)" }</h2>
+                    { spacetime(w) }
+                </section>
+                <section class="panel" aria-label="Events">
+                    <h2>{ "What happened" }</h2>
+                    { event_log(w) }
+                </section>
+                <section class="panel" aria-label="Invariants">
+                    <h2>{ "Invariants" }</h2>
+                    { invariants(w) }
+                </section>
+            </main>
+            { if app.help { help(link) } else { html! {} } }
+        </div>
+    }
+}
+
+fn controls(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
+    let w = &pg.world;
+    let horizon = pg.horizon_us.max(w.now_us).max(1);
+    let speed = speed_of(app.speed_pos);
+    let n = w.n;
+    html! {
+        <nav class="controls" aria-label="Time controls">
+            <button id="play" onclick={link.callback(|_| Msg::TogglePlay)} aria-pressed={app.playing.to_string()}>
+                { if app.playing { "⏸ Pause" } else { "▶ Play" } }
+            </button>
+            <button id="step-back" onclick={link.callback(|_| Msg::StepBack)} title="Step back (←)">{ "← Back" }</button>
+            <button id="step" onclick={link.callback(|_| Msg::Step)} title="Step one event (→)">{ "Event →" }</button>
+            <button id="step-apply" onclick={link.callback(|_| Msg::StepApply)} title="Run to the next apply (a)">{ "Next apply ⇥" }</button>
+            <label class="speed">{ "Speed " }
+                <input id="speed" type="range" min="-100" max="100" value={app.speed_pos.to_string()} aria-label="Speed"
+                    oninput={link.callback(|e: InputEvent| Msg::Speed(input_value(&e).parse().unwrap_or(0)))} />
+                <output>{ if speed < 1.0 { format!("×{speed:.3}") } else { format!("×{speed:.1}") } }</output>
+            </label>
+            <label class="scrub">{ "Time " }
+                <input id="scrubber" type="range" min="0" max={horizon.to_string()} value={w.now_us.to_string()} aria-label="Timeline"
+                    oninput={link.callback(|e: InputEvent| Msg::Seek(input_value(&e).parse().unwrap_or(0)))} />
+                <output id="now">{ fmt_us(w.now_us as i64) }</output>
+            </label>
+            <button id="take-over" onclick={link.callback(|_| Msg::TakeOver)} title="Discard the future and continue from here (t)"
+                disabled={w.now_us >= pg.horizon_us}>{ "Take over" }</button>
+            <button id="restart" onclick={link.callback(|_| Msg::Restart)}>{ "↺ Restart" }</button>
+            <button id="new-seed" onclick={link.callback(|_| Msg::NewSeed)}>{ "New seed" }</button>
+            <span class="seed">{ format!("seed {}", pg.scenario.seed) }</span>
+            <label>{ "Nodes " }
+                <select id="nodes" aria-label="Node count" onchange={link.callback(|e: yew::Event| Msg::Nodes(select_value(&e).parse().unwrap_or(5)))}>
+                    { for (3..=7).map(|k| html! { <option value={k.to_string()} selected={k == n}>{ k }</option> }) }
+                </select>
+            </label>
+            <button id="presenter" onclick={link.callback(|_| Msg::Presenter)} aria-pressed={app.presenter.to_string()} title="Large type (p)">{ "Presenter" }</button>
+            <button id="help" onclick={link.callback(|_| Msg::Help(true))} title="Shortcuts (?)">{ "?" }</button>
+            <span class="status" id="status">{ format!("{} events · {} in flight · frame {:.1} ms", w.stats.events, w.in_flight().len(), app.frame_work_ms) }</span>
+        </nav>
+    }
+}
+
+fn banners(app: &App, link: &Scope<App>) -> Html {
+    html! {
+        <>
+        { if let Some(e) = &app.error { html! {
+            <div class="banner error" role="alert" id="error">{ e.clone() }
+                <button onclick={link.callback(|_| Msg::DismissError)} aria-label="Dismiss">{ "✕" }</button></div>
+        } } else { html! {} } }
+        { if let Some(v) = &app.stopped_at { html! {
+            <div class="banner violation" role="alert" id="violation">{ format!("Paused at a broken invariant: {v}") }</div>
+        } } else { html! {} } }
+        </>
+    }
+}
+
+// ---- the cluster ring ---------------------------------------------------------------------------
+
+const CX: f64 = 260.0;
+const CY: f64 = 215.0;
+const R: f64 = 150.0;
+
+fn node_pos(i: usize, n: usize) -> (f64, f64) {
+    let a = -std::f64::consts::FRAC_PI_2 + i as f64 * std::f64::consts::TAU / n as f64;
+    (CX + R * a.cos(), CY + R * a.sin())
+}
+
+fn client_pos(c: usize, count: usize) -> (f64, f64) {
+    let span = 280.0;
+    let y = if count <= 1 { CY } else { CY - span / 2.0 + c as f64 * span / (count - 1) as f64 };
+    (505.0, y - 20.0)
+}
+
+const STORAGE_POS: (f64, f64) = (505.0, 405.0);
+
+/// Where endpoint `e` is drawn; a directed link is offset to its left so both directions show.
+fn endpoint_pos(w: &World, e: usize) -> (f64, f64) {
+    if e < w.n {
+        node_pos(e, w.n)
+    } else if e < w.storage_endpoint() {
+        client_pos(e - w.n, w.clients.len())
+    } else {
+        STORAGE_POS
+    }
+}
+
+fn offset_line(a: (f64, f64), b: (f64, f64), off: f64) -> ((f64, f64), (f64, f64)) {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len = (dx * dx + dy * dy).sqrt().max(1.0);
+    let (nx, ny) = (-dy / len * off, dx / len * off);
+    ((a.0 + nx, a.1 + ny), (b.0 + nx, b.1 + ny))
+}
+
+fn kind_letter(kind: &str) -> &'static str {
+    match kind {
+        "vote" => "V",
+        "prevote" => "P",
+        "vote_reply" | "prevote_reply" => "v",
+        "append" => "A",
+        "heartbeat" => "H",
+        "append_reply" => "a",
+        "request" => "Q",
+        "reply" => "R",
+        _ => "W",
+    }
+}
+
+fn cluster(w: &World, link: &Scope<App>) -> Html {
+    let n = w.n;
+    let mut links = Vec::new();
+    for a in 0..n {
+        for b in 0..n {
+            if a == b {
+                continue;
+            }
+            let up = w.net.is_up(a, b);
+            let (p, q) = offset_line(node_pos(a, n), node_pos(b, n), 5.0);
+            let action = if up {
+                Action::Cut { from: format!("n{}", a + 1), to: format!("n{}", b + 1) }
+            } else {
+                Action::Heal { from: format!("n{}", a + 1), to: format!("n{}", b + 1) }
+            };
+            let label = format!("link n{} to n{}: {}; click to {}", a + 1, b + 1, if up { "up" } else { "cut" }, if up { "cut" } else { "heal" });
+            let onclick = link.callback(move |_| Msg::Act(action.clone()));
+            let mid = ((p.0 + q.0) / 2.0, (p.1 + q.1) / 2.0);
+            links.push(html! {
+                <g class={classes!("link", (!up).then_some("cut"))} id={format!("link-{}-{}", a + 1, b + 1)} role="button" aria-label={label.clone()} {onclick}>
+                    <title>{ label }</title>
+                    <line class="hit" x1={p.0.to_string()} y1={p.1.to_string()} x2={q.0.to_string()} y2={q.1.to_string()} />
+                    <line class="wire" x1={p.0.to_string()} y1={p.1.to_string()} x2={q.0.to_string()} y2={q.1.to_string()} marker-end="url(#arrow)" />
+                    { if !up { html! { <text class="cutmark" x={mid.0.to_string()} y={mid.1.to_string()}>{ "✕" }</text> } } else { html! {} } }
+                </g>
+            });
+        }
+    }
+    // Client connections: to the node each client talks to now.
+    let conns = w.clients.iter().enumerate().map(|(c, slot)| {
+        let (cp, np) = (client_pos(c, w.clients.len()), node_pos(slot.client.target, n));
+        let up = w.net.is_up(n + c, slot.client.target) && w.net.is_up(slot.client.target, n + c);
+        html! { <line class={classes!("conn", (!up).then_some("cut"))} x1={cp.0.to_string()} y1={cp.1.to_string()} x2={np.0.to_string()} y2={np.1.to_string()} /> }
+    });
+    let now = w.now_us;
+    let msgs = w.in_flight().into_iter().take(300).map(|(f, t, kind, sent, at)| {
+        let off = if f < n && t < n { 5.0 } else { 0.0 };
+        let (p, q) = offset_line(endpoint_pos(w, f), endpoint_pos(w, t), off);
+        let frac = if at > sent { (now.saturating_sub(sent)) as f64 / (at - sent) as f64 } else { 1.0 };
+        let frac = frac.clamp(0.0, 1.0);
+        let (x, y) = (p.0 + (q.0 - p.0) * frac, p.1 + (q.1 - p.1) * frac);
+        html! {
+            <g class={classes!("msg", kind)}>
+                <circle cx={x.to_string()} cy={y.to_string()} r="7" />
+                <text x={x.to_string()} y={(y + 3.5).to_string()}>{ kind_letter(kind) }</text>
+            </g>
+        }
+    });
+    let nodes = (0..n).map(|i| {
+        let (x, y) = node_pos(i, n);
+        let slot = &w.nodes[i];
+        let (role, term) = match &slot.server {
+            Some(s) => (s.raft.role(), s.raft.term()),
+            None => (Role::Follower, slot.persisted.as_ref().map_or(0, |h| h.term)),
+        };
+        let state = if slot.server.is_none() { "crashed" } else if slot.paused { "paused" } else { role.name() };
+        let label = match state {
+            "leader" => "LEADER",
+            "candidate" => "candidate",
+            "precandidate" => "pre-cand.",
+            "crashed" => "CRASHED",
+            "paused" => "PAUSED",
+            _ => "follower",
+        };
+        let local = w.local_now(i);
+        html! {
+            <g class={classes!("node", state)} id={format!("node-{}", i + 1)}>
+                <title>{ format!("n{}: {} of term {}; local clock {} at rate {}", i + 1, state, term, fmt_us(local), fmt_rate(slot.clock.rate_ppm())) }</title>
+                <circle cx={x.to_string()} cy={y.to_string()} r="36" />
+                <text class="name" x={x.to_string()} y={(y - 14.0).to_string()}>{ format!("n{}", i + 1) }</text>
+                <text class="role" x={x.to_string()} y={(y + 1.0).to_string()}>{ label }</text>
+                <text class="term" x={x.to_string()} y={(y + 15.0).to_string()}>{ format!("term {term}") }</text>
+                <text class="clock" x={x.to_string()} y={(y + 49.0).to_string()}>{ format!("{} {}", fmt_us(local), fmt_rate(slot.clock.rate_ppm())) }</text>
+            </g>
+        }
+    });
+    let clients = w.clients.iter().enumerate().map(|(c, slot)| {
+        let (x, y) = client_pos(c, w.clients.len());
+        let state = if slot.crashed { "crashed" } else if slot.paused { "paused" } else { "up" };
+        let held = slot.client.held.iter().filter(|(_, h)| h.until_local_us > slot.clock.local_at(w.now_us)).map(|(k, h)| format!("{k}#{}", h.token)).collect::<Vec<_>>().join(" ");
+        html! {
+            <g class={classes!("client", state)} id={format!("client-{}", slot.client.cfg.name)}>
+                <rect x={(x - 30.0).to_string()} y={(y - 17.0).to_string()} width="60" height="34" rx="6" />
+                <text class="name" x={x.to_string()} y={(y - 2.0).to_string()}>{ format!("{}{}", slot.client.cfg.name, if slot.paused { " ⏸" } else if slot.crashed { " ✕" } else { "" }) }</text>
+                <text class="held" x={x.to_string()} y={(y + 11.0).to_string()}>{ held }</text>
+            </g>
+        }
+    });
+    html! {
+        <svg class="cluster" viewBox="0 0 560 430" role="img" aria-labelledby="cluster-title">
+            <title id="cluster-title">{ format!("{n} Raft nodes on a ring with their links, {} clients and the storage", w.clients.len()) }</title>
+            <defs>
+                <marker id="arrow" viewBox="0 0 10 10" refX="44" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse">
+                    <path d="M 0 0 L 10 5 L 0 10 z" />
+                </marker>
+            </defs>
+            { for conns }
+            { for links }
+            { for nodes }
+            { for clients }
+            <g class="storage">
+                <rect x={(STORAGE_POS.0 - 34.0).to_string()} y={(STORAGE_POS.1 - 14.0).to_string()} width="68" height="28" rx="4" />
+                <text x={STORAGE_POS.0.to_string()} y={(STORAGE_POS.1 + 4.0).to_string()}>{ "storage" }</text>
+            </g>
+            { for msgs }
+        </svg>
+    }
+}
+
+fn presets(w: &World, link: &Scope<App>) -> Html {
+    let leader = w.leader();
+    let n = w.n;
+    let isolate = leader.map(|l| Action::Isolate { node: l + 1 });
+    let split = leader.map(|l| {
+        let mut minority = vec![l + 1];
+        let mut majority = Vec::new();
+        for k in 1..=n {
+            if k != l + 1 {
+                if minority.len() < (n - 1) / 2 {
+                    minority.push(k);
+                } else {
+                    majority.push(k);
+                }
+            }
+        }
+        Action::Partition { groups: vec![minority, majority] }
+    });
+    html! {
+        <div class="presets" role="group" aria-label="Network presets">
+            <button id="isolate-leader" disabled={isolate.is_none()} onclick={link.callback(move |_| match &isolate { Some(a) => Msg::Act(a.clone()), None => Msg::Refresh })}>{ "Isolate the leader" }</button>
+            <button id="split" disabled={split.is_none()} onclick={link.callback(move |_| match &split { Some(a) => Msg::Act(a.clone()), None => Msg::Refresh })}>{ "Split: leader in the minority" }</button>
+            <button id="heal-all" onclick={link.callback(|_| Msg::Act(Action::HealAll))}>{ "Heal all" }</button>
+            <span class="legend">{ "Click a link to cut or heal one direction. Letters: P/V votes, H heartbeat, A append, a/v replies, Q client request, R reply, W storage write." }</span>
+        </div>
+    }
+}
+
+// ---- clocks and per-node controls -----------------------------------------------------------------
+
+/// Rate slider position −200..=200 maps to 2^(pos/100): 0.25× to 4×.
+fn rate_of(pos: i32) -> u32 {
+    (2f64.powf(pos as f64 / 100.0) * 1e6).round() as u32
+}
+
+fn pos_of(rate_ppm: u32) -> i32 {
+    ((rate_ppm as f64 / 1e6).log2() * 100.0).round() as i32
+}
+
+fn clocks(w: &World, link: &Scope<App>) -> Html {
+    let rows = (0..w.n).map(|i| {
+        let k = i + 1;
+        let slot = &w.nodes[i];
+        let up = slot.server.is_some();
+        let rate = slot.clock.rate_ppm();
+        let crash = if up { Action::Crash { node: k } } else { Action::Restart { node: k } };
+        let pause = if slot.paused { Action::Resume { node: k } } else { Action::Pause { node: k } };
+        html! {
+            <tr>
+                <th scope="row">{ format!("n{k}") }</th>
+                <td>
+                    <input type="range" min="-200" max="200" value={pos_of(rate).to_string()} id={format!("rate-{k}")}
+                        aria-label={format!("clock rate of n{k}")}
+                        oninput={link.callback(move |e: InputEvent| Msg::Act(Action::SetRate { node: k, rate_ppm: rate_of(input_value(&e).parse().unwrap_or(0)) }))} />
+                </td>
+                <td class="num">{ format!("{} ({} ppm)", fmt_rate(rate), rate) }</td>
+                <td class="num">{ fmt_us(w.local_now(i)) }</td>
+                <td>
+                    <button aria-label={format!("n{k} clock back 500 ms")} onclick={link.callback(move |_| Msg::Act(Action::Jump { node: k, ms: -500 }))}>{ "−500 ms" }</button>
+                    <button aria-label={format!("n{k} clock forward 500 ms")} onclick={link.callback(move |_| Msg::Act(Action::Jump { node: k, ms: 500 }))}>{ "+500 ms" }</button>
+                    <button aria-label={format!("reset n{k} clock rate")} onclick={link.callback(move |_| Msg::Act(Action::SetRate { node: k, rate_ppm: 1_000_000 }))}>{ "×1" }</button>
+                </td>
+                <td>
+                    <button id={format!("crash-{k}")} onclick={link.callback(move |_| Msg::Act(crash.clone()))}>{ if up { "Crash" } else { "Restart" } }</button>
+                    <button id={format!("pause-{k}")} disabled={!up} onclick={link.callback(move |_| Msg::Act(pause.clone()))}>{ if slot.paused { "Resume" } else { "Pause" } }</button>
+                </td>
+            </tr>
+        }
+    });
+    html! {
+        <table class="clocks">
+            <thead><tr><th>{ "node" }</th><th>{ "clock rate (0.25×–4×)" }</th><th>{ "rate" }</th><th>{ "local time" }</th><th>{ "jump" }</th><th>{ "process" }</th></tr></thead>
+            <tbody>{ for rows }</tbody>
+            <tfoot><tr><td colspan="6">{ format!("true time {}", fmt_us(w.now_us as i64)) }</td></tr></tfoot>
+        </table>
+    }
+}
+
+// ---- the replicated log -------------------------------------------------------------------------
+
+const LOG_COLS: u64 = 28;
+
+fn log_view(app: &App, w: &World, link: &Scope<App>) -> Html {
+    let last = (0..w.n)
+        .map(|i| match (&w.nodes[i].server, &w.nodes[i].persisted) {
+            (Some(s), _) => s.raft.log().last_index(),
+            (None, Some(h)) => h.log.last_index(),
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0);
+    let max_from = last.saturating_sub(LOG_COLS - 1).max(1);
+    let from = app.log_from.unwrap_or(max_from).clamp(1, max_from);
+    let to = from + LOG_COLS - 1;
+    let header = (from..=to).map(|i| html! { <th scope="col">{ i }</th> });
+    let rows = (0..w.n).map(|i| {
+        let slot = &w.nodes[i];
+        let (log, commit, results) = match (&slot.server, &slot.persisted) {
+            (Some(s), _) => (Some(s.raft.log()), s.raft.commit_index(), Some(&s.results)),
+            (None, Some(h)) => (Some(&h.log), 0, None),
+            _ => (None, 0, None),
+        };
+        let cells = (from..=to).map(|idx| {
+            let Some(e) = log.and_then(|l| l.entry(idx)) else { return html! { <td class="empty"></td> } };
+            let (kind, text) = match e.cmd.as_ref().map(|c| &c.op) {
+                None => ("noop", "no-op".to_string()),
+                Some(LockOp::Grant { key, lease_ms }) => ("grant", format!("G {key} {lease_ms}ms")),
+                Some(LockOp::Release { key, .. }) => ("release", format!("R {key}")),
+                Some(LockOp::Expire { key, token }) => ("expire", format!("E {key}·{token}")),
+            };
+            let result = results.and_then(|r| r.get(idx as usize - 1)).map(|r| match r {
+                ApplyResult::Granted { token } => format!("Granted{{token {token}}}"),
+                ApplyResult::GrantRejected => "GrantRejected".into(),
+                ApplyResult::Released => "Released".into(),
+                ApplyResult::NotFound => "NotFound".into(),
+                ApplyResult::Expired { existed } => format!("Expired{{existed: {existed}}}"),
+                ApplyResult::Noop => "Noop".into(),
+            });
+            let committed = idx <= commit;
+            let title = format!("index {idx}, term {}: {}{}", e.term, text, result.as_ref().map_or(" (not applied here)".to_string(), |r| format!(" → {r}")));
+            html! {
+                <td class={classes!("entry", kind, if committed { "committed" } else { "pending" }, format!("t{}", e.term % 6))} title={title}>
+                    <span class="txt">{ text }</span>
+                    <span class="meta">{ format!("t{}{}", e.term, if committed { "" } else { " ⋯" }) }</span>
+                    { if let Some(r) = result { html! { <span class="res">{ r }</span> } } else { html! {} } }
+                </td>
+            }
+        });
+        html! { <tr><th scope="row">{ format!("n{}", i + 1) }</th>{ for cells }</tr> }
+    });
+    let follow = app.log_from.is_none();
+    html! {
+        <div class="log">
+            <div class="logbar">
+                <label>{ "From index " }
+                    <input type="range" min="1" max={max_from.to_string()} value={from.to_string()} aria-label="Scroll the log"
+                        oninput={link.callback(move |e: InputEvent| Msg::LogFrom(input_value(&e).parse().ok()))} />
+                </label>
+                <button aria-pressed={follow.to_string()} onclick={link.callback(|_| Msg::LogFrom(None))}>{ "Follow the end" }</button>
+                <span class="legend">{ "Solid: committed · dashed with ⋯: not committed · below each entry: its apply result on that node" }</span>
+            </div>
+            <table class="logtable"><thead><tr><th></th>{ for header }</tr></thead><tbody>{ for rows }</tbody></table>
+        </div>
+    }
+}
+
+// ---- lock tables, clients, storage ---------------------------------------------------------------
+
+fn lock_tables(w: &World) -> Html {
+    let tables = (0..w.n).map(|i| {
+        let slot = &w.nodes[i];
+        let Some(s) = &slot.server else {
+            return html! { <div class="locktable down"><h3>{ format!("n{} — crashed", i + 1) }</h3></div> };
+        };
+        let local = w.local_now(i);
+        let rows = s.machine.locks.iter().map(|(k, l)| {
+            let remaining = s.leases.get(k).filter(|x| x.token == l.token).map(|x| x.deadline_local_us - local);
+            let holder = l.holder.map(|c| w.client_name(c)).unwrap_or_else(|| "—".into());
+            html! {
+                <tr>
+                    <td>{ k.clone() }</td><td>{ holder }</td><td class="num">{ l.token }</td>
+                    <td class={classes!("num", remaining.is_some_and(|r| r <= 0).then_some("over"))}>
+                        { remaining.map_or("—".into(), |r| if r > 0 { fmt_us(r) } else { format!("over by {}", fmt_us(-r)) }) }
+                    </td>
+                </tr>
+            }
+        });
+        html! {
+            <div class="locktable">
+                <h3>{ format!("n{} ", i + 1) }<small>{ format!("applied {} · table #{:04x}", s.machine.applied, s.machine.digest() & 0xffff) }</small></h3>
+                <table>
+                    <thead><tr><th>{ "key" }</th><th>{ "holder" }</th><th>{ "token" }</th><th>{ "lease left (own clock)" }</th></tr></thead>
+                    <tbody>{ for rows }</tbody>
+                </table>
+            </div>
+        }
+    });
+    html! { <div class="locktables">{ for tables }</div> }
+}
+
+fn clients(w: &World, link: &Scope<App>) -> Html {
+    let rows = w.clients.iter().map(|slot| {
+        let name = slot.client.cfg.name.clone();
+        let local = slot.clock.local_at(w.now_us);
+        let belief = slot
+            .client
+            .held
+            .iter()
+            .map(|(k, h)| {
+                if h.until_local_us > local {
+                    format!("holds {k} (token {}) for {} more", h.token, fmt_us(h.until_local_us - local))
+                } else {
+                    format!("its lease on {k} (token {}) ran out", h.token)
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("; ");
+        let state = if slot.crashed { "crashed".to_string() } else { crate::snapshot::client_state(&slot.client) };
+        let connected = (0..w.n).any(|p| w.net.is_up(w.n + slot.client.id as usize, p));
+        let n1 = name.clone();
+        let n2 = name.clone();
+        let n3 = name.clone();
+        let n4 = name.clone();
+        let n5 = name.clone();
+        let pause = if slot.paused { Action::ClientResume { client: n1 } } else { Action::ClientPause { client: n1 } };
+        let crash = if slot.crashed { Action::ClientRestart { client: n2 } } else { Action::ClientCrash { client: n2 } };
+        let conn = if connected { Action::ClientDisconnect { client: n3 } } else { Action::ClientReconnect { client: n3 } };
+        html! {
+            <tr id={format!("client-row-{name}")}>
+                <th scope="row">{ name.clone() }</th>
+                <td>{ format!("{state}{}", if slot.paused { " (paused)" } else { "" }) }</td>
+                <td>{ if belief.is_empty() { "holds nothing".to_string() } else { belief } }</td>
+                <td>
+                    <button onclick={link.callback(move |_| Msg::Act(Action::ClientAcquire { client: n4.clone(), key: "k".into(), lease_ms: 1500 }))}
+                        aria-label={format!("{name} acquires k")} disabled={slot.client.cfg.repeat}>{ "Acquire k" }</button>
+                    <button onclick={link.callback(move |_| Msg::Act(Action::ClientRelease { client: n5.clone(), key: "k".into() }))}
+                        aria-label={format!("{name} releases k")} disabled={slot.client.cfg.repeat}>{ "Release k" }</button>
+                    <button onclick={link.callback(move |_| Msg::Act(pause.clone()))}>{ if slot.paused { "Resume" } else { "Pause" } }</button>
+                    <button onclick={link.callback(move |_| Msg::Act(crash.clone()))}>{ if slot.crashed { "Restart" } else { "Crash" } }</button>
+                    <button onclick={link.callback(move |_| Msg::Act(conn.clone()))}>{ if connected { "Disconnect" } else { "Reconnect" } }</button>
+                </td>
+            </tr>
+        }
+    });
+    html! {
+        <table class="clients">
+            <thead><tr><th>{ "client" }</th><th>{ "doing" }</th><th>{ "believes (own clock, with margin)" }</th><th>{ "actions" }</th></tr></thead>
+            <tbody>{ for rows }</tbody>
+        </table>
+    }
+}
+
+fn storage(w: &World) -> Html {
+    let rows = w.storage.writes.iter().rev().take(8).map(|x| {
+        html! {
+            <li class={if x.accepted { "accepted" } else { "rejected" }}>
+                { format!("{} {} wrote {} with token {}: {}", fmt_us(x.t_us as i64), w.client_name(x.client), x.key, x.token,
+                    if x.accepted { "✓ accepted" } else { "✗ rejected (stale token)" }) }
+            </li>
+        }
+    });
+    html! {
+        <div class="storage-writes">
+            <h3>{ format!("Storage ({}): highest token seen {}", if w.storage.ignores_tokens { "ignores tokens" } else { "fenced" },
+                w.storage.highest.iter().map(|(k, t)| format!("{k}={t}")).collect::<Vec<_>>().join(", ")) }</h3>
+            <ul>{ for rows }</ul>
+        </div>
+    }
+}
+
+// ---- space-time diagram --------------------------------------------------------------------------
+
+fn spacetime(w: &World) -> Html {
+    let window_us = 2_000_000u64;
+    let now = w.now_us;
+    let t0 = now.saturating_sub(window_us);
+    let lanes = w.n + w.clients.len() + 1;
+    let (width, lane_h, left) = (1100.0, 26.0, 60.0);
+    let height = lanes as f64 * lane_h + 20.0;
+    let x_of = |t: u64| left + (t.saturating_sub(t0)) as f64 / window_us as f64 * (width - left - 10.0);
+    let y_of = |e: usize| 14.0 + e as f64 * lane_h;
+    let lane_lines = (0..lanes).map(|e| {
+        html! { <g class="lane"><text x="4" y={(y_of(e) + 4.0).to_string()}>{ w.endpoint_name(e) }</text>
+            <line x1={left.to_string()} x2={width.to_string()} y1={y_of(e).to_string()} y2={y_of(e).to_string()} /></g> }
+    });
+    // Lease intervals: from each node's countdown, mapped from its local clock to true time.
+    let leases = (0..w.n).flat_map(|i| {
+        let slot = &w.nodes[i];
+        let leases: Vec<Html> = slot
+            .server
+            .iter()
+            .flat_map(|s| s.leases.iter())
+            .map(|(k, l)| {
+                let end = slot.clock.true_when(l.deadline_local_us, now);
+                let start = end.saturating_sub(l.lease_ms * 1000 * 1_000_000 / slot.clock.rate_ppm() as u64);
+                let (x1, x2) = (x_of(start.max(t0)), x_of(end.min(now + window_us)).min(width));
+                html! { <g class="lease"><rect x={x1.to_string()} y={(y_of(i) - 9.0).to_string()} width={(x2 - x1).max(1.0).to_string()} height="6" />
+                    <title>{ format!("n{}: lease of {k} (token {}) ends at true time {} by this node's clock", i + 1, l.token, fmt_us(end as i64)) }</title></g> }
+            })
+            .collect();
+        leases
+    });
+    let arrows = w.recent.iter().filter(|m| m.4 >= t0 && !matches!(m.2, "heartbeat" | "append_reply")).map(|&(f, t, kind, sent, at)| {
+        html! { <line class={classes!("arrow", kind)} x1={x_of(sent).to_string()} y1={y_of(f as usize).to_string()} x2={x_of(at).to_string()} y2={y_of(t as usize).to_string()} /> }
+    });
+    let marks = w.trace.lines.iter().rev().take_while(|l| l.t_us >= t0).filter_map(|l| {
+        let (lane, class, label) = match &l.ev {
+            TraceEvent::Role { node, role, .. } => (node - 1, "role", role.to_string()),
+            TraceEvent::Apply { node, cmd, .. } if cmd.op != "noop" => (node - 1, "apply", cmd.op.to_string()),
+            TraceEvent::Crash { node } | TraceEvent::Restart { node } | TraceEvent::Pause { node } | TraceEvent::Resume { node } => (node - 1, "fault", "fault".to_string()),
+            _ => return None,
+        };
+        Some(html! { <circle class={classes!("mark", class)} cx={x_of(l.t_us).to_string()} cy={y_of(lane).to_string()} r="3"><title>{ label }</title></circle> })
+    });
+    html! {
+        <svg class="spacetime" viewBox={format!("0 0 {width} {height}")} role="img" aria-label="Space-time diagram: lanes for nodes, clients and storage; messages as lines; lease intervals as bars">
+            { for lane_lines }
+            { for leases }
+            { for arrows }
+            { for marks }
+            <text class="axis" x={(width - 150.0).to_string()} y={(height - 2.0).to_string()}>{ format!("true time → {}", fmt_us(now as i64)) }</text>
+        </svg>
+    }
+}
+
+// ---- event log and invariants --------------------------------------------------------------------
+
+pub fn describe(w: &World, ev: &TraceEvent) -> Option<String> {
+    Some(match ev {
+        TraceEvent::Role { node, role, term } => format!("n{node} became {role} in term {term}"),
+        TraceEvent::Apply { node, index, cmd, result, .. } => {
+            let what = match cmd.op {
+                "noop" => return None,
+                "grant" => format!("Grant{{{}, {} ms}} for {}", cmd.key.clone().unwrap_or_default(), cmd.lease_ms.unwrap_or(0), cmd.client.clone().unwrap_or_default()),
+                "release" => format!("Release{{{}}}", cmd.key.clone().unwrap_or_default()),
+                _ => format!("Expire{{{}, {}}}", cmd.key.clone().unwrap_or_default(), cmd.token.unwrap_or(0)),
+            };
+            let outcome = match result {
+                ApplyResult::Granted { token } => format!("granted with token {token}"),
+                ApplyResult::GrantRejected => "rejected: the key is held".into(),
+                ApplyResult::Released => "lock released".into(),
+                ApplyResult::NotFound => "nothing to release".into(),
+                ApplyResult::Expired { existed: true } => "lock removed".into(),
+                ApplyResult::Expired { existed: false } => "token did not match: nothing removed".into(),
+                ApplyResult::Noop => "nothing happened".into(),
+            };
+            if *node != w.leader().map_or(1, |l| l + 1) {
+                return None; // one line per entry: the leader's (or n1's) apply
+            }
+            format!("n{node} applied #{index} {what}: {outcome}")
+        }
+        TraceEvent::Crash { node } => format!("n{node} crashed"),
+        TraceEvent::Restart { node } => format!("n{node} restarted and will apply its log again"),
+        TraceEvent::Pause { node } => format!("n{node} paused (frozen like a GC pause)"),
+        TraceEvent::Resume { node } => format!("n{node} resumed"),
+        TraceEvent::Fault { what } => format!("you: {what}"),
+        TraceEvent::ExpireProposed { node, key, token } => format!("n{node}'s countdown for {key} ran out: it proposes Expire{{{key}, {token}}}"),
+        TraceEvent::GhostRelease { node, key, client, .. } => format!("n{node} could not tell {client} it got {key}: it proposes Release{{{key}}} (ghost lock)"),
+        TraceEvent::Client { client, op, key, outcome, token } => format!("{client}: {op} {key} → {outcome}{}", token.map_or(String::new(), |t| format!(" (token {t})"))),
+        TraceEvent::Write { client, key, token, accepted } => format!("storage: {client} writes {key} with token {token} → {}", if *accepted { "accepted" } else { "REJECTED" }),
+        TraceEvent::Violation { invariant, detail } => format!("VIOLATION {invariant}: {detail}"),
+    })
+}
+
+fn event_log(w: &World) -> Html {
+    let lines: Vec<Html> = w
+        .trace
+        .lines
+        .iter()
+        .rev()
+        .filter_map(|l| describe(w, &l.ev).map(|d| (l.t_us, d, matches!(l.ev, TraceEvent::Violation { .. }))))
+        .take(14)
+        .map(|(t, d, bad)| html! { <li class={classes!(bad.then_some("bad"))}><time>{ fmt_us(t as i64) }</time>{ " " }{ d }</li> })
+        .collect();
+    html! { <ol class="events" reversed=true aria-live="polite">{ for lines }</ol> }
+}
+
+fn invariants(w: &World) -> Html {
+    let items = INVARIANTS.iter().map(|&name| {
+        let n = w.violations().iter().filter(|(_, v)| v.invariant == name).count();
+        html! {
+            <li class={if n == 0 { "ok" } else { "broken" }} id={format!("inv-{name}")}>
+                { if n == 0 { "✓ " } else { "✗ " } }{ name.replace('_', " ") }
+                { if n > 0 { format!(" — {n} violation(s)") } else { String::new() } }
+            </li>
+        }
+    });
+    html! { <ul class="invariants">{ for items }</ul> }
+}
+
+fn help(link: &Scope<App>) -> Html {
+    html! {
+        <div class="overlay" role="dialog" aria-label="Keyboard shortcuts" onclick={link.callback(|_| Msg::Help(false))}>
+            <div class="dialog">
+                <h2>{ "Keyboard shortcuts" }</h2>
+                <dl>
+                    <dt>{ "Space" }</dt><dd>{ "play / pause" }</dd>
+                    <dt>{ "→" }</dt><dd>{ "step one event" }</dd>
+                    <dt>{ "←" }</dt><dd>{ "step back" }</dd>
+                    <dt>{ "a" }</dt><dd>{ "run to the next apply" }</dd>
+                    <dt>{ "t" }</dt><dd>{ "take over from here (discard the future)" }</dd>
+                    <dt>{ "p" }</dt><dd>{ "presenter mode (large type)" }</dd>
+                    <dt>{ "?" }</dt><dd>{ "show or hide this help" }</dd>
+                    <dt>{ "Esc" }</dt><dd>{ "close messages" }</dd>
+                </dl>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,60 @@
+// Shared by the end-to-end tests: a static server for dist/ on 127.0.0.1 (a free port, stopped
+// by the test) and Debian's Chromium driven by playwright-core.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import os from 'node:os';
+import { chromium } from 'playwright-core';
+
+const MIME = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json' };
+export const DIST = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../dist');
+export const SHOTS = process.env.RAFTLOCK_SHOTS || path.join(os.tmpdir(), 'raftlock-shots');
+
+export function serve(root = DIST) {
+  return new Promise((resolve) => {
+    const server = http.createServer((req, res) => {
+      const url = new URL(req.url, 'http://x');
+      let p = path.normalize(path.join(root, decodeURIComponent(url.pathname)));
+      if (!p.startsWith(root)) { res.writeHead(403); res.end(); return; }
+      if (fs.existsSync(p) && fs.statSync(p).isDirectory()) p = path.join(p, 'index.html');
+      fs.readFile(p, (err, data) => {
+        if (err) { res.writeHead(404); res.end('not found'); return; }
+        res.writeHead(200, { 'content-type': MIME[path.extname(p)] || 'application/octet-stream' });
+        res.end(data);
+      });
+    });
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${server.address().port}/` }));
+  });
+}
+
+export async function launch() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'raftlock-chromium-'));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1280, height: 720 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  return { context, close: async () => { await context.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
+}
+
+/// Open the app; collect console errors and page errors; wait for the handle.
+export async function openApp(context, url) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  await page.waitForFunction(() => window.raftlock && document.querySelector('svg.cluster'), null, { timeout: 30000 });
+  return { page, errors };
+}
+
+export async function shot(page, name) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const file = path.join(SHOTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: false });
+  return file;
+}
+
+export const snap = (page) => page.evaluate(() => window.raftlock.snapshot());
