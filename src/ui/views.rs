@@ -170,6 +170,13 @@ fn offset_line(a: (f64, f64), b: (f64, f64), off: f64) -> ((f64, f64), (f64, f64
     ((a.0 + nx, a.1 + ny), (b.0 + nx, b.1 + ny))
 }
 
+/// A clickable band around a link (a polygon, so even a horizontal link has an area).
+fn hit_area(p: (f64, f64), q: (f64, f64)) -> String {
+    let (a1, b1) = offset_line(p, q, 5.0);
+    let (a2, b2) = offset_line(p, q, -5.0);
+    format!("{:.1},{:.1} {:.1},{:.1} {:.1},{:.1} {:.1},{:.1}", a1.0, a1.1, b1.0, b1.1, b2.0, b2.1, a2.0, a2.1)
+}
+
 fn kind_letter(kind: &str) -> &'static str {
     match kind {
         "vote" => "V",
@@ -205,7 +212,7 @@ fn cluster(w: &World, link: &Scope<App>) -> Html {
             links.push(html! {
                 <g class={classes!("link", (!up).then_some("cut"))} id={format!("link-{}-{}", a + 1, b + 1)} role="button" aria-label={label.clone()} {onclick}>
                     <title>{ label }</title>
-                    <line class="hit" x1={p.0.to_string()} y1={p.1.to_string()} x2={q.0.to_string()} y2={q.1.to_string()} />
+                    <polygon class="hit" points={hit_area(p, q)} />
                     <line class="wire" x1={p.0.to_string()} y1={p.1.to_string()} x2={q.0.to_string()} y2={q.1.to_string()} marker-end="url(#arrow)" />
                     { if !up { html! { <text class="cutmark" x={mid.0.to_string()} y={mid.1.to_string()}>{ "✕" }</text> } } else { html! {} } }
                 </g>
