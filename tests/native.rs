@@ -483,7 +483,7 @@ fn invalid_scenario_is_refused_with_the_field_at_fault() {
         let e = Scenario::from_json(&doc.to_string()).unwrap_err();
         assert_eq!(e.field, field, "{e}");
     }
-    assert!(Scenario::from_json("{not json").unwrap_err().message.contains("not JSON"));
+    assert!(Scenario::from_json("{not json").unwrap_err().message.contains("not a JSON scenario"));
     assert!(Scenario::from_json(r#"{"version":1,"seed":1,"nodes":3,"bogus":1}"#).unwrap_err().message.contains("bogus"));
 }
 

@@ -177,20 +177,26 @@ pub enum EndpointRef {
 impl Scenario {
     /// Parse and validate a JSON document; errors name the field at fault.
     pub fn from_json(s: &str) -> Result<Scenario, ScenarioError> {
-        let v: serde_json::Value =
-            serde_json::from_str(s).map_err(|e| ScenarioError { field: String::new(), message: format!("not JSON: {e}") })?;
-        match v.get("version").and_then(|x| x.as_u64()) {
+        // The version first, so a document of another version gets that message and not a
+        // complaint about its fields.
+        #[derive(Deserialize)]
+        struct Version {
+            version: Option<serde_json::Number>,
+        }
+        let v: Version =
+            serde_json::from_str(s).map_err(|e| ScenarioError { field: String::new(), message: format!("not a JSON scenario: {e}") })?;
+        match v.version.as_ref().and_then(|n| n.as_u64()) {
             Some(v) if v == FORMAT_VERSION as u64 => {}
             Some(v) => return err("version", format!("version {v} is not supported (this build reads {FORMAT_VERSION})")),
             None => return err("version", "missing (expected 1)"),
         }
-        let sc: Scenario = serde_json::from_value(v).map_err(|e| ScenarioError { field: String::new(), message: e.to_string() })?;
+        let sc: Scenario = serde_json::from_str(s).map_err(|e| ScenarioError { field: String::new(), message: e.to_string() })?;
         sc.validate()?;
         Ok(sc)
     }
 
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).expect("scenario serializes")
+        serde_json::to_string(self).expect("scenario serializes")
     }
 
     pub fn endpoint(&self, name: &str) -> Option<EndpointRef> {

@@ -12,9 +12,13 @@ use yew::prelude::*;
 
 pub type Shared = Rc<RefCell<Playground>>;
 
-/// Slider position −100..=100 maps to 10^(pos/50): 1/100× to 100× real time.
-pub fn speed_of(pos: i32) -> f64 {
-    10f64.powf(pos as f64 / 50.0)
+/// The speed slider's stops (in millionths of real time): 1/100× to 100×, logarithmic.
+pub const SPEED_STOPS: [u64; 13] =
+    [10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000, 2_000_000, 5_000_000, 10_000_000, 20_000_000, 50_000_000, 100_000_000];
+
+/// Virtual microseconds per real millisecond at slider stop `pos` (× 1000 = ppm of real time).
+pub fn speed_of(pos: i32) -> u64 {
+    SPEED_STOPS[pos.clamp(0, SPEED_STOPS.len() as i32 - 1) as usize]
 }
 
 pub enum Msg {
@@ -115,7 +119,7 @@ impl Component for App {
         App {
             pg,
             playing: false,
-            speed_pos: -65,
+            speed_pos: 2,
             last_ts: None,
             carry_us: 0.0,
             raf: None,
@@ -140,7 +144,7 @@ impl Component for App {
                 let dt_ms = self.last_ts.map_or(0.0, |l| (ts - l).clamp(0.0, 100.0));
                 self.last_ts = Some(ts);
                 let t0 = now_ms();
-                self.carry_us += dt_ms * 1000.0 * speed_of(self.speed_pos);
+                self.carry_us += dt_ms * speed_of(self.speed_pos) as f64 / 1000.0;
                 let step_us = self.carry_us.floor();
                 self.carry_us -= step_us;
                 let mut pg = self.pg.borrow_mut();
@@ -194,7 +198,7 @@ impl Component for App {
                 true
             }
             Msg::Speed(p) => {
-                self.speed_pos = p.clamp(-100, 100);
+                self.speed_pos = p.clamp(0, SPEED_STOPS.len() as i32 - 1);
                 true
             }
             Msg::Seek(t) => {

@@ -18,7 +18,34 @@ pub fn fmt_us(us: i64) -> String {
 }
 
 fn fmt_rate(ppm: u32) -> String {
-    format!("×{:.2}", ppm as f64 / 1e6)
+    let hundredths = (ppm + 5_000) / 10_000;
+    format!("×{}.{:02}", hundredths / 100, hundredths % 100)
+}
+
+/// A coordinate with one decimal, formatted with integer arithmetic (float formatting costs
+/// kilobytes of wasm).
+fn num(v: f64) -> String {
+    let tenths = (v * 10.0).round() as i64;
+    let sign = if tenths < 0 { "-" } else { "" };
+    let a = tenths.unsigned_abs();
+    format!("{sign}{}.{}", a / 10, a % 10)
+}
+
+/// Unit-circle points for 3 to 7 nodes, starting at the top, clockwise (no trigonometry in wasm).
+const RING: [&[(f64, f64)]; 5] = [
+    &[(0.0, -1.0), (0.866, 0.5), (-0.866, 0.5)],
+    &[(0.0, -1.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0)],
+    &[(0.0, -1.0), (0.951, -0.309), (0.588, 0.809), (-0.588, 0.809), (-0.951, -0.309)],
+    &[(0.0, -1.0), (0.866, -0.5), (0.866, 0.5), (0.0, 1.0), (-0.866, 0.5), (-0.866, -0.5)],
+    &[(0.0, -1.0), (0.782, -0.623), (0.975, 0.223), (0.434, 0.901), (-0.434, 0.901), (-0.975, 0.223), (-0.782, -0.623)],
+];
+
+fn fmt_speed(speed_ppm: u64) -> String {
+    if speed_ppm >= 1_000_000 {
+        format!("×{}", speed_ppm / 1_000_000)
+    } else {
+        format!("×1/{}", (1_000_000 + speed_ppm / 2) / speed_ppm)
+    }
 }
 
 fn input_value(e: &InputEvent) -> String {
@@ -93,9 +120,9 @@ fn controls(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
             <button id="step" onclick={link.callback(|_| Msg::Step)} title="Step one event (→)">{ "Event →" }</button>
             <button id="step-apply" onclick={link.callback(|_| Msg::StepApply)} title="Run to the next apply (a)">{ "Next apply ⇥" }</button>
             <label class="speed">{ "Speed " }
-                <input id="speed" type="range" min="-100" max="100" value={app.speed_pos.to_string()} aria-label="Speed"
+                <input id="speed" type="range" min="0" max={(super::app::SPEED_STOPS.len() - 1).to_string()} value={app.speed_pos.to_string()} aria-label="Speed"
                     oninput={link.callback(|e: InputEvent| Msg::Speed(input_value(&e).parse().unwrap_or(0)))} />
-                <output>{ if speed < 1.0 { format!("×{speed:.3}") } else { format!("×{speed:.1}") } }</output>
+                <output>{ fmt_speed(speed) }</output>
             </label>
             <label class="scrub">{ "Time " }
                 <input id="scrubber" type="range" min="0" max={horizon.to_string()} value={w.now_us.to_string()} aria-label="Timeline"
@@ -114,7 +141,7 @@ fn controls(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
             </label>
             <button id="presenter" onclick={link.callback(|_| Msg::Presenter)} aria-pressed={app.presenter.to_string()} title="Large type (p)">{ "Presenter" }</button>
             <button id="help" onclick={link.callback(|_| Msg::Help(true))} title="Shortcuts (?)">{ "?" }</button>
-            <span class="status" id="status">{ format!("{} events · {} in flight · frame {:.1} ms", w.stats.events, w.in_flight().len(), app.frame_work_ms) }</span>
+            <span class="status" id="status">{ format!("{} events · {} in flight · frame {} ms", w.stats.events, w.in_flight().len(), num(app.frame_work_ms)) }</span>
         </nav>
     }
 }
@@ -140,8 +167,8 @@ const CY: f64 = 215.0;
 const R: f64 = 150.0;
 
 fn node_pos(i: usize, n: usize) -> (f64, f64) {
-    let a = -std::f64::consts::FRAC_PI_2 + i as f64 * std::f64::consts::TAU / n as f64;
-    (CX + R * a.cos(), CY + R * a.sin())
+    let (x, y) = RING[n.clamp(3, 7) - 3][i % n.clamp(3, 7)];
+    (CX + R * x, CY + R * y)
 }
 
 fn client_pos(c: usize, count: usize) -> (f64, f64) {
@@ -213,8 +240,8 @@ fn cluster(w: &World, link: &Scope<App>) -> Html {
                 <g class={classes!("link", (!up).then_some("cut"))} id={format!("link-{}-{}", a + 1, b + 1)} role="button" aria-label={label.clone()} {onclick}>
                     <title>{ label }</title>
                     <polygon class="hit" points={hit_area(p, q)} />
-                    <line class="wire" x1={p.0.to_string()} y1={p.1.to_string()} x2={q.0.to_string()} y2={q.1.to_string()} marker-end="url(#arrow)" />
-                    { if !up { html! { <text class="cutmark" x={mid.0.to_string()} y={mid.1.to_string()}>{ "✕" }</text> } } else { html! {} } }
+                    <line class="wire" x1={num(p.0)} y1={num(p.1)} x2={num(q.0)} y2={num(q.1)} marker-end="url(#arrow)" />
+                    { if !up { html! { <text class="cutmark" x={num(mid.0)} y={num(mid.1)}>{ "✕" }</text> } } else { html! {} } }
                 </g>
             });
         }
@@ -223,7 +250,7 @@ fn cluster(w: &World, link: &Scope<App>) -> Html {
     let conns = w.clients.iter().enumerate().map(|(c, slot)| {
         let (cp, np) = (client_pos(c, w.clients.len()), node_pos(slot.client.target, n));
         let up = w.net.is_up(n + c, slot.client.target) && w.net.is_up(slot.client.target, n + c);
-        html! { <line class={classes!("conn", (!up).then_some("cut"))} x1={cp.0.to_string()} y1={cp.1.to_string()} x2={np.0.to_string()} y2={np.1.to_string()} /> }
+        html! { <line class={classes!("conn", (!up).then_some("cut"))} x1={num(cp.0)} y1={num(cp.1)} x2={num(np.0)} y2={num(np.1)} /> }
     });
     let now = w.now_us;
     let msgs = w.in_flight().into_iter().take(300).map(|(f, t, kind, sent, at)| {
@@ -234,8 +261,8 @@ fn cluster(w: &World, link: &Scope<App>) -> Html {
         let (x, y) = (p.0 + (q.0 - p.0) * frac, p.1 + (q.1 - p.1) * frac);
         html! {
             <g class={classes!("msg", kind)}>
-                <circle cx={x.to_string()} cy={y.to_string()} r="7" />
-                <text x={x.to_string()} y={(y + 3.5).to_string()}>{ kind_letter(kind) }</text>
+                <circle cx={num(x)} cy={num(y)} r="7" />
+                <text x={num(x)} y={num((y + 3.5))}>{ kind_letter(kind) }</text>
             </g>
         }
     });
@@ -259,11 +286,11 @@ fn cluster(w: &World, link: &Scope<App>) -> Html {
         html! {
             <g class={classes!("node", state)} id={format!("node-{}", i + 1)}>
                 <title>{ format!("n{}: {} of term {}; local clock {} at rate {}", i + 1, state, term, fmt_us(local), fmt_rate(slot.clock.rate_ppm())) }</title>
-                <circle cx={x.to_string()} cy={y.to_string()} r="36" />
-                <text class="name" x={x.to_string()} y={(y - 14.0).to_string()}>{ format!("n{}", i + 1) }</text>
-                <text class="role" x={x.to_string()} y={(y + 1.0).to_string()}>{ label }</text>
-                <text class="term" x={x.to_string()} y={(y + 15.0).to_string()}>{ format!("term {term}") }</text>
-                <text class="clock" x={x.to_string()} y={(y + 49.0).to_string()}>{ format!("{} {}", fmt_us(local), fmt_rate(slot.clock.rate_ppm())) }</text>
+                <circle cx={num(x)} cy={num(y)} r="36" />
+                <text class="name" x={num(x)} y={num((y - 14.0))}>{ format!("n{}", i + 1) }</text>
+                <text class="role" x={num(x)} y={num((y + 1.0))}>{ label }</text>
+                <text class="term" x={num(x)} y={num((y + 15.0))}>{ format!("term {term}") }</text>
+                <text class="clock" x={num(x)} y={num((y + 49.0))}>{ format!("{} {}", fmt_us(local), fmt_rate(slot.clock.rate_ppm())) }</text>
             </g>
         }
     });
@@ -273,9 +300,9 @@ fn cluster(w: &World, link: &Scope<App>) -> Html {
         let held = slot.client.held.iter().filter(|(_, h)| h.until_local_us > slot.clock.local_at(w.now_us)).map(|(k, h)| format!("{k}#{}", h.token)).collect::<Vec<_>>().join(" ");
         html! {
             <g class={classes!("client", state)} id={format!("client-{}", slot.client.cfg.name)}>
-                <rect x={(x - 30.0).to_string()} y={(y - 17.0).to_string()} width="60" height="34" rx="6" />
-                <text class="name" x={x.to_string()} y={(y - 2.0).to_string()}>{ format!("{}{}", slot.client.cfg.name, if slot.paused { " ⏸" } else if slot.crashed { " ✕" } else { "" }) }</text>
-                <text class="held" x={x.to_string()} y={(y + 11.0).to_string()}>{ held }</text>
+                <rect x={num((x - 30.0))} y={num((y - 17.0))} width="60" height="34" rx="6" />
+                <text class="name" x={num(x)} y={num((y - 2.0))}>{ format!("{}{}", slot.client.cfg.name, if slot.paused { " ⏸" } else if slot.crashed { " ✕" } else { "" }) }</text>
+                <text class="held" x={num(x)} y={num((y + 11.0))}>{ held }</text>
             </g>
         }
     });
@@ -292,8 +319,8 @@ fn cluster(w: &World, link: &Scope<App>) -> Html {
             { for nodes }
             { for clients }
             <g class="storage">
-                <rect x={(STORAGE_POS.0 - 34.0).to_string()} y={(STORAGE_POS.1 - 14.0).to_string()} width="68" height="28" rx="4" />
-                <text x={STORAGE_POS.0.to_string()} y={(STORAGE_POS.1 + 4.0).to_string()}>{ "storage" }</text>
+                <rect x={num((STORAGE_POS.0 - 34.0))} y={num((STORAGE_POS.1 - 14.0))} width="68" height="28" rx="4" />
+                <text x={num(STORAGE_POS.0)} y={num((STORAGE_POS.1 + 4.0))}>{ "storage" }</text>
             </g>
             { for msgs }
         </svg>
@@ -330,13 +357,21 @@ fn presets(w: &World, link: &Scope<App>) -> Html {
 
 // ---- clocks and per-node controls -----------------------------------------------------------------
 
-/// Rate slider position −200..=200 maps to 2^(pos/100): 0.25× to 4×.
+/// The rate slider's stops: 2^(k/10) for k = −20..=20, in ppm (0.25× to 4×, logarithmic).
+const RATE_STOPS: [u32; 41] = [
+    250000, 267943, 287175, 307786, 329877, 353553, 378929, 406126, 435275, 466516, 500000, 535887, 574349, 615572,
+    659754, 707107, 757858, 812252, 870551, 933033, 1000000, 1071773, 1148698, 1231144, 1319508, 1414214, 1515717,
+    1624505, 1741101, 1866066, 2000000, 2143547, 2297397, 2462289, 2639016, 2828427, 3031433, 3249010, 3482202,
+    3732132, 4000000,
+];
+
 fn rate_of(pos: i32) -> u32 {
-    (2f64.powf(pos as f64 / 100.0) * 1e6).round() as u32
+    RATE_STOPS[(pos.clamp(-20, 20) + 20) as usize]
 }
 
 fn pos_of(rate_ppm: u32) -> i32 {
-    ((rate_ppm as f64 / 1e6).log2() * 100.0).round() as i32
+    let i = RATE_STOPS.iter().enumerate().min_by_key(|(_, r)| r.abs_diff(rate_ppm)).map_or(20, |(i, _)| i);
+    i as i32 - 20
 }
 
 fn clocks(w: &World, link: &Scope<App>) -> Html {
@@ -351,7 +386,7 @@ fn clocks(w: &World, link: &Scope<App>) -> Html {
             <tr>
                 <th scope="row">{ format!("n{k}") }</th>
                 <td>
-                    <input type="range" min="-200" max="200" value={pos_of(rate).to_string()} id={format!("rate-{k}")}
+                    <input type="range" min="-20" max="20" value={pos_of(rate).to_string()} id={format!("rate-{k}")}
                         aria-label={format!("clock rate of n{k}")}
                         oninput={link.callback(move |e: InputEvent| Msg::Act(Action::SetRate { node: k, rate_ppm: rate_of(input_value(&e).parse().unwrap_or(0)) }))} />
                 </td>
@@ -562,8 +597,8 @@ fn spacetime(w: &World) -> Html {
     let x_of = |t: u64| left + (t.saturating_sub(t0)) as f64 / window_us as f64 * (width - left - 10.0);
     let y_of = |e: usize| 14.0 + e as f64 * lane_h;
     let lane_lines = (0..lanes).map(|e| {
-        html! { <g class="lane"><text x="4" y={(y_of(e) + 4.0).to_string()}>{ w.endpoint_name(e) }</text>
-            <line x1={left.to_string()} x2={width.to_string()} y1={y_of(e).to_string()} y2={y_of(e).to_string()} /></g> }
+        html! { <g class="lane"><text x="4" y={num((y_of(e) + 4.0))}>{ w.endpoint_name(e) }</text>
+            <line x1={num(left)} x2={num(width)} y1={num(y_of(e))} y2={num(y_of(e))} /></g> }
     });
     // Lease intervals: from each node's countdown, mapped from its local clock to true time.
     let leases = (0..w.n).flat_map(|i| {
@@ -576,14 +611,14 @@ fn spacetime(w: &World) -> Html {
                 let end = slot.clock.true_when(l.deadline_local_us, now);
                 let start = end.saturating_sub(l.lease_ms * 1000 * 1_000_000 / slot.clock.rate_ppm() as u64);
                 let (x1, x2) = (x_of(start.max(t0)), x_of(end.min(now + window_us)).min(width));
-                html! { <g class="lease"><rect x={x1.to_string()} y={(y_of(i) - 9.0).to_string()} width={(x2 - x1).max(1.0).to_string()} height="6" />
+                html! { <g class="lease"><rect x={num(x1)} y={num((y_of(i) - 9.0))} width={num((x2 - x1).max(1.0))} height="6" />
                     <title>{ format!("n{}: lease of {k} (token {}) ends at true time {} by this node's clock", i + 1, l.token, fmt_us(end as i64)) }</title></g> }
             })
             .collect();
         leases
     });
     let arrows = w.recent.iter().filter(|m| m.4 >= t0 && !matches!(m.2, "heartbeat" | "append_reply")).map(|&(f, t, kind, sent, at)| {
-        html! { <line class={classes!("arrow", kind)} x1={x_of(sent).to_string()} y1={y_of(f as usize).to_string()} x2={x_of(at).to_string()} y2={y_of(t as usize).to_string()} /> }
+        html! { <line class={classes!("arrow", kind)} x1={num(x_of(sent))} y1={num(y_of(f as usize))} x2={num(x_of(at))} y2={num(y_of(t as usize))} /> }
     });
     let marks = w.trace.lines.iter().rev().take_while(|l| l.t_us >= t0).filter_map(|l| {
         let (lane, class, label) = match &l.ev {
@@ -592,7 +627,7 @@ fn spacetime(w: &World) -> Html {
             TraceEvent::Crash { node } | TraceEvent::Restart { node } | TraceEvent::Pause { node } | TraceEvent::Resume { node } => (node - 1, "fault", "fault".to_string()),
             _ => return None,
         };
-        Some(html! { <circle class={classes!("mark", class)} cx={x_of(l.t_us).to_string()} cy={y_of(lane).to_string()} r="3"><title>{ label }</title></circle> })
+        Some(html! { <circle class={classes!("mark", class)} cx={num(x_of(l.t_us))} cy={num(y_of(lane))} r="3"><title>{ label }</title></circle> })
     });
     html! {
         <svg class="spacetime" viewBox={format!("0 0 {width} {height}")} role="img" aria-label="Space-time diagram: lanes for nodes, clients and storage; messages as lines; lease intervals as bars">
@@ -600,7 +635,7 @@ fn spacetime(w: &World) -> Html {
             { for leases }
             { for arrows }
             { for marks }
-            <text class="axis" x={(width - 150.0).to_string()} y={(height - 2.0).to_string()}>{ format!("true time → {}", fmt_us(now as i64)) }</text>
+            <text class="axis" x={num((width - 150.0))} y={num((height - 2.0))}>{ format!("true time → {}", fmt_us(now as i64)) }</text>
         </svg>
     }
 }
