@@ -502,12 +502,16 @@ fn lock_tables(w: &World) -> Html {
                 </tr>
             }
         });
+        let empty = s.machine.locks.is_empty();
         html! {
             <div class="locktable">
                 <h3>{ format!("n{} ", i + 1) }<small>{ format!("applied {} · table #{:04x}", s.machine.applied, s.machine.digest() & 0xffff) }</small></h3>
                 <table>
                     <thead><tr><th>{ "key" }</th><th>{ "holder" }</th><th>{ "token" }</th><th>{ "lease left (own clock)" }</th></tr></thead>
-                    <tbody>{ for rows }</tbody>
+                    <tbody>
+                        { for rows }
+                        { if empty { html! { <tr><td colspan="4" class="none">{ "no locks held" }</td></tr> } } else { html! {} } }
+                    </tbody>
                 </table>
             </div>
         }
@@ -587,6 +591,8 @@ fn storage(w: &World) -> Html {
 
 // ---- space-time diagram --------------------------------------------------------------------------
 
+const SPACETIME_MAX: usize = 300;
+
 fn spacetime(w: &World) -> Html {
     let window_us = 2_000_000u64;
     let now = w.now_us;
@@ -617,10 +623,11 @@ fn spacetime(w: &World) -> Html {
             .collect();
         leases
     });
-    let arrows = w.recent.iter().filter(|m| m.4 >= t0 && !matches!(m.2, "heartbeat" | "append_reply")).map(|&(f, t, kind, sent, at)| {
+    // The most recent few hundred of each, so a busy cluster does not flood the page.
+    let arrows = w.recent.iter().rev().take_while(|m| m.4 >= t0).filter(|m| !matches!(m.2, "heartbeat" | "append_reply")).take(SPACETIME_MAX).map(|&(f, t, kind, sent, at)| {
         html! { <line class={classes!("arrow", kind)} x1={num(x_of(sent))} y1={num(y_of(f as usize))} x2={num(x_of(at))} y2={num(y_of(t as usize))} /> }
     });
-    let marks = w.trace.lines.iter().rev().take_while(|l| l.t_us >= t0).filter_map(|l| {
+    let marks = w.trace.lines.iter().rev().take_while(|l| l.t_us >= t0).take(SPACETIME_MAX * 4).filter_map(|l| {
         let (lane, class, label) = match &l.ev {
             TraceEvent::Role { node, role, .. } => (node - 1, "role", role.to_string()),
             TraceEvent::Apply { node, cmd, .. } if cmd.op != "noop" => (node - 1, "apply", cmd.op.to_string()),
@@ -628,7 +635,7 @@ fn spacetime(w: &World) -> Html {
             _ => return None,
         };
         Some(html! { <circle class={classes!("mark", class)} cx={num(x_of(l.t_us))} cy={num(y_of(lane))} r="3"><title>{ label }</title></circle> })
-    });
+    }).take(SPACETIME_MAX);
     html! {
         <svg class="spacetime" viewBox={format!("0 0 {width} {height}")} role="img" aria-label="Space-time diagram: lanes for nodes, clients and storage; messages as lines; lease intervals as bars">
             { for lane_lines }
