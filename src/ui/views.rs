@@ -294,13 +294,14 @@ fn cluster(w: &World, link: &Scope<App>) -> Html {
             </g>
         }
     });
+    let box_h = if w.clients.len() > 1 { (280.0 / (w.clients.len() - 1) as f64 - 3.0).min(34.0) } else { 34.0 };
     let clients = w.clients.iter().enumerate().map(|(c, slot)| {
         let (x, y) = client_pos(c, w.clients.len());
         let state = if slot.crashed { "crashed" } else if slot.paused { "paused" } else { "up" };
         let held = slot.client.held.iter().filter(|(_, h)| h.until_local_us > slot.clock.local_at(w.now_us)).map(|(k, h)| format!("{k}#{}", h.token)).collect::<Vec<_>>().join(" ");
         html! {
             <g class={classes!("client", state)} id={format!("client-{}", slot.client.cfg.name)}>
-                <rect x={num((x - 30.0))} y={num((y - 17.0))} width="60" height="34" rx="6" />
+                <rect x={num(x - 30.0)} y={num(y - box_h / 2.0)} width="60" height={num(box_h)} rx="6" />
                 <text class="name" x={num(x)} y={num((y - 2.0))}>{ format!("{}{}", slot.client.cfg.name, if slot.paused { " ⏸" } else if slot.crashed { " ✕" } else { "" }) }</text>
                 <text class="held" x={num(x)} y={num((y + 11.0))}>{ held }</text>
             </g>
