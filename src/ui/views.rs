@@ -262,7 +262,7 @@ fn cluster(w: &World, link: &Scope<App>) -> Html {
         html! {
             <g class={classes!("msg", kind)}>
                 <circle cx={num(x)} cy={num(y)} r="7" />
-                <text x={num(x)} y={num((y + 3.5))}>{ kind_letter(kind) }</text>
+                <text x={num(x)} y={num(y + 3.5)}>{ kind_letter(kind) }</text>
             </g>
         }
     });
@@ -287,10 +287,10 @@ fn cluster(w: &World, link: &Scope<App>) -> Html {
             <g class={classes!("node", state)} id={format!("node-{}", i + 1)}>
                 <title>{ format!("n{}: {} of term {}; local clock {} at rate {}", i + 1, state, term, fmt_us(local), fmt_rate(slot.clock.rate_ppm())) }</title>
                 <circle cx={num(x)} cy={num(y)} r="36" />
-                <text class="name" x={num(x)} y={num((y - 14.0))}>{ format!("n{}", i + 1) }</text>
-                <text class="role" x={num(x)} y={num((y + 1.0))}>{ label }</text>
-                <text class="term" x={num(x)} y={num((y + 15.0))}>{ format!("term {term}") }</text>
-                <text class="clock" x={num(x)} y={num((y + 49.0))}>{ format!("{} {}", fmt_us(local), fmt_rate(slot.clock.rate_ppm())) }</text>
+                <text class="name" x={num(x)} y={num(y - 14.0)}>{ format!("n{}", i + 1) }</text>
+                <text class="role" x={num(x)} y={num(y + 1.0)}>{ label }</text>
+                <text class="term" x={num(x)} y={num(y + 15.0)}>{ format!("term {term}") }</text>
+                <text class="clock" x={num(x)} y={num(y + 49.0)}>{ format!("{} {}", fmt_us(local), fmt_rate(slot.clock.rate_ppm())) }</text>
             </g>
         }
     });
@@ -302,8 +302,8 @@ fn cluster(w: &World, link: &Scope<App>) -> Html {
         html! {
             <g class={classes!("client", state)} id={format!("client-{}", slot.client.cfg.name)}>
                 <rect x={num(x - 30.0)} y={num(y - box_h / 2.0)} width="60" height={num(box_h)} rx="6" />
-                <text class="name" x={num(x)} y={num((y - 2.0))}>{ format!("{}{}", slot.client.cfg.name, if slot.paused { " ⏸" } else if slot.crashed { " ✕" } else { "" }) }</text>
-                <text class="held" x={num(x)} y={num((y + 11.0))}>{ held }</text>
+                <text class="name" x={num(x)} y={num(y - 2.0)}>{ format!("{}{}", slot.client.cfg.name, if slot.paused { " ⏸" } else if slot.crashed { " ✕" } else { "" }) }</text>
+                <text class="held" x={num(x)} y={num(y + 11.0)}>{ held }</text>
             </g>
         }
     });
@@ -320,8 +320,8 @@ fn cluster(w: &World, link: &Scope<App>) -> Html {
             { for nodes }
             { for clients }
             <g class="storage">
-                <rect x={num((STORAGE_POS.0 - 34.0))} y={num((STORAGE_POS.1 - 14.0))} width="68" height="28" rx="4" />
-                <text x={num(STORAGE_POS.0)} y={num((STORAGE_POS.1 + 4.0))}>{ "storage" }</text>
+                <rect x={num(STORAGE_POS.0 - 34.0)} y={num(STORAGE_POS.1 - 14.0)} width="68" height="28" rx="4" />
+                <text x={num(STORAGE_POS.0)} y={num(STORAGE_POS.1 + 4.0)}>{ "storage" }</text>
             </g>
             { for msgs }
         </svg>
@@ -604,7 +604,7 @@ fn spacetime(w: &World) -> Html {
     let x_of = |t: u64| left + (t.saturating_sub(t0)) as f64 / window_us as f64 * (width - left - 10.0);
     let y_of = |e: usize| 14.0 + e as f64 * lane_h;
     let lane_lines = (0..lanes).map(|e| {
-        html! { <g class="lane"><text x="4" y={num((y_of(e) + 4.0))}>{ w.endpoint_name(e) }</text>
+        html! { <g class="lane"><text x="4" y={num(y_of(e) + 4.0)}>{ w.endpoint_name(e) }</text>
             <line x1={num(left)} x2={num(width)} y1={num(y_of(e))} y2={num(y_of(e))} /></g> }
     });
     // Lease intervals: from each node's countdown, mapped from its local clock to true time.
@@ -618,7 +618,7 @@ fn spacetime(w: &World) -> Html {
                 let end = slot.clock.true_when(l.deadline_local_us, now);
                 let start = end.saturating_sub(l.lease_ms * 1000 * 1_000_000 / slot.clock.rate_ppm() as u64);
                 let (x1, x2) = (x_of(start.max(t0)), x_of(end.min(now + window_us)).min(width));
-                html! { <g class="lease"><rect x={num(x1)} y={num((y_of(i) - 9.0))} width={num((x2 - x1).max(1.0))} height="6" />
+                html! { <g class="lease"><rect x={num(x1)} y={num(y_of(i) - 9.0)} width={num((x2 - x1).max(1.0))} height="6" />
                     <title>{ format!("n{}: lease of {k} (token {}) ends at true time {} by this node's clock", i + 1, l.token, fmt_us(end as i64)) }</title></g> }
             })
             .collect();
@@ -643,7 +643,7 @@ fn spacetime(w: &World) -> Html {
             { for leases }
             { for arrows }
             { for marks }
-            <text class="axis" x={num((width - 150.0))} y={num((height - 2.0))}>{ format!("true time → {}", fmt_us(now as i64)) }</text>
+            <text class="axis" x={num(width - 150.0)} y={num(height - 2.0)}>{ format!("true time → {}", fmt_us(now as i64)) }</text>
         </svg>
     }
 }
