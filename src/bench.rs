@@ -34,6 +34,7 @@ pub fn bench_scenario(until_ms: u64) -> Scenario {
         clients,
         timeline: Vec::new(),
         until_ms,
+        lesson: None,
     }
 }
 

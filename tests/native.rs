@@ -581,3 +581,53 @@ fn determinism_swarm_seeds_match_the_golden_hashes() {
     }
     assert_eq!(got, golden, "run with RAFTLOCK_BLESS=1 to rewrite tests/golden/swarm-hashes.txt if the change is intended");
 }
+
+// ---- built-in scenarios ------------------------------------------------------------------------
+
+/// Every built-in scenario's expected-outcome checks pass, and its trace hash is pinned (the
+/// browser test compares against the same file).
+#[test]
+fn builtin_scenarios_pass_their_checks_and_match_the_golden_hashes() {
+    let mut got = String::new();
+    for name in raftlock::scenario::builtin::names() {
+        let sc = raftlock::scenario::builtin::get(name).unwrap();
+        let mut w = World::new(&sc, true).unwrap();
+        w.check_every_event = true;
+        w.run_until(sc.until_ms * 1000);
+        for c in sc.lesson.iter().flat_map(|l| l.checks.iter()) {
+            assert!(c.passed(&w), "{name}: check failed: {}", c.describe());
+        }
+        got.push_str(&format!("{name} {}\n", w.trace.hash_hex()));
+    }
+    if std::env::var("RAFTLOCK_BLESS").is_ok() {
+        std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/builtin-hashes.txt"), &got).unwrap();
+    }
+    assert_eq!(got, include_str!("golden/builtin-hashes.txt"), "RAFTLOCK_BLESS=1 rewrites tests/golden/builtin-hashes.txt");
+}
+
+#[test]
+fn builtin_scenarios_checks_fail_when_the_story_does_not_happen() {
+    // The checks are not vacuous: without the pause, nobody's write is rejected in gc-pause.
+    let mut sc = raftlock::scenario::builtin::get("gc-pause").unwrap();
+    sc.timeline.clear();
+    let w = raftlock::run_scenario(&sc, true).unwrap();
+    let checks = &sc.lesson.as_ref().unwrap().checks;
+    assert!(checks.iter().any(|c| !c.passed(&w)));
+}
+
+#[test]
+fn share_link_reproduces_the_same_run_at_the_same_moment() {
+    let mut p = Playground::new(raftlock::scenario::builtin::get("playground").unwrap()).unwrap();
+    p.advance_to(1_500_000, false);
+    p.act(Action::Isolate { node: 1 }).unwrap();
+    p.advance_to(2_700_000, false);
+    p.act(Action::SetRate { node: 3, rate_ppm: 2_000_000 }).unwrap();
+    p.advance_to(4_200_000, false);
+    let url = raftlock::scenario::link::encode_url("http://127.0.0.1:8080/", &p.scenario, p.now_us());
+    assert!(url.len() < 2000, "{}", url.len());
+    let shared = raftlock::scenario::link::decode(&url).unwrap();
+    let mut q = Playground::new(shared.scenario).unwrap();
+    q.advance_to(shared.moment_us, false);
+    assert_eq!(q.world.trace.hash(), p.world.trace.hash());
+    assert_eq!(q.now_us(), p.now_us());
+}

@@ -4,7 +4,11 @@ use raftlock::scenario::{swarm, Scenario};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage:
+  raftlock list                                  the built-in scenarios, one a line, name first
   raftlock run SCENARIO.json [--until-ms N] [--seed S] [--trace OUT.jsonl]
+  raftlock run --builtin NAME [...]              a built-in scenario, with its expected-outcome checks
+  raftlock run --link URL [...]                  what a share link holds (run to its end)
+  raftlock link SCENARIO.json [--at-ms T] [--base URL]   print the share URL
   raftlock swarm [--seeds N] [--from S]
   raftlock bench [--hours H | --minutes M] [--runs R]
   raftlock example            print the README's example scenario";
@@ -13,6 +17,15 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("run") => cmd_run(&args[1..]),
+        Some("list") => {
+            for name in raftlock::scenario::builtin::names() {
+                let sc = raftlock::scenario::builtin::get(name).expect("listed");
+                let title = sc.lesson.as_ref().map_or(String::new(), |l| l.title.clone());
+                println!("{name:<24} {title}");
+            }
+            Ok(())
+        }
+        Some("link") => cmd_link(&args[1..]),
         Some("swarm") => cmd_swarm(&args[1..]),
         Some("bench") => cmd_bench(&args[1..]),
         Some("example") => {
@@ -40,10 +53,34 @@ fn flag<T: std::str::FromStr>(args: &[String], name: &str) -> Result<Option<T>, 
     }
 }
 
-fn cmd_run(args: &[String]) -> Result<(), String> {
-    let path = args.first().filter(|a| !a.starts_with("--")).ok_or(USAGE)?;
+fn read_scenario(path: &str) -> Result<Scenario, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    let mut sc = Scenario::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
+    Scenario::from_json(&text).map_err(|e| format!("{path}: {e}"))
+}
+
+fn cmd_link(args: &[String]) -> Result<(), String> {
+    let path = args.first().filter(|a| !a.starts_with("--")).ok_or(USAGE)?;
+    let sc = read_scenario(path)?;
+    let at_ms: u64 = flag(args, "--at-ms")?.unwrap_or(sc.until_ms);
+    let base: String = flag(args, "--base")?.unwrap_or_else(|| "http://127.0.0.1:8080/".to_string());
+    println!("{}", raftlock::scenario::link::encode_url(&base, &sc, at_ms * 1000));
+    Ok(())
+}
+
+fn cmd_run(args: &[String]) -> Result<(), String> {
+    let (mut sc, path) = if let Some(name) = flag::<String>(args, "--builtin")? {
+        let sc = raftlock::scenario::builtin::get(&name)
+            .ok_or_else(|| format!("no built-in scenario \"{name}\" (see raftlock list)"))?;
+        (sc, name)
+    } else if let Some(url) = flag::<String>(args, "--link")? {
+        let shared = raftlock::scenario::link::decode(&url).map_err(|e| e.to_string())?;
+        println!("link moment     {} µs", shared.moment_us);
+        (shared.scenario, "link".to_string())
+    } else {
+        let path = args.first().filter(|a| !a.starts_with("--")).ok_or(USAGE)?;
+        (read_scenario(path)?, path.clone())
+    };
+    let path = &path;
     if let Some(u) = flag::<u64>(args, "--until-ms")? {
         sc.until_ms = u;
     }
@@ -52,7 +89,7 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
     }
     let trace_out: Option<String> = flag(args, "--trace")?;
     sc.validate().map_err(|e| e.to_string())?;
-    let mut w = raftlock::sim::World::new(&sc, trace_out.is_some()).map_err(|e| e.to_string())?;
+    let mut w = raftlock::sim::World::new(&sc, true).map_err(|e| e.to_string())?;
     w.check_every_event = true;
     w.run_until(sc.until_ms * 1000);
     let s = &w.stats;
@@ -71,9 +108,20 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
     }
     println!("trace events    {}", w.trace.count());
     println!("trace hash      {}", w.trace.hash_hex());
+    let mut failed = 0;
+    if let Some(lesson) = &sc.lesson {
+        for c in &lesson.checks {
+            let ok = c.passed(&w);
+            failed += !ok as usize;
+            println!("check           {} {}", if ok { "PASS" } else { "FAIL" }, c.describe());
+        }
+    }
     if let Some(out) = trace_out {
         std::fs::write(&out, w.trace.to_jsonl()).map_err(|e| format!("{out}: {e}"))?;
         println!("trace written   {out}");
+    }
+    if failed > 0 {
+        return Err(format!("{failed} expected-outcome check(s) failed"));
     }
     Ok(())
 }

@@ -195,6 +195,21 @@ impl Server {
         self.process(now);
     }
 
+    /// Leader only: propose again the last committed Expire for `key` (a teaching action that
+    /// imitates a duplicated proposal). Returns whether it proposed.
+    pub fn duplicate_expire(&mut self, now: i64, key: &str) -> bool {
+        let log = self.raft.log();
+        let found = (1..=self.raft.commit_index()).rev().find_map(|i| {
+            log.entry(i).and_then(|e| e.cmd.clone()).filter(|c| matches!(&c.op, LockOp::Expire { key: k, .. } if k == key))
+        });
+        let ok = match found {
+            Some(cmd) => self.raft.propose(now, cmd).is_ok(),
+            None => false,
+        };
+        self.process(now);
+        ok
+    }
+
     /// The state that results from the whole log, committed and pending.
     pub fn speculative(&self) -> LockMachine {
         let mut m = self.machine.clone();

@@ -2,6 +2,9 @@
 //! switches, clocks, clients and their scripts, a timeline of faults). Share links will encode
 //! this same document. See the README for the format and an example.
 
+pub mod builtin;
+pub mod lesson;
+pub mod link;
 pub mod swarm;
 
 use crate::client::{ClientConfig, Step};
@@ -96,6 +99,9 @@ pub enum Action {
     ClientAcquire { client: String, key: String, lease_ms: u64 },
     /// The client releases `key` next.
     ClientRelease { client: String, key: String },
+    /// The leader proposes again the last Expire it committed for `key` (a duplicated or
+    /// retried proposal, as a resend layer might make): it applies late, after a re-grant.
+    DuplicateExpire { key: String },
     /// The end of a fault schedule: heal the network, resume and restart everything, set every
     /// clock back to rate 1, and let clients finish (they start no new step).
     Calm,
@@ -132,6 +138,9 @@ pub struct Scenario {
     pub timeline: Vec<TimedAction>,
     #[serde(default = "default_until")]
     pub until_ms: u64,
+    /// Captions and expected outcomes (built-in scenarios and teachers' files).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lesson: Option<lesson::Lesson>,
 }
 
 fn default_until() -> u64 {
@@ -265,6 +274,16 @@ impl Scenario {
                 return err(format!("{f}.repeat"), "a repeating script needs an acquire or a sleep of more than 0 ms");
             }
         }
+        if let Some(l) = &self.lesson {
+            check_range("lesson.captions (length)", l.captions.len() as u64, 0, 100)?;
+            check_range("lesson.checks (length)", l.checks.len() as u64, 0, 50)?;
+            for (i, c) in l.captions.iter().enumerate() {
+                if c.at_ms.is_some() == c.on.is_some() {
+                    return err(format!("lesson.captions[{i}]"), "give either at_ms or on");
+                }
+                check_range(&format!("lesson.captions[{i}].text (length)"), c.text.len() as u64, 1, 2000)?;
+            }
+        }
         check_range("timeline (length)", self.timeline.len() as u64, 0, TIMELINE_MAX as u64)?;
         for (i, t) in self.timeline.iter().enumerate() {
             let f = format!("timeline[{i}]");
@@ -325,6 +344,7 @@ impl Scenario {
                 client(c)?;
                 check_key(&format!("{f}.key"), key)
             }
+            Action::DuplicateExpire { key } => check_key(&format!("{f}.key"), key),
             Action::HealAll | Action::Calm => Ok(()),
         }
     }

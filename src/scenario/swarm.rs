@@ -94,6 +94,7 @@ pub fn random_scenario(seed: u64) -> Scenario {
         clients,
         timeline,
         until_ms: FAULTS_MS + SETTLE_MS,
+        lesson: None,
     }
 }
 

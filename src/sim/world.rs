@@ -713,6 +713,16 @@ impl World {
                 self.fault(what);
                 self.after_client(c);
             }
+            Action::DuplicateExpire { key } => {
+                self.fault(what);
+                if let Some(l) = self.leader() {
+                    let local = self.local_now(l);
+                    if let Some(s) = self.nodes[l].server.as_mut() {
+                        s.duplicate_expire(local, key);
+                    }
+                    self.after_node(l);
+                }
+            }
             Action::Calm => {
                 self.fault(what);
                 self.net.heal_all();

@@ -1,0 +1,31 @@
+//! The built-in narrated scenarios (files under `scenarios/`, compiled in). Each carries its
+//! story in `description` and its captions and expected outcomes in `lesson`.
+
+use super::Scenario;
+
+/// (name, document). The order is the classroom order.
+pub const BUILTINS: &[(&str, &str)] = &[
+    ("gc-pause", include_str!("../../scenarios/gc-pause.json")),
+    ("late-expire", include_str!("../../scenarios/late-expire.json")),
+    ("ghost-lock", include_str!("../../scenarios/ghost-lock.json")),
+    ("leader-crash-mid-lease", include_str!("../../scenarios/leader-crash-mid-lease.json")),
+    ("isolated-old-leader", include_str!("../../scenarios/isolated-old-leader.json")),
+    ("paused-leader", include_str!("../../scenarios/paused-leader.json")),
+    ("uncommitted-grant", include_str!("../../scenarios/uncommitted-grant.json")),
+    ("drift-and-jump", include_str!("../../scenarios/drift-and-jump.json")),
+    ("full-restart", include_str!("../../scenarios/full-restart.json")),
+    ("retried-grant", include_str!("../../scenarios/retried-grant.json")),
+    ("rejoin-without-prevote", include_str!("../../scenarios/rejoin-without-prevote.json")),
+    ("rejoin-with-prevote", include_str!("../../scenarios/rejoin-with-prevote.json")),
+    ("three-clients", include_str!("../../scenarios/three-clients.json")),
+    ("gc-pause-no-fencing", include_str!("../../scenarios/gc-pause-no-fencing.json")),
+    ("playground", include_str!("../../scenarios/playground.json")),
+];
+
+pub fn names() -> impl Iterator<Item = &'static str> {
+    BUILTINS.iter().map(|(n, _)| *n)
+}
+
+pub fn get(name: &str) -> Option<Scenario> {
+    BUILTINS.iter().find(|(n, _)| *n == name).map(|(_, json)| Scenario::from_json(json).expect("built-in scenarios are valid"))
+}

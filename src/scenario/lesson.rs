@@ -1,0 +1,141 @@
+//! Lessons: captions tied to moments or to named events, and expected-outcome checks evaluated
+//! live against the run. They travel inside the scenario document (`"lesson"`), so a teacher's
+//! scenario file or link carries its story.
+
+use crate::lock::ApplyResult;
+use crate::sim::World;
+use crate::trace::Event;
+use serde::{Deserialize, Serialize};
+
+/// Named events a caption (or a "run until") can wait for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Moment {
+    LeaderElected,
+    GrantCommitted,
+    ReleaseCommitted,
+    ExpireCommitted,
+    ExpireProposed,
+    GhostRelease,
+    WriteAccepted,
+    WriteRejected,
+    Violation,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Caption {
+    /// Show this caption at this time (ms of true time) ...
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_ms: Option<u64>,
+    /// ... or when this event first happens after the previous caption's moment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on: Option<Moment>,
+    pub text: String,
+}
+
+/// An expected outcome, evaluated on the run so far.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "expect", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Check {
+    /// A storage write by `client` was rejected (a stale token) / accepted.
+    WriteRejected { client: String },
+    WriteAccepted { client: String },
+    /// Accepted storage tokens strictly increase for every key (no overlap of holders).
+    TokensIncrease,
+    /// Some Expire applied with this `existed`.
+    Expired { existed: bool },
+    /// The leader released a ghost lock.
+    GhostRelease,
+    /// At least this many leader elections.
+    LeaderChanges { at_least: u64 },
+    /// `client` was granted `key` at least once.
+    Granted { client: String, key: String },
+    /// No invariant was violated.
+    NoViolations,
+    /// This invariant was violated (the "break it" lessons).
+    Violated { invariant: String },
+    /// Node `node` never went above this term.
+    TermAtMost { node: usize, term: u64 },
+    /// Exactly this many Grants were committed.
+    Grants { exactly: u64 },
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lesson {
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub title: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub captions: Vec<Caption>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<Check>,
+}
+
+impl Check {
+    pub fn describe(&self) -> String {
+        match self {
+            Check::WriteRejected { client } => format!("the storage rejects a write by {client}"),
+            Check::WriteAccepted { client } => format!("the storage accepts a write by {client}"),
+            Check::TokensIncrease => "accepted tokens strictly increase".into(),
+            Check::Expired { existed } => format!("an Expire applies with existed: {existed}"),
+            Check::GhostRelease => "the leader releases a ghost lock".into(),
+            Check::LeaderChanges { at_least } => format!("at least {at_least} leader election(s)"),
+            Check::Granted { client, key } => format!("{client} is granted {key}"),
+            Check::NoViolations => "no invariant is violated".into(),
+            Check::Violated { invariant } => format!("{invariant} is violated"),
+            Check::TermAtMost { node, term } => format!("n{node} stays at term {term} or below"),
+            Check::Grants { exactly } => format!("exactly {exactly} Grant(s) commit"),
+        }
+    }
+
+    /// Whether the run so far satisfies the check (it needs the trace lines kept).
+    pub fn passed(&self, w: &World) -> bool {
+        let lines = || w.trace.lines.iter().map(|l| &l.ev);
+        let name = |c: u32| w.client_name(c);
+        match self {
+            Check::WriteRejected { client } => w.storage.writes.iter().any(|x| !x.accepted && name(x.client) == *client),
+            Check::WriteAccepted { client } => w.storage.writes.iter().any(|x| x.accepted && name(x.client) == *client),
+            Check::TokensIncrease => {
+                let mut last = std::collections::BTreeMap::new();
+                w.storage.writes.iter().filter(|x| x.accepted).all(|x| {
+                    let prev = last.insert(x.key.clone(), x.token);
+                    prev.is_none_or(|p| p < x.token)
+                })
+            }
+            Check::Expired { existed } => {
+                lines().any(|e| matches!(e, Event::Apply { result: ApplyResult::Expired { existed: x }, .. } if x == existed))
+            }
+            Check::GhostRelease => lines().any(|e| matches!(e, Event::GhostRelease { .. })),
+            Check::LeaderChanges { at_least } => w.stats.leader_changes >= *at_least,
+            Check::Granted { client, key } => lines().any(
+                |e| matches!(e, Event::Client { client: c, op: "acquire", key: k, outcome: "granted", .. } if c == client && k == key),
+            ),
+            Check::NoViolations => w.violations().is_empty(),
+            Check::Violated { invariant } => w.violations().iter().any(|(_, v)| v.invariant == invariant),
+            // A pre-candidate's event names the term it would campaign in; it does not adopt it.
+            Check::TermAtMost { node, term } => {
+                !lines().any(|e| matches!(e, Event::Role { node: n, term: t, role, .. } if n == node && t > term && *role != "precandidate"))
+            }
+            Check::Grants { exactly } => w.stats.grants == *exactly,
+        }
+    }
+}
+
+impl Moment {
+    /// Whether trace event `e` is this moment.
+    pub fn matches(self, e: &Event) -> bool {
+        match (self, e) {
+            (Moment::LeaderElected, Event::Role { role: "leader", .. }) => true,
+            (Moment::GrantCommitted, Event::Apply { result: ApplyResult::Granted { .. }, .. }) => true,
+            (Moment::ReleaseCommitted, Event::Apply { result: ApplyResult::Released, .. }) => true,
+            (Moment::ExpireCommitted, Event::Apply { result: ApplyResult::Expired { .. }, .. }) => true,
+            (Moment::ExpireProposed, Event::ExpireProposed { .. }) => true,
+            (Moment::GhostRelease, Event::GhostRelease { .. }) => true,
+            (Moment::WriteAccepted, Event::Write { accepted: true, .. }) => true,
+            (Moment::WriteRejected, Event::Write { accepted: false, .. }) => true,
+            (Moment::Violation, Event::Violation { .. }) => true,
+            _ => false,
+        }
+    }
+}
