@@ -31,7 +31,7 @@ test-wasm:
 	cargo test --target wasm32-unknown-unknown --test web
 
 test-e2e: build
-	node --test --test-concurrency=1 tests/e2e/
+	node --test --test-concurrency=1 --test-reporter=tap tests/e2e/
 
 ## Bundle sizes (raw and gzipped) against the 150 KB first-load budget
 size: build

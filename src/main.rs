@@ -2,7 +2,8 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    std::panic::set_hook(Box::new(|info| {
+    // Yew's renderer replaces a hook set with std::panic::set_hook; this one it keeps.
+    yew::set_custom_panic_hook(Box::new(|info| {
         let msg = info.to_string();
         web_sys::console::error_1(&msg.clone().into());
         if let Some(doc) = web_sys::window().and_then(|w| w.document()) {

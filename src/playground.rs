@@ -38,6 +38,15 @@ impl Playground {
         self.world.now_us
     }
 
+    /// The end of the run (`until_ms` of the document): play stops there.
+    pub fn end_us(&self) -> u64 {
+        self.scenario.until_ms.saturating_mul(1000)
+    }
+
+    pub fn at_end(&self) -> bool {
+        self.world.now_us >= self.end_us()
+    }
+
     fn after_progress(&mut self) {
         let now = self.world.now_us;
         self.horizon_us = self.horizon_us.max(now);
@@ -58,6 +67,7 @@ impl Playground {
     /// Advance virtual time to `t_us`, taking snapshots on the way. Stops early at the first new
     /// invariant violation (the UI pauses there); returns true if it did.
     pub fn advance_to(&mut self, t_us: u64, stop_on_violation: bool) -> bool {
+        let t_us = t_us.min(self.end_us());
         let v0 = self.world.violations().len();
         loop {
             match self.world.next_event_time() {
@@ -79,6 +89,7 @@ impl Playground {
     /// Like [`Playground::advance_to`] but processes at most `max_events` events, so a frame's
     /// work stays bounded. Returns (reached `t_us`, stopped at a new violation).
     pub fn advance_bounded(&mut self, t_us: u64, max_events: u32) -> (bool, bool) {
+        let t_us = t_us.min(self.end_us());
         let v0 = self.world.violations().len();
         for _ in 0..max_events {
             match self.world.next_event_time() {
@@ -101,14 +112,16 @@ impl Playground {
 
     /// Process exactly one event.
     pub fn step_event(&mut self) {
-        self.world.step();
-        self.after_progress();
+        if self.world.next_event_time().is_some_and(|t| t <= self.end_us()) {
+            self.world.step();
+            self.after_progress();
+        }
     }
 
     /// Run until some node applies an entry (or `limit_us` of virtual time passes).
     pub fn step_to_next_apply(&mut self, limit_us: u64) {
         let start = self.world.trace.count();
-        let until = self.world.now_us + limit_us;
+        let until = (self.world.now_us + limit_us).min(self.end_us());
         while self.world.next_event_time().is_some_and(|t| t <= until) {
             let before = self.world.trace.lines.len();
             self.world.step();
@@ -118,6 +131,23 @@ impl Playground {
                 return;
             }
         }
+    }
+
+    /// Run until trace event `moment` happens (or `limit_us` of true time is reached). Returns
+    /// whether it happened; the run stops right after that event.
+    pub fn run_until_moment(&mut self, moment: crate::scenario::lesson::Moment, limit_us: u64) -> bool {
+        let limit_us = limit_us.min(self.end_us());
+        while self.world.next_event_time().is_some_and(|t| t <= limit_us) {
+            let before = self.world.trace.lines.len();
+            self.world.step();
+            self.after_progress();
+            if self.world.trace.lines[before..].iter().any(|l| moment.matches(&l.ev)) {
+                return true;
+            }
+        }
+        self.world.run_until(limit_us);
+        self.after_progress();
+        false
     }
 
     /// Go to `t_us` (back or forward): restore the latest snapshot at or before it and replay.

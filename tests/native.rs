@@ -631,3 +631,15 @@ fn share_link_reproduces_the_same_run_at_the_same_moment() {
     assert_eq!(q.world.trace.hash(), p.world.trace.hash());
     assert_eq!(q.now_us(), p.now_us());
 }
+
+#[test]
+fn playground_stops_at_the_end_of_the_run() {
+    let mut p = Playground::new(example()).unwrap();
+    p.advance_to(u64::MAX, false);
+    assert_eq!(p.now_us(), 6_000_000);
+    assert!(p.at_end());
+    let h = p.world.trace.hash();
+    p.step_event();
+    assert_eq!(p.world.trace.hash(), h);
+    assert_eq!(p.world.trace.hash_hex(), include_str!("golden/gc-pause.hash").trim());
+}

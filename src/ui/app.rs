@@ -42,6 +42,15 @@ pub enum Msg {
     Refresh,
     DismissError,
     Error(String),
+    /// The URL fragment changed (a pasted share link).
+    LoadHash,
+    LoadBuiltin(String),
+    LessonNext,
+    LessonBack,
+    Share,
+    Export(&'static str),
+    ImportFile(web_sys::File),
+    Imported(Result<String, String>),
 }
 
 pub struct App {
@@ -59,10 +68,52 @@ pub struct App {
     pub stopped_at: Option<String>,
     /// Work time of recent frames in ms (shown in the status line and read by the e2e test).
     pub frame_work_ms: f64,
+    /// Lesson mode: how many captions have been reached, and when each was.
+    pub lesson_pos: usize,
+    pub caption_times: Vec<u64>,
+    pub share_url: Option<String>,
+    _hash: EventListener,
+    reader: Option<gloo::file::callbacks::FileReader>,
 }
 
 fn default_scenario() -> Scenario {
     Scenario::from_json(PLAYGROUND_JSON).expect("the built-in playground scenario is valid")
+}
+
+fn location() -> Option<web_sys::Location> {
+    web_sys::window().map(|w| w.location())
+}
+
+/// What the URL fragment asks for: a share link (`#v1.…`), a built-in (`#scenario=NAME`), or
+/// nothing. Errors are messages for the page.
+fn playground_from_hash() -> Result<Option<Playground>, String> {
+    let hash = location().and_then(|l| l.hash().ok()).unwrap_or_default();
+    let frag = hash.trim_start_matches('#');
+    if frag.is_empty() {
+        return Ok(None);
+    }
+    if let Some(name) = frag.strip_prefix("scenario=") {
+        let sc = crate::scenario::builtin::get(name).ok_or_else(|| format!("There is no built-in scenario \"{name}\"."))?;
+        return Playground::new(sc).map(Some).map_err(|e| e.to_string());
+    }
+    let shared = crate::scenario::link::decode(frag).map_err(|e| format!("This link could not be opened: {e}. The default scenario is shown instead."))?;
+    let mut pg = Playground::new(shared.scenario).map_err(|e| e.to_string())?;
+    pg.advance_to(shared.moment_us, false);
+    Ok(Some(pg))
+}
+
+fn download(name: &str, text: &str, mime: &str) -> Result<(), wasm_bindgen::JsValue> {
+    let doc = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let a: web_sys::HtmlAnchorElement = doc.create_element("a")?.dyn_into()?;
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    web_sys::Url::revoke_object_url(&url)
 }
 
 fn now_ms() -> f64 {
@@ -74,6 +125,10 @@ impl App {
         *self.pg.borrow_mut() = pg;
         self.stopped_at = None;
         self.log_from = None;
+        self.lesson_pos = 0;
+        self.caption_times.clear();
+        self.share_url = None;
+        self.playing = false;
     }
 
     fn start_frames(&mut self, ctx: &Context<Self>) {
@@ -96,7 +151,12 @@ impl Component for App {
     type Properties = ();
 
     fn create(ctx: &Context<Self>) -> Self {
-        let pg: Shared = Rc::new(RefCell::new(Playground::new(default_scenario()).expect("valid")));
+        let (first, error) = match playground_from_hash() {
+            Ok(Some(pg)) => (pg, None),
+            Ok(None) => (Playground::new(default_scenario()).expect("valid"), None),
+            Err(e) => (Playground::new(default_scenario()).expect("valid"), Some(e)),
+        };
+        let pg: Shared = Rc::new(RefCell::new(first));
         api::install(pg.clone(), ctx.link().clone());
         let link = ctx.link().clone();
         let doc = web_sys::window().and_then(|w| w.document()).expect("a document");
@@ -116,7 +176,15 @@ impl Component for App {
                 link.send_message(Msg::Key(key));
             }
         });
+        let l = ctx.link().clone();
+        let win = web_sys::window().expect("a window");
+        let hash = EventListener::new(&win, "hashchange", move |_| l.send_message(Msg::LoadHash));
         App {
+            lesson_pos: 0,
+            caption_times: Vec::new(),
+            share_url: None,
+            _hash: hash,
+            reader: None,
             pg,
             playing: false,
             speed_pos: 2,
@@ -124,7 +192,7 @@ impl Component for App {
             carry_us: 0.0,
             raf: None,
             _keys: keys,
-            error: None,
+            error,
             help: false,
             presenter: false,
             log_from: None,
@@ -161,6 +229,9 @@ impl Component for App {
                     if reached || now_ms() - t0 > 10.0 {
                         break;
                     }
+                }
+                if pg.at_end() {
+                    self.playing = false;
                 }
                 drop(pg);
                 self.frame_work_ms = now_ms() - t0;
@@ -276,6 +347,116 @@ impl Component for App {
             }
             Msg::Error(e) => {
                 self.error = Some(e);
+                true
+            }
+            Msg::LoadHash => {
+                // Our own Share writes the fragment with replaceState, which fires no event.
+                match playground_from_hash() {
+                    Ok(Some(pg)) => {
+                        self.replace(pg);
+                        self.error = None;
+                    }
+                    Ok(None) => {}
+                    Err(e) => self.error = Some(e),
+                }
+                true
+            }
+            Msg::LoadBuiltin(name) => {
+                match crate::scenario::builtin::get(&name).map(Playground::new) {
+                    Some(Ok(pg)) => {
+                        self.replace(pg);
+                        if let Some(h) = web_sys::window().map(|w| w.history()).and_then(|h| h.ok()) {
+                            let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("#scenario={name}")));
+                        }
+                    }
+                    _ => self.error = Some(format!("There is no built-in scenario \"{name}\".")),
+                }
+                true
+            }
+            Msg::LessonNext => {
+                self.playing = false;
+                let mut pg = self.pg.borrow_mut();
+                let Some(lesson) = pg.scenario.lesson.clone() else { return false };
+                let Some(c) = lesson.captions.get(self.lesson_pos) else { return false };
+                let limit = pg.scenario.until_ms * 1000;
+                let reached = match (c.at_ms, c.on) {
+                    (Some(t), _) => {
+                        let target = (t * 1000).max(pg.now_us());
+                        pg.advance_to(target, false);
+                        true
+                    }
+                    (None, Some(m)) => pg.run_until_moment(m, limit),
+                    _ => false,
+                };
+                if reached {
+                    self.caption_times.truncate(self.lesson_pos);
+                    self.caption_times.push(pg.now_us());
+                    self.lesson_pos += 1;
+                } else {
+                    self.error = Some("The run ended before this caption's moment.".into());
+                }
+                true
+            }
+            Msg::LessonBack => {
+                self.playing = false;
+                if self.lesson_pos == 0 {
+                    return false;
+                }
+                self.lesson_pos -= 1;
+                // Back restores the exact earlier state: the moment the previous caption was reached.
+                let t = if self.lesson_pos == 0 { 0 } else { self.caption_times[self.lesson_pos - 1] };
+                self.pg.borrow_mut().seek(t);
+                true
+            }
+            Msg::Share => {
+                let pg = self.pg.borrow();
+                let base = location().and_then(|l| l.href().ok()).unwrap_or_default();
+                let url = crate::scenario::link::encode_url(&base, &pg.scenario, pg.now_us());
+                if let Some(w) = web_sys::window() {
+                    if let Ok(h) = w.history() {
+                        let frag = url.split_once('#').map_or("", |(_, f)| f);
+                        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("#{frag}")));
+                    }
+                    let _ = w.navigator().clipboard().write_text(&url);
+                }
+                self.share_url = Some(url);
+                true
+            }
+            Msg::Export(kind) => {
+                let pg = self.pg.borrow();
+                let name = if pg.scenario.name.is_empty() { "scenario".to_string() } else { pg.scenario.name.clone() };
+                let r = match kind {
+                    "trace" => download(&format!("{name}.trace.jsonl"), &pg.world.trace.to_jsonl(), "application/x-ndjson"),
+                    _ => download(&format!("{name}.json"), &pg.scenario.to_json(), "application/json"),
+                };
+                if r.is_err() {
+                    self.error = Some("The browser refused the download.".into());
+                }
+                true
+            }
+            Msg::ImportFile(file) => {
+                if file.size() > crate::scenario::link::DOC_BYTES_MAX as f64 {
+                    self.error = Some(format!("That file is {} KB; scenario files are at most 1 MB.", file.size() as u64 / 1024));
+                    return true;
+                }
+                let link = ctx.link().clone();
+                let f = gloo::file::File::from(file);
+                self.reader = Some(gloo::file::callbacks::read_as_text(&f, move |r| {
+                    link.send_message(Msg::Imported(r.map_err(|e| e.to_string())))
+                }));
+                false
+            }
+            Msg::Imported(r) => {
+                self.reader = None;
+                match r.map_err(|e| format!("The file could not be read: {e}")).and_then(|text| {
+                    Scenario::from_json(&text).and_then(Playground::new).map_err(|e| format!("That scenario file was refused: {e}"))
+                }) {
+                    Ok(pg) => {
+                        self.replace(pg);
+                        self.error = None;
+                    }
+                    Err(e) => self.error = Some(e),
+                }
                 true
             }
         }

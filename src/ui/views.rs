@@ -66,7 +66,9 @@ pub fn page(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
                 <p class="tagline">{ "Raft nodes replicating a lock service with fencing tokens and leases. Cut links, drag clocks, crash the leader — and watch why the design holds." }</p>
             </header>
             { controls(app, pg, link) }
+            { scenario_bar(app, pg, link) }
             { banners(app, link) }
+            { lesson(app, pg, link) }
             <main class="grid">
                 <section class="panel cluster-panel" aria-label="Cluster">
                     <h2>{ "Cluster" }</h2>
@@ -143,6 +145,68 @@ fn controls(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
             <button id="help" onclick={link.callback(|_| Msg::Help(true))} title="Shortcuts (?)">{ "?" }</button>
             <span class="status" id="status">{ format!("{} events · {} in flight · frame {} ms", w.stats.events, w.in_flight().len(), num(app.frame_work_ms)) }</span>
         </nav>
+    }
+}
+
+fn scenario_bar(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
+    let current = pg.scenario.name.clone();
+    let options = crate::scenario::builtin::BUILTINS.iter().map(|(name, _)| {
+        let title = crate::scenario::builtin::get(name).and_then(|s| s.lesson.map(|l| l.title)).unwrap_or_else(|| "free play".into());
+        html! { <option value={*name} selected={*name == current}>{ format!("{name} — {title}") }</option> }
+    });
+    let on_file = link.batch_callback(|e: yew::Event| {
+        let input = e.target_unchecked_into::<web_sys::HtmlInputElement>();
+        let file = input.files().and_then(|f| f.get(0));
+        input.set_value("");
+        file.map(Msg::ImportFile)
+    });
+    html! {
+        <div class="scenario-bar" role="group" aria-label="Scenarios and sharing">
+            <label>{ "Scenario " }
+                <select id="scenario" aria-label="Built-in scenario" onchange={link.callback(|e: yew::Event| Msg::LoadBuiltin(select_value(&e)))}>
+                    { if crate::scenario::builtin::get(&current).is_none() { html! { <option selected=true value="">{ format!("{} (your own)", if current.is_empty() { "scenario" } else { &current }) }</option> } } else { html! {} } }
+                    { for options }
+                </select>
+            </label>
+            <button id="share" onclick={link.callback(|_| Msg::Share)} title="Copy a link that reproduces this run at this moment">{ "Share link" }</button>
+            <button id="export-scenario" onclick={link.callback(|_| Msg::Export("scenario"))}>{ "Export scenario" }</button>
+            <button id="export-trace" onclick={link.callback(|_| Msg::Export("trace"))}>{ "Export trace" }</button>
+            <label class="import">{ "Import scenario " }<input id="import" type="file" accept=".json,application/json" onchange={on_file} /></label>
+            { if let Some(url) = &app.share_url { html! {
+                <input id="share-url" class="share-url" readonly=true value={url.clone()} aria-label="Share link (copied to the clipboard)" />
+            } } else { html! {} } }
+        </div>
+    }
+}
+
+fn lesson(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
+    let Some(lesson) = &pg.scenario.lesson else { return html! {} };
+    let w = &pg.world;
+    let shown = app.lesson_pos;
+    let caption = if shown == 0 {
+        pg.scenario.description.clone()
+    } else {
+        lesson.captions.get(shown - 1).map(|c| c.text.clone()).unwrap_or_default()
+    };
+    let checks = lesson.checks.iter().map(|c| {
+        let ok = c.passed(w);
+        html! { <li class={if ok { "ok" } else { "pending" }}>{ if ok { "✓ " } else { "… " } }{ c.describe() }</li> }
+    });
+    let next_label = lesson.captions.get(shown).map(|c| match (c.at_ms, c.on) {
+        (Some(t), _) => format!("Next: to {}", fmt_us(t as i64 * 1000)),
+        (None, Some(m)) => format!("Next: until {}", serde_json::to_string(&m).unwrap_or_default().trim_matches('"').replace('_', " ")),
+        _ => "Next".into(),
+    });
+    html! {
+        <section class="lesson panel wide" aria-label="Lesson">
+            <h2>{ format!("Lesson: {}", lesson.title) }<small>{ format!("  step {} of {}", shown, lesson.captions.len()) }</small></h2>
+            <p class="caption" id="caption" aria-live="polite">{ caption }</p>
+            <div class="lesson-nav">
+                <button id="lesson-back" disabled={shown == 0} onclick={link.callback(|_| Msg::LessonBack)}>{ "← Back" }</button>
+                <button id="lesson-next" disabled={next_label.is_none()} onclick={link.callback(|_| Msg::LessonNext)}>{ next_label.unwrap_or_else(|| "The end".into()) }</button>
+            </div>
+            <ul class="checks" id="checks" aria-label="Expected outcomes">{ for checks }</ul>
+        </section>
     }
 }
 

@@ -1,0 +1,106 @@
+// Built-in scenarios, lessons and share links in the browser.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve, launch, shot, snap, DIST } from './helpers.mjs';
+
+const ROOT = path.resolve(DIST, '..');
+const golden = Object.fromEntries(fs.readFileSync(path.join(ROOT, 'tests/golden/builtin-hashes.txt'), 'utf8')
+  .trim().split('\n').map((l) => l.split(' ')));
+let server, url, browser;
+before(async () => { ({ server, url } = await serve()); browser = await launch(); });
+after(async () => { await browser.close(); server.close(); });
+
+async function openAt(context, href) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(href);
+  await page.waitForFunction(() => window.raftlock && document.querySelector('svg.cluster'), null, { timeout: 30000 });
+  return { page, errors };
+}
+
+test('every built-in scenario plays its lesson in the page, its checks pass, and its trace hash equals the native one', async () => {
+  for (const [name, hash] of Object.entries(golden)) {
+    const { page, errors } = await openAt(browser.context, `${url}#scenario=${name}`);
+    const doc = await page.evaluate(() => window.raftlock.snapshot());
+    assert.ok(doc.nodes.length >= 3, name);
+    const steps = await page.locator('#lesson-next').count();
+    if (steps) {
+      // Step through every caption with Next; Back restores the earlier moment exactly.
+      let guard = 0;
+      while (await page.locator('#lesson-next').isEnabled() && guard++ < 20) {
+        await page.click('#lesson-next');
+      }
+      if (name === 'gc-pause') {
+        const end = (await snap(page)).trace_hash;
+        const before = await page.locator('#caption').innerText();
+        await page.click('#lesson-back');
+        assert.notEqual(await page.locator('#caption').innerText(), before);
+        await page.click('#lesson-next');
+        assert.equal((await snap(page)).trace_hash, end, 'Back then Next gives the same state');
+        console.log('screenshot', await shot(page, 'lesson-gc-pause'));
+      }
+    }
+    const until = JSON.parse(await page.evaluate(() => JSON.stringify(window.raftlock.snapshot()))).now_us;
+    assert.ok(until >= 0);
+    await page.evaluate((n) => window.raftlock.runTo(1e12), name); // to the end of the run
+    const s = await snap(page);
+    assert.equal(s.trace_hash, hash, `${name}: the browser's trace hash equals the native one`);
+    const pending = await page.locator('#checks li.pending').count();
+    assert.equal(pending, 0, `${name}: every expected outcome is reached`);
+    assert.deepEqual(errors, [], name);
+    await page.close();
+  }
+});
+
+test('a shared link opens in a fresh browser at the same moment of the same run', async () => {
+  const { page, errors } = await openAt(browser.context, url);
+  await page.evaluate(() => window.raftlock.runTo(1_200_000));
+  await page.evaluate(() => window.raftlock.act('{"do":"isolate","node":2}'));
+  await page.evaluate(() => window.raftlock.runTo(2_500_000));
+  await page.locator('#rate-3').fill('10');
+  await page.evaluate(() => window.raftlock.runTo(3_300_000));
+  await page.click('#share');
+  const link = await page.locator('#share-url').inputValue();
+  assert.match(link, /#v1\./);
+  assert.ok(link.length < 2000, `link length ${link.length}`);
+  const here = await snap(page);
+  await page.close();
+  const fresh = await launch();
+  try {
+    const { page: p2, errors: e2 } = await openAt(fresh.context, link);
+    await p2.waitForFunction((t) => window.raftlock.snapshot().now_us === t, here.now_us);
+    const there = await snap(p2);
+    assert.equal(there.trace_hash, here.trace_hash, 'the same run');
+    assert.equal(there.now_us, here.now_us, 'at the same moment');
+    assert.equal(there.nodes[2].rate_ppm, 2000000, 'with the drift the user set');
+    console.log('screenshot', await shot(p2, 'shared-link'));
+    assert.deepEqual(e2, []);
+  } finally {
+    await fresh.close();
+  }
+  assert.deepEqual(errors, []);
+});
+
+test('a garbled or wrong-version link shows a message and the default scenario', async () => {
+  for (const [frag, msg] of [['#v1.eJzzSM3JyVcozy_KSQEAGgQEXQ.0', /could not be opened/], ['#v7.abc.0', /format v7/], ['#v1.%%%', /could not be opened/]]) {
+    const { page, errors } = await openAt(browser.context, url + frag);
+    assert.match(await page.locator('#error').innerText(), msg);
+    const s = await snap(page);
+    assert.equal(s.nodes.length, 5, 'the default scenario is there');
+    assert.deepEqual(errors, []);
+    if (frag.startsWith('#v7')) console.log('screenshot', await shot(page, 'bad-link'));
+    await page.close();
+  }
+  // A link pasted into an open page is refused the same way, and the current run stays.
+  const { page } = await openAt(browser.context, `${url}#scenario=three-clients`);
+  await page.evaluate(() => window.raftlock.runTo(2_000_000));
+  const before = await snap(page);
+  await page.evaluate(() => { location.hash = '#v1.garbage.0'; });
+  await page.waitForSelector('#error');
+  assert.equal((await snap(page)).trace_hash, before.trace_hash);
+  await page.close();
+});
