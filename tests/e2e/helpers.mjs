@@ -10,11 +10,13 @@ const MIME = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'applica
 export const DIST = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../dist');
 export const SHOTS = process.env.RAFTLOCK_SHOTS || path.join(os.tmpdir(), 'raftlock-shots');
 
-export function serve(root = DIST) {
+/// `prefix` serves the site under a sub-path (as a static host would), e.g. '/play/raftlock/'.
+export function serve(root = DIST, prefix = '/') {
   return new Promise((resolve) => {
     const server = http.createServer((req, res) => {
       const url = new URL(req.url, 'http://x');
-      let p = path.normalize(path.join(root, decodeURIComponent(url.pathname)));
+      if (!url.pathname.startsWith(prefix)) { res.writeHead(404); res.end('not found'); return; }
+      let p = path.normalize(path.join(root, decodeURIComponent(url.pathname.slice(prefix.length - 1))));
       if (!p.startsWith(root)) { res.writeHead(403); res.end(); return; }
       if (fs.existsSync(p) && fs.statSync(p).isDirectory()) p = path.join(p, 'index.html');
       fs.readFile(p, (err, data) => {
@@ -23,7 +25,7 @@ export function serve(root = DIST) {
         res.end(data);
       });
     });
-    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${server.address().port}/` }));
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${server.address().port}${prefix}` }));
   });
 }
 

@@ -15,8 +15,10 @@ async function open() {
   return openApp(browser.context, url);
 }
 
-test('the page renders the cluster, the log and the invariants, with no console errors', async () => {
-  const { page, errors } = await open();
+test('the page renders the cluster, the log and the invariants, with no console errors, under a sub-path', async () => {
+  const sub = await serve(DIST, '/play/raftlock/');
+  const { page, errors } = await openApp(browser.context, sub.url);
+  sub.server.close();
   await page.evaluate(() => window.raftlock.runTo(3_000_000));
   await page.waitForSelector('td.entry.grant');
   assert.equal(await page.locator('svg.cluster g.node').count(), 5);
