@@ -4,7 +4,7 @@ export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export CARGO_BUILD_JOBS ?= 2
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 
-.PHONY: setup serve build test test-native test-wasm test-e2e size bench fuzz
+.PHONY: setup serve build test test-native test-wasm test-e2e size bench bench-quick
 
 setup:
 	@scripts/setup.sh
@@ -23,6 +23,7 @@ test:
 	$(MAKE) test-native
 	$(MAKE) test-wasm
 	$(MAKE) test-e2e
+	$(MAKE) bench-quick
 
 test-native:
 	cargo test
@@ -37,6 +38,12 @@ test-e2e: build
 size: build
 	@scripts/size.sh
 
-## Simulator speed: 1 h of virtual time, 5 nodes, 10 clients (min and median of 3 runs)
-bench: setup
-	cargo run --release --bin raftlock -- bench --hours 1 --runs 3
+## One table: simulator speed native and in the browser, seek, load size, frame time, memory
+bench: build
+	cargo build --release --bin raftlock
+	node scripts/bench.mjs
+
+## The same, small (CI checks that the command works)
+bench-quick: build
+	cargo build --release --bin raftlock
+	node scripts/bench.mjs --quick

@@ -10,7 +10,7 @@ const USAGE: &str = "usage:
   raftlock run --link URL [...]                  what a share link holds (run to its end)
   raftlock link SCENARIO.json [--at-ms T] [--base URL]   print the share URL
   raftlock swarm [--seeds N] [--from S]
-  raftlock bench [--hours H | --minutes M] [--runs R]
+  raftlock bench [--hours H | --minutes M] [--runs R] [--json]
   raftlock example            print the README's example scenario";
 
 fn main() -> ExitCode {
@@ -175,6 +175,13 @@ fn cmd_bench(args: &[String]) -> Result<(), String> {
     rates.sort_by(|a, b| a.0.total_cmp(&b.0));
     let median = rates[rates.len() / 2];
     let min = rates[0];
+    if args.iter().any(|a| a == "--json") {
+        println!(
+            "{{\"minutes\":{minutes},\"events\":{events},\"hash\":\"{hash}\",\"rate_min\":{:.0},\"rate_median\":{:.0},\"secs_median\":{:.4}}}",
+            min.0, median.0, median.1
+        );
+        return Ok(());
+    }
     println!("bench: 5 nodes, 10 clients, {minutes} min virtual time, {events} events, trace hash {hash}");
     println!("| figure | min | median |");
     println!("|---|---|---|");

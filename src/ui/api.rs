@@ -5,6 +5,11 @@
 use super::app::{App, Msg, Shared};
 use crate::scenario::Action;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
 use yew::html::Scope;
 
 fn set(obj: &js_sys::Object, name: &str, f: &JsValue) {
@@ -115,6 +120,49 @@ pub fn install(pg: Shared, link: Scope<App>) {
     });
     set(&obj, "loadScenario", load.as_ref());
     load.forget();
+
+    // Benchmarks (scripts/bench.mjs): the native benchmark's workload, timed in the browser.
+    let bench = Closure::<dyn Fn(u32) -> JsValue>::new(move |minutes: u32| {
+        let sc = crate::bench::bench_scenario(minutes.max(1) as u64 * 60_000);
+        let t0 = now_ms();
+        let w = crate::bench::run_bench(&sc);
+        let ms = now_ms() - t0;
+        let out = js_sys::Object::new();
+        set(&out, "events", &JsValue::from_f64(w.stats.events as f64));
+        set(&out, "ms", &JsValue::from_f64(ms));
+        set(&out, "hash", &JsValue::from_str(&w.trace.hash_hex()));
+        out.into()
+    });
+    set(&obj, "bench", bench.as_ref());
+    bench.forget();
+
+    // seekBench(minutes, n): a page-like run (checks on, trace kept) of `minutes`, then n seeks to
+    // pseudo-random moments; returns each seek's wall time in ms.
+    let seek_bench = Closure::<dyn Fn(u32, u32) -> JsValue>::new(move |minutes: u32, n: u32| {
+        let sc = crate::bench::bench_scenario(minutes.max(1) as u64 * 60_000);
+        let Ok(mut p) = crate::playground::Playground::new(sc) else { return JsValue::NULL };
+        let end = p.end_us();
+        p.advance_to(end, false);
+        let mut rng = crate::sim::rng::Rng::new(42);
+        let times = js_sys::Array::new();
+        for _ in 0..n {
+            let t = rng.below(end);
+            let t0 = now_ms();
+            p.seek(t);
+            times.push(&JsValue::from_f64(now_ms() - t0));
+        }
+        times.into()
+    });
+    set(&obj, "seekBench", seek_bench.as_ref());
+    seek_bench.forget();
+
+    let memory = Closure::<dyn Fn() -> f64>::new(move || {
+        wasm_bindgen::memory().dyn_into::<js_sys::WebAssembly::Memory>().map_or(0.0, |m| {
+            m.buffer().dyn_into::<js_sys::ArrayBuffer>().map_or(0.0, |b| b.byte_length() as f64)
+        })
+    });
+    set(&obj, "memoryBytes", memory.as_ref());
+    memory.forget();
 
     if let Some(w) = web_sys::window() {
         let _ = js_sys::Reflect::set(&w, &JsValue::from_str("raftlock"), &obj);

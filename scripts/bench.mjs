@@ -1,0 +1,90 @@
+// `make bench`: one table of speed, size, frame-time and memory figures, native and in headless
+// Chromium, in one invocation. `--quick` (CI) runs small versions only to check that it works.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { serve, launch, openApp, DIST } from '../tests/e2e/helpers.mjs';
+
+const quick = process.argv.includes('--quick');
+const minutes = quick ? 2 : 60;
+const runs = 3;
+const rows = [];
+const row = (figure, how, value, target) => rows.push([figure, how, value, target]);
+const q = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
+const median = (xs) => q(xs, 0.5);
+const fmt = (x) => Math.round(x).toLocaleString('en-US');
+
+const bin = path.resolve(DIST, '../target/release/raftlock');
+const native = JSON.parse(execFileSync(bin, ['bench', '--minutes', String(minutes), '--runs', String(runs), '--json']).toString());
+row('simulator events/s, native', `5 nodes, 10 clients, ${minutes} min virtual, lock traffic; min / median of ${runs}`,
+  `${fmt(native.rate_min)} / ${fmt(native.rate_median)}`, '≥ 2,000,000');
+
+const { server, url } = await serve();
+const browser = await launch();
+try {
+  const { page } = await openApp(browser.context, url);
+  const wasm = [];
+  for (let i = 0; i < runs; i++) wasm.push(await page.evaluate((m) => window.raftlock.bench(m), minutes));
+  const rates = wasm.map((r) => r.events / (r.ms / 1000));
+  const sameHash = wasm.every((r) => r.hash === native.hash);
+  row('the same run in wasm, headless Chromium', `same scenario and seed; trace hash ${sameHash ? 'equal' : 'DIFFERENT'} (${native.hash})`,
+    `${fmt(Math.min(...rates))} / ${fmt(median(rates))}`, '≥ 1,000,000');
+  row('wasm / native ratio', 'medians, this invocation', (median(rates) / native.rate_median).toFixed(2), '≥ 0.6');
+  row(`${minutes} min of virtual time in the browser`, `wall time, min / median of ${runs}`,
+    `${(Math.min(...wasm.map((r) => r.ms)) / 1000).toFixed(2)} s / ${(median(wasm.map((r) => r.ms)) / 1000).toFixed(2)} s`, minutes === 60 ? '< 1 s' : '(quick run)');
+  if (!sameHash) process.exitCode = 1;
+
+  const seekMin = quick ? 2 : 10;
+  const seeks = await page.evaluate(([m, n]) => window.raftlock.seekBench(m, n), [seekMin, quick ? 20 : 200]);
+  row(`seek to a random moment of a ${seekMin}-minute run`, `${seeks.length} seeks, page settings (checks on, trace kept); p50 / p99`,
+    `${q(seeks, 0.5).toFixed(1)} ms / ${q(seeks, 0.99).toFixed(1)} ms`, '< 50 ms p99');
+
+  let raw = 0, gz = 0;
+  for (const f of fs.readdirSync(DIST)) {
+    if (!/\.(wasm|js|css)$/.test(f)) continue;
+    const b = fs.readFileSync(path.join(DIST, f));
+    raw += b.length; gz += zlib.gzipSync(b, { level: 9 }).length;
+  }
+  row('first load', 'wasm + JS + CSS of dist/, raw / gzipped', `${(raw / 1024).toFixed(0)} KB / ${(gz / 1024).toFixed(0)} KB`, '≤ 150 KB gzipped');
+
+  const logTarget = quick ? 1000 : 10000;
+  const clients = Array.from({ length: 10 }, (_, i) => ({ name: `c${i}`, repeat: true, start_ms: 300 + 7 * i,
+    script: [{ acquire: { key: `k${i}`, lease_ms: 2000 } }, { release: { key: `k${i}` } }, { sleep: { ms: 5 } }] }));
+  await page.evaluate((d) => window.raftlock.loadScenario(d), JSON.stringify({ version: 1, seed: 3, nodes: 7, clients, until_ms: 3600000 }));
+  let snap;
+  for (let t = 2e6; ; t += 2e6) {
+    await page.evaluate((t) => window.raftlock.runTo(t), t);
+    snap = await page.evaluate(() => window.raftlock.snapshot());
+    if (snap.nodes[0].last_index >= logTarget || t > 3e8) break;
+  }
+  const deltas = await page.evaluate(() => new Promise((resolve) => {
+    window.raftlock.setSpeed(6); window.raftlock.play(true);
+    const d = []; let last = null;
+    const tick = (ts) => { if (last !== null) d.push(ts - last); last = ts; if (d.length < 300) requestAnimationFrame(tick); else { window.raftlock.play(false); resolve(d); } };
+    requestAnimationFrame(tick);
+  }));
+  row('frame time while playing', `7 nodes, ${snap.nodes[0].last_index}-entry log, 1×, rAF deltas; p50 / p99`,
+    `${q(deltas, 0.5).toFixed(1)} ms / ${q(deltas, 0.99).toFixed(1)} ms`, 'p99 < 20 ms');
+
+  await page.close();
+  // A fresh page (a fresh wasm instance: its memory never shrinks) for the memory figure.
+  const { page: mp } = await openApp(browser.context, url);
+  const memMin = quick ? 5 : 60;
+  await mp.evaluate(() => window.raftlock.loadScenario(JSON.stringify({ version: 1, seed: 1, nodes: 5, until_ms: 7200000,
+    clients: [{ name: 'A', repeat: true, start_ms: 400, script: [{ acquire: { key: 'k', lease_ms: 1500 } }, { work: { key: 'k', ms: 600 } }, { release: { key: 'k' } }, { sleep: { ms: 700 } }] },
+      { name: 'B', repeat: true, start_ms: 900, script: [{ acquire: { key: 'k', lease_ms: 1500 } }, { work: { key: 'k', ms: 400 } }, { release: { key: 'k' } }, { sleep: { ms: 900 } }] }] })));
+  await mp.evaluate(() => window.raftlock.runTo(60e6));
+  const m1 = await mp.evaluate(() => window.raftlock.memoryBytes());
+  for (let t = 120e6; t <= memMin * 60e6; t += 120e6) await mp.evaluate((t) => window.raftlock.runTo(t), t);
+  const m2 = await mp.evaluate(() => window.raftlock.memoryBytes());
+  row('memory', `wasm memory after ${memMin} min of play (the playground scenario) vs after 1 min`,
+    `${(m2 / 1048576).toFixed(1)} MB vs ${(m1 / 1048576).toFixed(1)} MB`, 'flat');
+  await mp.close();
+} finally {
+  await browser.close();
+  server.close();
+}
+
+console.log(`\n| figure | how | measured | target |\n|---|---|---|---|`);
+for (const r of rows) console.log(`| ${r.join(' | ')} |`);
