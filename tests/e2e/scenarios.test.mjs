@@ -104,3 +104,33 @@ test('a garbled or wrong-version link shows a message and the default scenario',
   assert.equal((await snap(page)).trace_hash, before.trace_hash);
   await page.close();
 });
+
+test('export the scenario and the trace as files, and import a scenario file (a bad one is refused)', async () => {
+  const { page, errors } = await openAt(browser.context, `${url}#scenario=gc-pause`);
+  await page.evaluate(() => window.raftlock.runTo(6_000_000));
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#export-scenario')]);
+  assert.equal(dl.suggestedFilename(), 'gc-pause.json');
+  const doc = JSON.parse(fs.readFileSync(await dl.path(), 'utf8'));
+  assert.equal(doc.name, 'gc-pause');
+  assert.equal(doc.version, 1);
+  const [tr] = await Promise.all([page.waitForEvent('download'), page.click('#export-trace')]);
+  const lines = fs.readFileSync(await tr.path(), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.ok(lines.some((l) => l.ev === 'write' && l.accepted === false), 'the trace has the rejected write');
+  assert.equal(fs.readFileSync(await tr.path(), 'utf8'), fs.readFileSync(path.join(ROOT, 'tests/golden/gc-pause.jsonl'), 'utf8'));
+  // Import: a changed document replaces the run; a broken one is refused and the run stays.
+  doc.nodes = 3; doc.name = 'mine';
+  const tmp = fs.mkdtempSync('/tmp/raftlock-import-');
+  fs.writeFileSync(path.join(tmp, 'mine.json'), JSON.stringify(doc));
+  fs.writeFileSync(path.join(tmp, 'broken.json'), '{"version": 1, "nodes": 99');
+  await page.setInputFiles('#import', path.join(tmp, 'mine.json'));
+  await page.waitForFunction(() => window.raftlock.snapshot().nodes.length === 3);
+  const before = await snap(page);
+  await page.setInputFiles('#import', path.join(tmp, 'broken.json'));
+  await page.waitForSelector('#error');
+  assert.match(await page.locator('#error').innerText(), /refused/);
+  assert.equal((await snap(page)).nodes.length, 3, 'the imported run stays');
+  assert.equal((await snap(page)).trace_hash, before.trace_hash);
+  fs.rmSync(tmp, { recursive: true, force: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
