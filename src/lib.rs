@@ -15,6 +15,7 @@
 
 pub mod bench;
 pub mod check;
+pub mod chunked;
 pub mod client;
 pub mod lock;
 pub mod playground;

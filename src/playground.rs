@@ -126,7 +126,7 @@ impl Playground {
             let before = self.world.trace.lines.len();
             self.world.step();
             self.after_progress();
-            let applied = self.world.trace.lines[before..].iter().any(|l| matches!(l.ev, crate::trace::Event::Apply { .. }));
+            let applied = self.world.trace.lines.iter_from(before).any(|l| matches!(l.ev, crate::trace::Event::Apply { .. }));
             if applied && self.world.trace.count() > start {
                 return;
             }
@@ -141,7 +141,7 @@ impl Playground {
             let before = self.world.trace.lines.len();
             self.world.step();
             self.after_progress();
-            if self.world.trace.lines[before..].iter().any(|l| moment.matches(&l.ev)) {
+            if self.world.trace.lines.iter_from(before).any(|l| moment.matches(&l.ev)) {
                 return true;
             }
         }

@@ -77,7 +77,7 @@ impl Line {
 #[derive(Clone, Debug)]
 pub struct Trace {
     pub keep: bool,
-    pub lines: Vec<std::rc::Rc<Line>>,
+    pub lines: crate::chunked::Chunked<Line>,
     hash: Fnv,
     count: u64,
 }
@@ -119,7 +119,7 @@ impl std::hash::Hasher for Fnv {
 
 impl Trace {
     pub fn new(keep: bool) -> Self {
-        Trace { keep, lines: Vec::new(), hash: Fnv(0xcbf2_9ce4_8422_2325), count: 0 }
+        Trace { keep, lines: Default::default(), hash: Fnv(0xcbf2_9ce4_8422_2325), count: 0 }
     }
 
     pub fn push(&mut self, t_us: u64, ev: Event) {
@@ -129,7 +129,7 @@ impl Trace {
         let line = Line { t_us, ev };
         self.count += 1;
         if self.keep {
-            self.lines.push(std::rc::Rc::new(line));
+            self.lines.push(line);
         }
     }
 
@@ -147,7 +147,7 @@ impl Trace {
 
     pub fn to_jsonl(&self) -> String {
         let mut s = String::new();
-        for l in &self.lines {
+        for l in self.lines.iter() {
             s.push_str(&l.to_json());
             s.push('\n');
         }

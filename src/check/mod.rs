@@ -33,8 +33,8 @@ pub struct Checker {
     committed: BTreeMap<Term, (Index, u64)>,
     /// The reference state machine, fed by the first node to apply each index.
     reference: LockMachine,
-    reference_cmds: Vec<u64>,
-    reference_digests: Vec<u64>,
+    reference_cmds: crate::chunked::Chunked<u64>,
+    reference_digests: crate::chunked::Chunked<u64>,
     pub pending: Vec<Violation>,
     pub violations: Vec<(u64, Violation)>,
     /// Which invariants have been violated at least once (the UI shows them red).
@@ -61,8 +61,8 @@ impl Checker {
             leader_marks: vec![None; n],
             committed: BTreeMap::new(),
             reference: LockMachine::default(),
-            reference_cmds: Vec::new(),
-            reference_digests: Vec::new(),
+            reference_cmds: Default::default(),
+            reference_digests: Default::default(),
             pending: Vec::new(),
             violations: Vec::new(),
             broken: BTreeMap::new(),
@@ -102,12 +102,12 @@ impl Checker {
             self.reference_digests.push(self.reference.digest());
         }
         let k = index as usize - 1;
-        if self.reference_cmds[k] != digest {
+        if self.reference_cmds.get(k) != Some(&digest) {
             self.pending.push(v(
                 "state_machine_safety",
                 format!("n{} applied a different command at index {index} than another node did", i + 1),
             ));
-        } else if self.reference_digests[k] != digest_after {
+        } else if self.reference_digests.get(k) != Some(&digest_after) {
             self.pending.push(v(
                 "lock_tables_agree",
                 format!("n{}'s lock table after index {index} differs from another node's at the same index", i + 1),

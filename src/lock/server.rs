@@ -88,7 +88,7 @@ pub struct Server {
     pub raft: Raft<LockCommand>,
     pub machine: LockMachine,
     /// Result of each index this node applied since it (re)started: `results[i - 1]`.
-    pub results: Vec<ApplyResult>,
+    pub results: crate::chunked::Chunked<ApplyResult>,
     pub leases: BTreeMap<String, Lease>,
     switches: Switches,
     rules: ApplyRules,
@@ -123,7 +123,7 @@ impl Server {
         Server {
             raft,
             machine: LockMachine::default(),
-            results: Vec::new(),
+            results: Default::default(),
             leases: BTreeMap::new(),
             switches,
             rules: ApplyRules::default(),

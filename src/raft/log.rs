@@ -5,16 +5,18 @@
 //! invariant checks use it to compare logs in O(1) instead of walking 100k entries.
 
 use super::{Command, Entry, Index, Term};
+use crate::chunked::Chunked;
 
+/// Entries and hashes live in [`Chunked`] storage, so snapshots of the world share them.
 #[derive(Clone, Debug)]
 pub struct Log<C> {
-    entries: Vec<Entry<C>>,
-    prefix_hash: Vec<u64>,
+    entries: Chunked<Entry<C>>,
+    prefix_hash: Chunked<u64>,
 }
 
 impl<C> Default for Log<C> {
     fn default() -> Self {
-        Log { entries: Vec::new(), prefix_hash: Vec::new() }
+        Log { entries: Chunked::default(), prefix_hash: Chunked::default() }
     }
 }
 
@@ -72,13 +74,13 @@ impl<C: Command> Log<C> {
         self.prefix_hash.truncate(keep);
     }
 
-    /// Entries from..=to (clamped to the log).
-    pub fn slice(&self, from: Index, to: Index) -> &[Entry<C>] {
+    /// Clones of entries from..=to (clamped to the log).
+    pub fn slice(&self, from: Index, to: Index) -> Vec<Entry<C>> {
         let to = to.min(self.last_index());
         if from == 0 || from > to {
-            return &[];
+            return Vec::new();
         }
-        &self.entries[from as usize - 1..to as usize]
+        self.entries.to_vec_range(from as usize - 1, to as usize)
     }
 
     /// The first index holding `term`, scanning back from `from` (fast back-off, §5.3).
@@ -106,7 +108,7 @@ impl<C: Command> Log<C> {
         None
     }
 
-    pub fn entries(&self) -> &[Entry<C>] {
-        &self.entries
+    pub fn entries(&self) -> impl DoubleEndedIterator<Item = &Entry<C>> + '_ {
+        self.entries.iter()
     }
 }

@@ -471,7 +471,7 @@ impl<C: Command> Raft<C> {
     fn send_append(&mut self, to: NodeId) {
         let prev_index = self.next[to] - 1;
         let last = self.log.last_index().min(prev_index + self.cfg.max_batch);
-        let entries = self.log.slice(prev_index + 1, last).to_vec();
+        let entries = self.log.slice(prev_index + 1, last);
         self.next[to] = last + 1;
         let msg = Message::Append {
             term: self.term,
