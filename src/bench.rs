@@ -19,6 +19,7 @@ pub fn bench_scenario(until_ms: u64) -> Scenario {
             margin_ms: 100,
             timeout_ms: 500,
             retry_ms: 200,
+            rate_ppm: 1_000_000,
         })
         .collect();
     Scenario {

@@ -51,6 +51,17 @@ pub struct ClientConfig {
     /// Wait before asking again after "busy" or when no leader is known.
     #[serde(default = "default_retry")]
     pub retry_ms: u64,
+    /// The rate of the client's own clock, in ppm (1,000,000 = true time).
+    #[serde(default = "default_rate", skip_serializing_if = "is_default_rate")]
+    pub rate_ppm: u32,
+}
+
+fn default_rate() -> u32 {
+    1_000_000
+}
+
+fn is_default_rate(r: &u32) -> bool {
+    *r == 1_000_000
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -275,7 +286,8 @@ impl Client {
                     self.pc += 1;
                 }
                 Step::Release { key } => {
-                    if let Some(h) = self.held.get(&key) {
+                    // A client that asks to release stops relying on the lock at once.
+                    if let Some(h) = self.held.remove(&key) {
                         self.req_seq += 1;
                         let token = h.token;
                         self.send(now, self.req_seq, RequestOp::Release { key, token }, now);

@@ -643,3 +643,12 @@ fn playground_stops_at_the_end_of_the_run() {
     assert_eq!(p.world.trace.hash(), h);
     assert_eq!(p.world.trace.hash_hex(), include_str!("golden/gc-pause.hash").trim());
 }
+
+#[test]
+fn fuzz_finding_endpoint_n0_is_refused_not_a_panic() {
+    let doc = json!({"version": 1, "seed": 1, "nodes": 3, "timeline": [{"at_ms": 5, "do": "cut", "from": "n0", "to": "n1"}]});
+    let e = Scenario::from_json(&doc.to_string()).unwrap_err();
+    assert_eq!(e.field, "timeline[0].from");
+    let corpus_link = include_str!("corpus/links.txt").lines().last().unwrap();
+    assert!(raftlock::scenario::link::decode(corpus_link).unwrap_err().to_string().contains("timeline[0].from"));
+}

@@ -9,7 +9,7 @@ const USAGE: &str = "usage:
   raftlock run --builtin NAME [...]              a built-in scenario, with its expected-outcome checks
   raftlock run --link URL [...]                  what a share link holds (run to its end)
   raftlock link SCENARIO.json [--at-ms T] [--base URL]   print the share URL
-  raftlock swarm [--seeds N] [--from S]
+  raftlock swarm [--seeds N] [--from S] [--dump DIR]
   raftlock bench [--hours H | --minutes M] [--runs R] [--json]
   raftlock example            print the README's example scenario";
 
@@ -129,6 +129,8 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
 fn cmd_swarm(args: &[String]) -> Result<(), String> {
     let n: u64 = flag(args, "--seeds")?.unwrap_or(100);
     let from: u64 = flag(args, "--from")?.unwrap_or(1);
+    // --dump DIR writes each failing seed's scenario document there, to run, trace or share.
+    let dump: Option<String> = flag(args, "--dump")?;
     let mut failed = 0;
     let mut events = 0;
     for seed in from..from + n {
@@ -142,6 +144,11 @@ fn cmd_swarm(args: &[String]) -> Result<(), String> {
             }
             if let Err(e) = &o.convergence {
                 println!("  not converged {} ms after calm: {e}", swarm::SETTLE_MS);
+            }
+            if let Some(dir) = &dump {
+                let path = format!("{dir}/swarm-{seed}.json");
+                std::fs::write(&path, swarm::random_scenario(seed).to_json()).map_err(|e| format!("{path}: {e}"))?;
+                println!("  scenario written to {path} (raftlock run {path} --trace OUT.jsonl)");
             }
         }
     }

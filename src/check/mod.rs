@@ -37,11 +37,15 @@ pub struct Checker {
     reference_digests: crate::chunked::Chunked<u64>,
     pub pending: Vec<Violation>,
     pub violations: Vec<(u64, Violation)>,
+    /// Ghost locks detected: (key, token, detecting node, its term, deadline in true µs).
+    pub ghosts: Vec<(String, u64, NodeId, Term, u64)>,
+    /// Details already reported by the checks that look at a lasting state (reported once).
+    reported: std::collections::BTreeSet<String>,
     /// Which invariants have been violated at least once (the UI shows them red).
     pub broken: BTreeMap<&'static str, u64>,
 }
 
-pub const INVARIANTS: [&str; 10] = [
+pub const INVARIANTS: [&str; 12] = [
     "election_safety",
     "leader_append_only",
     "log_matching",
@@ -52,6 +56,8 @@ pub const INVARIANTS: [&str; 10] = [
     "expire_deletes_only_on_token_match",
     "release_deletes_only_held_lock",
     "storage_accepts_stale_token",
+    "ghost_lock_released",
+    "one_believed_holder",
 ];
 
 impl Checker {
@@ -66,6 +72,8 @@ impl Checker {
             pending: Vec::new(),
             violations: Vec::new(),
             broken: BTreeMap::new(),
+            ghosts: Vec::new(),
+            reported: Default::default(),
         }
     }
 
@@ -142,10 +150,16 @@ impl Checker {
                 }
             }
             (LockOp::Release { key, token }, ApplyResult::Released) => {
-                if before.is_none() || token.is_some_and(|t| before.is_some_and(|l| l.token != t)) {
+                let other_holder = cmd.client.is_some() && before.is_some_and(|l| l.holder != cmd.client);
+                if before.is_none() || token.is_some_and(|t| before.is_some_and(|l| l.token != t)) || other_holder {
                     self.pending.push(v(
                         "release_deletes_only_held_lock",
-                        format!("Release{{{key}}} at index {index} deleted a lock it did not name"),
+                        format!(
+                            "Release{{{key}}} at index {index} from client #{} deleted a lock held by client #{} (token {})",
+                            cmd.client.map_or(-1, |c| c as i64),
+                            before.and_then(|l| l.holder).map_or(-1, |c| c as i64),
+                            before.map_or(0, |l| l.token)
+                        ),
                     ));
                 }
             }
@@ -162,6 +176,8 @@ pub fn check_all(w: &mut World) -> Vec<Violation> {
     log_matching(w, &mut out);
     leader_completeness(w, &mut out);
     state_machine_safety(w, &mut out);
+    ghost_lock_released(w, &mut out);
+    one_believed_holder(w, &mut out);
     for x in &out {
         *w.checker.broken.entry(x.invariant).or_insert(0) += 1;
     }
@@ -291,6 +307,64 @@ pub fn state_machine_safety(w: &mut World, out: &mut Vec<Violation>) {
                 ));
                 return;
             }
+        }
+    }
+}
+
+/// A lock whose Grant reply could not reach its client is released soon (the seed's ghost-lock
+/// rule): checked one second after the leader learned it, while that node still leads in the
+/// same term (a leader that lost office cannot be held to it).
+pub fn ghost_lock_released(w: &mut World, out: &mut Vec<Violation>) {
+    let now = w.now_us;
+    let due: Vec<_> = w.checker.ghosts.iter().filter(|g| g.4 <= now).cloned().collect();
+    if due.is_empty() {
+        return;
+    }
+    w.checker.ghosts.retain(|g| g.4 > now);
+    for (key, token, node, term, _) in due {
+        let Some(s) = w.nodes[node].server.as_ref() else { continue };
+        if !s.raft.is_leader() || s.raft.term() != term {
+            continue;
+        }
+        if s.machine.locks.get(&key).is_some_and(|l| l.token == token) {
+            out.push(v(
+                "ghost_lock_released",
+                format!("n{} could not tell the client it got {key} (token {token}), and the lock is still held 1 s later", node + 1),
+            ));
+        }
+    }
+}
+
+/// At no moment do two clients believe they hold the same key (each by its own clock, with its
+/// margin), as long as the servers' clocks run true: a lease is a promise about durations, and
+/// the client's margin must cover its own clock's drift. Reported once per key and tokens.
+pub fn one_believed_holder(w: &mut World, out: &mut Vec<Violation>) {
+    if w.server_clocks_disturbed {
+        return;
+    }
+    let now = w.now_us;
+    let mut believers: BTreeMap<&str, Vec<(String, u64)>> = BTreeMap::new();
+    for c in &w.clients {
+        if c.crashed {
+            continue;
+        }
+        let local = c.clock.local_at(now);
+        for (k, h) in &c.client.held {
+            if h.until_local_us > local {
+                believers.entry(k.as_str()).or_default().push((c.client.cfg.name.clone(), h.token));
+            }
+        }
+    }
+    let mut found = Vec::new();
+    for (k, b) in believers {
+        if b.len() > 1 {
+            let who: Vec<String> = b.iter().map(|(n, t)| format!("{n} (token {t})")).collect();
+            found.push(format!("{} all believe they hold {k}", who.join(" and ")));
+        }
+    }
+    for detail in found {
+        if w.checker.reported.insert(detail.clone()) {
+            out.push(v("one_believed_holder", detail));
         }
     }
 }

@@ -41,6 +41,10 @@ pub struct LockCommand {
     pub client: Option<ClientId>,
     /// The client's request number (0 for the leader's own commands).
     pub req: u64,
+    /// Only under the `token_from_leader_counter` design switch (a broken design): the token the
+    /// leader picked from its own counter. The seed's Grant never carries a token.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counter_token: Option<Token>,
 }
 
 fn digest_str(h: u64, s: &str) -> u64 {
@@ -59,6 +63,7 @@ impl Command for LockCommand {
             LockOp::Expire { key, token } => (3, key, *token, 0),
         };
         let h = digest_str(mix(mix(mix(tag, a), b), self.req), key);
+        let h = mix(h, self.counter_token.map_or(0, |t| t + 1));
         mix(h, self.client.map_or(u64::MAX, |c| c as u64))
     }
 }
@@ -123,9 +128,10 @@ impl LockMachine {
                     ApplyResult::GrantRejected
                 } else {
                     // The token is the Grant's log index: equal on every node, only growing.
-                    self.locks.insert(key.clone(), Lock { holder: cmd.client, token: index, lease_ms: *lease_ms });
-                    self.max_token = self.max_token.max(index);
-                    ApplyResult::Granted { token: index }
+                    let token = cmd.counter_token.unwrap_or(index);
+                    self.locks.insert(key.clone(), Lock { holder: cmd.client, token, lease_ms: *lease_ms });
+                    self.max_token = self.max_token.max(token);
+                    ApplyResult::Granted { token }
                 }
             }
             LockOp::Release { key, token } => match self.locks.get(key) {

@@ -25,6 +25,17 @@ pub struct Switches {
     pub release_with_token: bool,
     /// The storage resource ignores tokens (shows the lost update that fencing prevents).
     pub storage_ignores_tokens: bool,
+    /// Break it: Expire deletes without checking the token.
+    pub expire_ignores_token: bool,
+    /// Break it: followers delete a lock when their own countdown runs out, without a committed Expire.
+    pub followers_delete_on_countdown: bool,
+    /// Break it: the token comes from a counter on the leader (restarting with each leader)
+    /// instead of the Grant's log index.
+    pub token_from_leader_counter: bool,
+    /// Break it: the leader does not release a lock whose Grant reply could not be delivered.
+    pub no_ghost_release: bool,
+    /// Break it: the leader proposes a client's key-only Release without checking the holder.
+    pub release_without_holder_check: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -97,6 +108,8 @@ pub struct Server {
     /// Leader only: expiries proposed in this term.
     expiring: BTreeSet<(String, Token)>,
     noop_committed: bool,
+    /// The leader's token counter (only under `token_from_leader_counter`; volatile, per leader).
+    counter: Token,
     out: Output,
 }
 
@@ -126,10 +139,11 @@ impl Server {
             results: Default::default(),
             leases: BTreeMap::new(),
             switches,
-            rules: ApplyRules::default(),
+            rules: ApplyRules { expire_ignores_token: switches.expire_ignores_token },
             waiters: BTreeMap::new(),
             expiring: BTreeSet::new(),
             noop_committed: false,
+            counter: 0,
             out: Output::default(),
         }
     }
@@ -150,6 +164,9 @@ impl Server {
     /// The local time of the next timer: Raft's, or (leader only) the earliest lease to expire.
     pub fn next_deadline(&self) -> i64 {
         let mut d = self.raft.next_deadline();
+        if self.switches.followers_delete_on_countdown && !self.raft.is_leader() {
+            d = self.leases.values().map(|l| l.deadline_local_us).fold(d, i64::min);
+        }
         if self.raft.is_leader() && self.noop_committed {
             for (key, l) in &self.leases {
                 if !self.expiring.contains(&(key.clone(), l.token)) {
@@ -165,6 +182,19 @@ impl Server {
             self.raft.tick(now);
         }
         self.process(now);
+        if self.switches.followers_delete_on_countdown && !self.raft.is_leader() {
+            self.delete_on_own_countdown(now);
+        }
+    }
+
+    /// The broken design of the `followers_delete_on_countdown` switch: a follower deletes a
+    /// lock when its own countdown runs out, outside the log, so clock drift splits the tables.
+    fn delete_on_own_countdown(&mut self, now: i64) {
+        let due: Vec<String> = self.leases.iter().filter(|(_, l)| l.deadline_local_us <= now).map(|(k, _)| k.clone()).collect();
+        for key in due {
+            self.leases.remove(&key);
+            self.machine.locks.remove(&key);
+        }
     }
 
     pub fn step(&mut self, now: i64, from: NodeId, msg: Message<LockCommand>) {
@@ -182,10 +212,10 @@ impl Server {
     /// releases it at once (the seed's last rule).
     pub fn reply_undeliverable(&mut self, now: i64, client: ClientId, reply: &ClientReply) {
         if let Outcome::Granted { key, token, .. } = &reply.outcome {
-            if self.raft.is_leader() {
+            if self.raft.is_leader() && !self.switches.no_ghost_release {
                 if self.speculative_lock(key).is_some_and(|l| l.token == *token && l.holder == Some(client)) {
                     let release_token = self.switches.release_with_token.then_some(*token);
-                    let cmd = LockCommand { op: LockOp::Release { key: key.clone(), token: release_token }, client: None, req: 0 };
+                    let cmd = LockCommand { op: LockOp::Release { key: key.clone(), token: release_token }, client: None, req: 0, counter_token: None };
                     if self.raft.propose(now, cmd).is_ok() {
                         self.out.events.push(ServerEvent::GhostRelease { key: key.clone(), token: *token, client });
                     }
@@ -250,7 +280,16 @@ impl Server {
         // A retry of a request already applied gets the original result, not a second apply.
         if let Some(s) = self.machine.sessions.get(&r.client) {
             if s.req == r.req {
-                let outcome = outcome_of(&s.op, s.result, &self.machine.locks);
+                let mut outcome = outcome_of(&s.op, s.result, &self.machine.locks);
+                // A grant revoked since (ghost-released or expired) is no longer this client's:
+                // answering "granted" again would make two clients believe they hold the key.
+                if let Outcome::Granted { key, token, .. } = &outcome {
+                    let now_held = self.speculative_lock(key);
+                    if !now_held.as_ref().is_some_and(|l| l.token == *token && l.holder == Some(r.client)) {
+                        let (holder, token) = now_held.map_or((None, 0), |l| (l.holder, l.token));
+                        outcome = Outcome::Busy { key: key.clone(), holder, token };
+                    }
+                }
                 self.reply(r.client, r.req, outcome);
                 return;
             }
@@ -282,6 +321,7 @@ impl Server {
                 // or a late key-only release would delete somebody else's lock.
                 match self.speculative_lock(&key) {
                     Some(l) if l.holder == Some(r.client) && l.token == token => {}
+                    Some(_) if self.switches.release_without_holder_check => {}
                     _ => {
                         self.reply(r.client, r.req, Outcome::NotHolder { key });
                         return;
@@ -290,7 +330,14 @@ impl Server {
                 LockOp::Release { key, token: self.switches.release_with_token.then_some(token) }
             }
         };
-        if let Ok(index) = self.raft.propose(now, LockCommand { op: cmd, client: Some(r.client), req: r.req }) {
+        let counter_token = match (&cmd, self.switches.token_from_leader_counter) {
+            (LockOp::Grant { .. }, true) => {
+                self.counter += 1;
+                Some(self.counter)
+            }
+            _ => None,
+        };
+        if let Ok(index) = self.raft.propose(now, LockCommand { op: cmd, client: Some(r.client), req: r.req, counter_token }) {
             self.waiters.insert(index, (r.client, r.req));
         }
     }
@@ -316,6 +363,8 @@ impl Server {
                 self.waiters.clear();
                 self.expiring.clear();
                 self.noop_committed = false;
+            } else {
+                self.counter = 0;
             }
             self.out.events.push(ServerEvent::Role { role, term });
         }
@@ -384,7 +433,7 @@ impl Server {
             if !self.speculative_lock(&key).is_some_and(|l| l.token == token) {
                 continue; // already released or expiring in the pending tail
             }
-            let cmd = LockCommand { op: LockOp::Expire { key: key.clone(), token }, client: None, req: 0 };
+            let cmd = LockCommand { op: LockOp::Expire { key: key.clone(), token }, client: None, req: 0, counter_token: None };
             if self.raft.propose(now, cmd).is_ok() {
                 self.out.events.push(ServerEvent::ExpireProposed { key, token });
                 proposed = true;

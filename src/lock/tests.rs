@@ -6,13 +6,13 @@ use super::machine::{ApplyRules, LockMachine};
 use super::*;
 
 fn grant(key: &str, lease_ms: u64, client: u32) -> LockCommand {
-    LockCommand { op: LockOp::Grant { key: key.into(), lease_ms }, client: Some(client), req: 1 }
+    LockCommand { op: LockOp::Grant { key: key.into(), lease_ms }, client: Some(client), req: 1, counter_token: None }
 }
 fn release(key: &str) -> LockCommand {
-    LockCommand { op: LockOp::Release { key: key.into(), token: None }, client: None, req: 0 }
+    LockCommand { op: LockOp::Release { key: key.into(), token: None }, client: None, req: 0, counter_token: None }
 }
 fn expire(key: &str, token: u64) -> LockCommand {
-    LockCommand { op: LockOp::Expire { key: key.into(), token }, client: None, req: 0 }
+    LockCommand { op: LockOp::Expire { key: key.into(), token }, client: None, req: 0, counter_token: None }
 }
 
 fn run(cmds: &[Option<LockCommand>]) -> (LockMachine, Vec<ApplyResult>) {
@@ -159,7 +159,7 @@ fn switch_expire_ignoring_the_token_deletes_a_regranted_lock() {
 
 #[test]
 fn release_with_token_switch_deletes_only_the_named_lock() {
-    let rel = |t| LockCommand { op: LockOp::Release { key: "k".into(), token: Some(t) }, client: Some(0), req: 2 };
+    let rel = |t| LockCommand { op: LockOp::Release { key: "k".into(), token: Some(t) }, client: Some(0), req: 2, counter_token: None };
     let (m, rs) = run(&[Some(grant("k", 10, 0)), Some(rel(9))]);
     assert_eq!(rs[1], ApplyResult::NotFound);
     assert!(m.locks.contains_key("k"));

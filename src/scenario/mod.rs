@@ -213,7 +213,8 @@ impl Scenario {
             return Some(EndpointRef::Storage);
         }
         if let Some(k) = name.strip_prefix('n').and_then(|d| d.parse::<usize>().ok()) {
-            return (1..=self.nodes).contains(&k).then_some(EndpointRef::Node(k - 1));
+            // `then`, not `then_some`: "n0" must not compute k - 1 (found by the link fuzzer).
+            return (1..=self.nodes).contains(&k).then(|| EndpointRef::Node(k - 1));
         }
         self.clients.iter().position(|c| c.name == name).map(EndpointRef::Client)
     }
@@ -255,6 +256,7 @@ impl Scenario {
             check_range(&format!("{f}.retry_ms"), c.retry_ms, 1, 600_000)?;
             check_range(&format!("{f}.margin_ms"), c.margin_ms, 0, LEASE_MS_MAX)?;
             check_range(&format!("{f}.start_ms"), c.start_ms, 0, RUN_MS_MAX)?;
+            check_range(&format!("{f}.rate_ppm"), c.rate_ppm as u64, RATE_PPM_MIN as u64, RATE_PPM_MAX as u64)?;
             for (j, s) in c.script.iter().enumerate() {
                 let g = format!("{f}.script[{j}]");
                 match s {

@@ -37,6 +37,7 @@ pub fn random_scenario(seed: u64) -> Scenario {
                 margin_ms: r.range_inclusive(0, 150),
                 timeout_ms: r.range_inclusive(200, 600),
                 retry_ms: r.range_inclusive(50, 300),
+                rate_ppm: 1_000_000,
             }
         })
         .collect();

@@ -153,6 +153,9 @@ pub struct World {
     /// The latest deliveries (from, to, kind, sent, delivered), for the space-time diagram;
     /// kept only when the trace keeps its lines (the page), capped at `RECENT_MAX`.
     pub recent: std::collections::VecDeque<(u32, u32, &'static str, u64, u64)>,
+    /// Some server clock ran at a rate other than 1 or jumped: lease durations measured on
+    /// different machines no longer agree, so `one_believed_holder` is not expected to hold.
+    pub server_clocks_disturbed: bool,
 }
 
 pub const RECENT_MAX: usize = 3000;
@@ -179,7 +182,7 @@ impl World {
             .enumerate()
             .map(|(i, cfg)| ClientSlot {
                 client: Client::new(i as ClientId, cfg.clone(), n, 0),
-                clock: Clock::default(),
+                clock: Clock::new(0, cfg.rate_ppm),
                 crashed: false,
                 paused: false,
                 held: Vec::new(),
@@ -205,6 +208,7 @@ impl World {
             stats: WorldStats::default(),
             quiesced: false,
             recent: Default::default(),
+            server_clocks_disturbed: sc.clocks.iter().any(|c| c.rate_ppm != PPM_ONE),
         };
         for (i, t) in sc.timeline.iter().enumerate() {
             w.push(t.at_ms * 1000, Ev::Action(i as u32));
@@ -429,6 +433,11 @@ impl World {
                     self.send(i, ep, Payload::Reply(reply));
                 } else {
                     // The connection is gone: the server learns it at once (a TCP error).
+                    if let (crate::lock::server::Outcome::Granted { key, token, .. }, Some(s)) = (&reply.outcome, self.nodes[i].server.as_ref()) {
+                        if s.raft.is_leader() {
+                            self.checker.ghosts.push((key.clone(), *token, i, s.raft.term(), self.now_us + 1_000_000));
+                        }
+                    }
                     let local = self.nodes[i].clock.local_at(self.now_us);
                     if let Some(s) = self.nodes[i].server.as_mut() {
                         s.reply_undeliverable(local, c, &reply);
@@ -479,7 +488,8 @@ impl World {
         match cmd.map(|c| &c.op) {
             None => CmdView { op: "noop", key: None, lease_ms: None, token: None, client: None },
             Some(LockOp::Grant { key, lease_ms }) => {
-                CmdView { op: "grant", key: Some(key.clone()), lease_ms: Some(*lease_ms), token: None, client }
+                let token = cmd.and_then(|c| c.counter_token);
+                CmdView { op: "grant", key: Some(key.clone()), lease_ms: Some(*lease_ms), token, client }
             }
             Some(LockOp::Release { key, token }) => {
                 CmdView { op: "release", key: Some(key.clone()), lease_ms: None, token: *token, client }
@@ -658,11 +668,13 @@ impl World {
                 self.fault(what);
             }
             Action::SetRate { node, rate_ppm } => {
+                self.server_clocks_disturbed |= *rate_ppm != PPM_ONE;
                 self.nodes[node - 1].clock.set_rate(now, *rate_ppm);
                 self.clock_changed(node - 1);
                 self.fault(what);
             }
             Action::Jump { node, ms } => {
+                self.server_clocks_disturbed |= *ms != 0;
                 self.nodes[node - 1].clock.jump(now, ms * 1000);
                 self.clock_changed(node - 1);
                 self.fault(what);
