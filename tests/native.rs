@@ -652,3 +652,24 @@ fn fuzz_finding_endpoint_n0_is_refused_not_a_panic() {
     let corpus_link = include_str!("corpus/links.txt").lines().last().unwrap();
     assert!(raftlock::scenario::link::decode(corpus_link).unwrap_err().to_string().contains("timeline[0].from"));
 }
+
+/// Each "break it" scenario turns its named invariant red (its checks, above); with its
+/// safeguard back on, the same scenario stays green.
+#[test]
+fn break_it_scenarios_stay_green_with_the_safeguard_on() {
+    let mut seen = 0;
+    for name in raftlock::scenario::builtin::names().filter(|n| n.starts_with("break-") || n.ends_with("-no-fencing")) {
+        let mut sc = raftlock::scenario::builtin::get(name).unwrap();
+        let red = raftlock::run_scenario(&sc, true).unwrap();
+        assert!(!red.violations().is_empty(), "{name}: broken design shows a violation");
+        sc.switches = Default::default();
+        for c in &mut sc.clients {
+            // The client's safety margin must cover its clock's drift over the lease (50% of 1 s).
+            c.margin_ms = c.margin_ms.max(600);
+        }
+        let w = raftlock::run_scenario(&sc, true).unwrap();
+        assert!(w.violations().is_empty(), "{name} with the safeguard on: {:?}", w.violations());
+        seen += 1;
+    }
+    assert_eq!(seen, 7);
+}

@@ -25,6 +25,7 @@ fn v(invariant: &'static str, detail: String) -> Violation {
 /// History the invariants need beyond the present state.
 #[derive(Clone, Debug)]
 pub struct Checker {
+    rules: crate::lock::machine::ApplyRules,
     /// The leader seen for each term.
     leaders: BTreeMap<Term, NodeId>,
     /// Per node, while it leads: (term, last index, prefix hash there) at the last check.
@@ -61,8 +62,11 @@ pub const INVARIANTS: [&str; 12] = [
 ];
 
 impl Checker {
-    pub fn new(n: usize) -> Self {
+    /// `rules`: the apply rules of the design under test (a switch may change them); the
+    /// reference machine applies with the same rules, so only the named invariant turns red.
+    pub fn new(n: usize, rules: crate::lock::machine::ApplyRules) -> Self {
         Checker {
+            rules,
             leaders: BTreeMap::new(),
             leader_marks: vec![None; n],
             committed: BTreeMap::new(),
@@ -99,7 +103,7 @@ impl Checker {
                 return false;
             }
             self.check_apply_semantics(i, index, cmd, result);
-            let r = self.reference.apply(index, cmd);
+            let r = self.reference.apply_with(index, cmd, self.rules);
             if r != result {
                 self.pending.push(v(
                     "lock_tables_agree",
@@ -176,6 +180,7 @@ pub fn check_all(w: &mut World) -> Vec<Violation> {
     log_matching(w, &mut out);
     leader_completeness(w, &mut out);
     state_machine_safety(w, &mut out);
+    lock_tables_agree(w, &mut out);
     ghost_lock_released(w, &mut out);
     one_believed_holder(w, &mut out);
     for x in &out {
@@ -306,6 +311,26 @@ pub fn state_machine_safety(w: &mut World, out: &mut Vec<Violation>) {
                     format!("n{} and n{} committed different entries at or before index {idx}", a + 1, b + 1),
                 ));
                 return;
+            }
+        }
+    }
+}
+
+/// Between applies too: every node's lock table equals the reference table at the node's applied
+/// index (a table changed outside the log, e.g. by a follower's own countdown, shows here).
+pub fn lock_tables_agree(w: &mut World, out: &mut Vec<Violation>) {
+    for i in 0..w.n {
+        let Some(s) = w.nodes[i].server.as_ref() else { continue };
+        let applied = s.machine.applied as usize;
+        if applied == 0 {
+            continue;
+        }
+        if let Some(&want) = w.checker.reference_digests.get(applied - 1) {
+            if s.machine.digest() != want {
+                let detail = format!("n{}'s lock table at applied index {applied} differs from the other nodes' at that index", i + 1);
+                if w.checker.reported.insert(detail.clone()) {
+                    out.push(v("lock_tables_agree", detail));
+                }
             }
         }
     }

@@ -19,6 +19,12 @@ pub const BUILTINS: &[(&str, &str)] = &[
     ("rejoin-with-prevote", include_str!("../../scenarios/rejoin-with-prevote.json")),
     ("three-clients", include_str!("../../scenarios/three-clients.json")),
     ("gc-pause-no-fencing", include_str!("../../scenarios/gc-pause-no-fencing.json")),
+    ("break-expire-ignores-token", include_str!("../../scenarios/break-expire-ignores-token.json")),
+    ("break-followers-delete", include_str!("../../scenarios/break-followers-delete.json")),
+    ("break-token-counter", include_str!("../../scenarios/break-token-counter.json")),
+    ("break-no-ghost-release", include_str!("../../scenarios/break-no-ghost-release.json")),
+    ("break-release-without-holder-check", include_str!("../../scenarios/break-release-without-holder-check.json")),
+    ("break-client-no-margin", include_str!("../../scenarios/break-client-no-margin.json")),
     ("playground", include_str!("../../scenarios/playground.json")),
 ];
 

@@ -203,7 +203,7 @@ impl World {
             storage: Storage { ignores_tokens: sc.switches.storage_ignores_tokens, ..Storage::default() },
             net: Network::new(endpoints, sc.network.clone()),
             trace: Trace::new(keep_trace),
-            checker: Checker::new(n),
+            checker: Checker::new(n, crate::lock::machine::ApplyRules { expire_ignores_token: sc.switches.expire_ignores_token }),
             check_every_event: cfg!(debug_assertions),
             stats: WorldStats::default(),
             quiesced: false,
