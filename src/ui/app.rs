@@ -44,6 +44,8 @@ pub enum Msg {
     Error(String),
     /// The URL fragment changed (a pasted share link).
     LoadHash,
+    /// Turn a design switch on or off: the run restarts with the changed document.
+    SetSwitch(&'static str, bool),
     LoadBuiltin(String),
     LessonNext,
     LessonBack,
@@ -358,6 +360,27 @@ impl Component for App {
                     }
                     Ok(None) => {}
                     Err(e) => self.error = Some(e),
+                }
+                true
+            }
+            Msg::SetSwitch(name, on) => {
+                let mut sc = self.pg.borrow().scenario.clone();
+                let sw = &mut sc.switches;
+                match name {
+                    "expire_ignores_token" => sw.expire_ignores_token = on,
+                    "followers_delete_on_countdown" => sw.followers_delete_on_countdown = on,
+                    "token_from_leader_counter" => sw.token_from_leader_counter = on,
+                    "no_ghost_release" => sw.no_ghost_release = on,
+                    "storage_ignores_tokens" => sw.storage_ignores_tokens = on,
+                    "release_without_holder_check" => sw.release_without_holder_check = on,
+                    "release_with_token" => sw.release_with_token = on,
+                    "no_pre_vote" => sc.raft.pre_vote = !on,
+                    "no_check_quorum" => sc.raft.check_quorum = !on,
+                    _ => return false,
+                }
+                match Playground::new(sc) {
+                    Ok(pg) => self.replace(pg),
+                    Err(e) => self.error = Some(e.to_string()),
                 }
                 true
             }

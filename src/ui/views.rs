@@ -102,6 +102,10 @@ pub fn page(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
                     <h2>{ "Invariants" }</h2>
                     { invariants(w) }
                 </section>
+                <section class="panel wide" aria-label="Design switches">
+                    <h2>{ "Design switches: break one safeguard and watch which guarantee fails" }</h2>
+                    { switches(pg, link) }
+                </section>
             </main>
             { if app.help { help(link) } else { html! {} } }
         </div>
@@ -764,17 +768,81 @@ fn event_log(w: &World) -> Html {
     html! { <ol class="events" reversed=true aria-live="polite">{ for lines }</ol> }
 }
 
+/// Invariants in words (the trace names some by the failure, e.g. storage_accepts_stale_token).
+fn invariant_label(name: &str) -> String {
+    match name {
+        "storage_accepts_stale_token" => "the storage never accepts a stale token".into(),
+        "ghost_lock_released" => "ghost locks are released".into(),
+        "one_believed_holder" => "one client at a time believes it holds a key".into(),
+        _ => name.replace('_', " "),
+    }
+}
+
 fn invariants(w: &World) -> Html {
     let items = INVARIANTS.iter().map(|&name| {
         let n = w.violations().iter().filter(|(_, v)| v.invariant == name).count();
         html! {
             <li class={if n == 0 { "ok" } else { "broken" }} id={format!("inv-{name}")}>
-                { if n == 0 { "✓ " } else { "✗ " } }{ name.replace('_', " ") }
+                { if n == 0 { "✓ " } else { "✗ " } }{ invariant_label(name) }
                 { if n > 0 { format!(" — {n} violation(s)") } else { String::new() } }
             </li>
         }
     });
     html! { <ul class="invariants">{ for items }</ul> }
+}
+
+/// (field, label, explanation). Each is off by default; turning one on restarts the run with it,
+/// and the scenario document (and so a share link) records it.
+const SWITCHES: [(&str, &str, &str); 9] = [
+    ("expire_ignores_token", "Expire ignores the token",
+     "Expire deletes whatever lock holds the key. A late or duplicated Expire then erases a lock granted again in between: the seed's token condition exists for exactly this. Try it with late-expire."),
+    ("followers_delete_on_countdown", "Followers delete on their own countdown",
+     "A follower deletes a lock when its own clock says the lease is over, instead of waiting for a committed Expire. With drift the nodes' tables split: why the seed deletes only through the log (Redlock's dependence on clocks, Kleppmann 2016)."),
+    ("token_from_leader_counter", "Tokens from a leader's counter",
+     "The leader numbers tokens from a counter in its memory instead of using the Grant's log index. A new leader starts again, tokens repeat, and fencing can no longer order holders (Chubby's sequencers and ZooKeeper's zxid are log positions too)."),
+    ("no_ghost_release", "No ghost-lock release",
+     "When the reply to a Grant cannot reach its client, the leader does nothing: a lock nobody knows it holds stays until its lease runs out, and everyone else waits."),
+    ("storage_ignores_tokens", "Storage ignores tokens",
+     "The resource accepts any write. A client that paused past its lease overwrites the new holder's work: the lost update that fencing tokens prevent (Kleppmann, How to do distributed locking, 2016)."),
+    ("release_without_holder_check", "Release without the holder check",
+     "The leader proposes a client's key-only Release without checking that this client holds the key: a late Release deletes someone else's lock (etcd issue 22082)."),
+    ("release_with_token", "Release carries the token",
+     "A design alternative, not a bug: Release names the holder's token and deletes only on a match, like Expire."),
+    ("no_pre_vote", "No pre-vote",
+     "A node cut off from the others raises its term at every election timeout; when it returns, its higher term forces the working leader to step down (Ongaro's thesis, section 9.6)."),
+    ("no_check_quorum", "No check-quorum",
+     "A leader cut off from the majority keeps believing it leads and keeps proposing entries that can never commit (Ongaro's thesis, section 6.2)."),
+];
+
+fn switches(pg: &Playground, link: &Scope<App>) -> Html {
+    let sc = &pg.scenario;
+    let sw = &sc.switches;
+    let state = |name: &str| match name {
+        "expire_ignores_token" => sw.expire_ignores_token,
+        "followers_delete_on_countdown" => sw.followers_delete_on_countdown,
+        "token_from_leader_counter" => sw.token_from_leader_counter,
+        "no_ghost_release" => sw.no_ghost_release,
+        "storage_ignores_tokens" => sw.storage_ignores_tokens,
+        "release_without_holder_check" => sw.release_without_holder_check,
+        "release_with_token" => sw.release_with_token,
+        "no_pre_vote" => !sc.raft.pre_vote,
+        "no_check_quorum" => !sc.raft.check_quorum,
+        _ => false,
+    };
+    let items = SWITCHES.iter().map(|&(name, label, why)| {
+        let on = state(name);
+        html! {
+            <li class={classes!(on.then_some("on"))}>
+                <label>
+                    <input type="checkbox" id={format!("switch-{name}")} checked={on}
+                        onchange={link.callback(move |e: yew::Event| Msg::SetSwitch(name, e.target_unchecked_into::<web_sys::HtmlInputElement>().checked()))} />
+                    <strong>{ label }</strong>{ if on { " (on: the run restarted with it)" } else { "" } }
+                </label>
+                <p>{ why }</p>
+            </li>
+        }
+    });
+    html! { <ul class="switches">{ for items }</ul> }
 }
 
 fn help(link: &Scope<App>) -> Html {

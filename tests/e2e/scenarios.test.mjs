@@ -3,6 +3,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { serve, launch, shot, snap, DIST } from './helpers.mjs';
 
 const ROOT = path.resolve(DIST, '..');
@@ -131,6 +132,28 @@ test('export the scenario and the trace as files, and import a scenario file (a 
   assert.equal((await snap(page)).nodes.length, 3, 'the imported run stays');
   assert.equal((await snap(page)).trace_hash, before.trace_hash);
   fs.rmSync(tmp, { recursive: true, force: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a design switch turned on in the page breaks its invariant, pauses the run, and travels in the share link', async () => {
+  const { page, errors } = await openAt(browser.context, `${url}#scenario=late-expire`);
+  await page.check('#switch-expire_ignores_token');
+  await page.evaluate(() => { window.raftlock.setSpeed(12); window.raftlock.play(true); });
+  await page.waitForSelector('#violation', { timeout: 20000 });
+  assert.match(await page.locator('#violation').innerText(), /expire_deletes_only_on_token_match/);
+  assert.equal(await page.locator('#play').innerText(), '▶ Play', 'the run paused at the violation');
+  assert.equal(await page.locator('#inv-expire_deletes_only_on_token_match.broken').count(), 1);
+  assert.ok(await page.locator('ol.events li.bad').count() > 0, 'the event is highlighted in the event log');
+  console.log('screenshot', await shot(page, 'switch-violation'));
+  await page.click('#share');
+  const link = await page.locator('#share-url').inputValue();
+  const payload = link.split('#v1.')[1].split('.')[0];
+  const doc = JSON.parse(zlib.inflateRawSync(Buffer.from(payload, 'base64url')).toString());
+  assert.equal(doc.switches.expire_ignores_token, true, 'the link carries the switch');
+  await page.uncheck('#switch-expire_ignores_token');
+  await page.evaluate(() => window.raftlock.runTo(1e12));
+  assert.equal(await page.locator('ul.invariants li.broken').count(), 0, 'with the safeguard on, all green');
   assert.deepEqual(errors, []);
   await page.close();
 });
