@@ -96,6 +96,23 @@ struct TimerSlot {
     at: Option<u64>,
 }
 
+impl TimerSlot {
+    /// Plan the timer for local deadline `d` on `clock`: returns the (time, generation) of a new
+    /// queue event when one is needed (none is when the live event is already early enough).
+    fn plan(&mut self, clock: &Clock, d: i64, now_us: u64) -> Option<(u64, u64)> {
+        if d == i64::MAX {
+            return None;
+        }
+        let at = clock.true_when(d, now_us);
+        if self.at.is_some_and(|s| s <= at) {
+            return None;
+        }
+        self.gen += 1;
+        self.at = Some(at);
+        Some((at, self.gen))
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct NodeSlot {
     /// `None` while crashed; then `persisted` holds what survives.
@@ -506,15 +523,7 @@ impl World {
         if slot.paused {
             return;
         }
-        let d = server.next_deadline();
-        if d == i64::MAX {
-            return;
-        }
-        let at = slot.clock.true_when(d, self.now_us);
-        if slot.timer.at.is_none_or(|s| at < s) {
-            slot.timer.gen += 1;
-            slot.timer.at = Some(at);
-            let gen = slot.timer.gen;
+        if let Some((at, gen)) = slot.timer.plan(&slot.clock, server.next_deadline(), self.now_us) {
             self.push(at, Ev::NodeTimer { node: i as u32, gen });
         }
     }
@@ -569,15 +578,7 @@ impl World {
         if slot.paused || slot.crashed {
             return;
         }
-        let d = slot.client.next_deadline();
-        if d == i64::MAX {
-            return;
-        }
-        let at = slot.clock.true_when(d, self.now_us);
-        if slot.timer.at.is_none_or(|s| at < s) {
-            slot.timer.gen += 1;
-            slot.timer.at = Some(at);
-            let gen = slot.timer.gen;
+        if let Some((at, gen)) = slot.timer.plan(&slot.clock, slot.client.next_deadline(), self.now_us) {
             self.push(at, Ev::ClientTimer { client: c as u32, gen });
         }
     }

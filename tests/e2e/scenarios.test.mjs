@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { serve, launch, shot, snap, DIST } from './helpers.mjs';
+import { serve, launch, openApp, shot, snap, DIST } from './helpers.mjs';
 
 const ROOT = path.resolve(DIST, '..');
 const golden = Object.fromEntries(fs.readFileSync(path.join(ROOT, 'tests/golden/builtin-hashes.txt'), 'utf8')
@@ -13,15 +13,7 @@ let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
 after(async () => { await browser.close(); server.close(); });
 
-async function openAt(context, href) {
-  const page = await context.newPage();
-  const errors = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(href);
-  await page.waitForFunction(() => window.raftlock && document.querySelector('svg.cluster'), null, { timeout: 30000 });
-  return { page, errors };
-}
+const openAt = openApp;
 
 test('every built-in scenario plays its lesson in the page, its checks pass, and its trace hash equals the native one', async () => {
   for (const [name, hash] of Object.entries(golden)) {
