@@ -336,3 +336,92 @@ fn prevote_9_6_leader_itself_refuses_a_prevote_while_it_leads() {
     }
     assert_eq!(net.nodes[0].role(), Role::Leader);
 }
+
+impl Net {
+    /// Deliver what is queued now, once (no follow-ups): lets a test stop between rounds.
+    fn round(&mut self) {
+        self.collect();
+        let q = std::mem::take(&mut self.queue);
+        for (from, to, m) in q {
+            self.nodes[to].step(self.now, from, m);
+        }
+    }
+    fn drop_pending(&mut self) {
+        self.collect();
+        self.queue.clear();
+    }
+}
+
+/// The Raft paper's Figure 8, played by hand. Returns (index 2 committed by the term-3 leader,
+/// index 2 survived the next leader).
+fn figure_8(counting: bool) -> (bool, bool) {
+    let cfg = RaftConfig { pre_vote: false, check_quorum: false, max_batch: 1, commit_by_counting_old_terms: counting, ..RaftConfig::default() };
+    let mut net = Net::new(5, cfg);
+    net.elect(0);
+    net.settle();
+    // (a) S0 (term 1) appends X at index 2 and replicates it to S1 only.
+    for p in 2..5 {
+        net.cut.push((0, p));
+    }
+    net.nodes[0].propose(net.now, Cmd(100)).unwrap();
+    net.settle();
+    assert_eq!(net.nodes[1].log().last_index(), 2);
+    // (b) S0 is cut off; S4 wins term 2 with S2 and S3, appends its no-op at index 2, and is cut
+    // off before that reaches anyone.
+    net.isolate(0);
+    net.fire(4);
+    net.round(); // vote requests
+    net.round(); // vote replies: S4 leads term 2
+    assert_eq!(net.nodes[4].role(), Role::Leader);
+    net.isolate(4);
+    net.drop_pending();
+    // (c) S0 comes back and wins term 3 with S1, S2, S3; it brings S2 and S3 up to index 2 (one
+    // entry per message), and is cut off before its own no-op (index 3) reaches a majority.
+    net.heal();
+    net.isolate(4);
+    net.fire(0); // check-quorum is off: S0 still leads term 1 until its heartbeat meets term 2
+    net.settle();
+    assert_eq!(net.nodes[0].role(), Role::Follower);
+    while net.nodes[0].role() != Role::Leader {
+        net.fire(0);
+        net.round();
+        net.round();
+    }
+    let term = net.nodes[0].term();
+    for _ in 0..4 {
+        net.round();
+        if net.nodes[2].log().last_index() >= 2 && net.nodes[3].log().last_index() >= 2 {
+            break;
+        }
+    }
+    net.round(); // their acknowledgements of index 2 reach S0
+    let committed_2 = net.nodes[0].commit_index() >= 2 && net.nodes[0].log().term_at(2) == 1;
+    assert!(net.nodes[0].commit_index() < 3, "the term-{term} no-op is not on a majority yet");
+    // (d) S0 is cut off; S4 returns and wins with S2 and S3 (its last term 2 beats their 1).
+    net.heal();
+    net.isolate(0);
+    net.drop_pending();
+    net.fire(4); // S4 still leads term 2 until its heartbeat meets term 3
+    net.settle();
+    assert_eq!(net.nodes[4].role(), Role::Follower);
+    while net.nodes[4].role() != Role::Leader {
+        net.fire(4);
+        net.settle();
+    }
+    net.settle();
+    net.fire(4);
+    net.settle();
+    let survived = net.nodes[2].log().term_at(2) == 1 && net.nodes[3].log().term_at(2) == 1;
+    (committed_2, survived)
+}
+
+#[test]
+fn commit_5_4_2_figure_8_counting_old_terms_loses_a_committed_entry() {
+    // With the safeguard: index 2 (term 1) is never counted as committed, so overwriting it is legal.
+    let (committed, _) = figure_8(false);
+    assert!(!committed, "§5.4.2: an earlier term's entry is not committed by counting replicas");
+    // With the switch: the leader commits it by counting, and the next leader overwrites it.
+    let (committed, survived) = figure_8(true);
+    assert!(committed, "counting replicas committed index 2");
+    assert!(!survived, "a committed entry was lost: the Figure 8 anomaly");
+}

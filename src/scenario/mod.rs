@@ -28,6 +28,9 @@ pub struct RaftSettings {
     pub heartbeat_ms: u64,
     pub pre_vote: bool,
     pub check_quorum: bool,
+    /// Break it: the Raft paper's Figure 8 (see `RaftConfig::commit_by_counting_old_terms`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub commit_by_counting_old_terms: bool,
 }
 
 impl Default for RaftSettings {
@@ -38,6 +41,7 @@ impl Default for RaftSettings {
             heartbeat_ms: c.heartbeat_us / 1000,
             pre_vote: c.pre_vote,
             check_quorum: c.check_quorum,
+            commit_by_counting_old_terms: false,
         }
     }
 }
@@ -50,6 +54,7 @@ impl RaftSettings {
             heartbeat_us: self.heartbeat_ms * 1000,
             pre_vote: self.pre_vote,
             check_quorum: self.check_quorum,
+            commit_by_counting_old_terms: self.commit_by_counting_old_terms,
             ..RaftConfig::default()
         }
     }

@@ -376,6 +376,7 @@ impl Component for App {
                     "release_with_token" => sw.release_with_token = on,
                     "no_pre_vote" => sc.raft.pre_vote = !on,
                     "no_check_quorum" => sc.raft.check_quorum = !on,
+                    "commit_by_counting_old_terms" => sc.raft.commit_by_counting_old_terms = on,
                     _ => return false,
                 }
                 match Playground::new(sc) {

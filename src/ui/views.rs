@@ -793,7 +793,7 @@ fn invariants(w: &World) -> Html {
 
 /// (field, label, explanation). Each is off by default; turning one on restarts the run with it,
 /// and the scenario document (and so a share link) records it.
-const SWITCHES: [(&str, &str, &str); 9] = [
+const SWITCHES: [(&str, &str, &str); 10] = [
     ("expire_ignores_token", "Expire ignores the token",
      "Expire deletes whatever lock holds the key. A late or duplicated Expire then erases a lock granted again in between: the seed's token condition exists for exactly this. Try it with late-expire."),
     ("followers_delete_on_countdown", "Followers delete on their own countdown",
@@ -810,6 +810,8 @@ const SWITCHES: [(&str, &str, &str); 9] = [
      "A design alternative, not a bug: Release names the holder's token and deletes only on a match, like Expire."),
     ("no_pre_vote", "No pre-vote",
      "A node cut off from the others raises its term at every election timeout; when it returns, its higher term forces the working leader to step down (Ongaro's thesis, section 9.6)."),
+    ("commit_by_counting_old_terms", "Commit earlier terms by counting",
+     "The leader commits an entry of an earlier term as soon as a majority holds it. The Raft paper's Figure 8 shows a later leader overwriting such an entry: a committed entry lost (unit test commit_5_4_2_figure_8_...). Section 5.4.2 commits only the leader's own term."),
     ("no_check_quorum", "No check-quorum",
      "A leader cut off from the majority keeps believing it leads and keeps proposing entries that can never commit (Ongaro's thesis, section 6.2)."),
 ];
@@ -827,6 +829,7 @@ fn switches(pg: &Playground, link: &Scope<App>) -> Html {
         "release_with_token" => sw.release_with_token,
         "no_pre_vote" => !sc.raft.pre_vote,
         "no_check_quorum" => !sc.raft.check_quorum,
+        "commit_by_counting_old_terms" => sc.raft.commit_by_counting_old_terms,
         _ => false,
     };
     let items = SWITCHES.iter().map(|&(name, label, why)| {
