@@ -11,6 +11,8 @@ const USAGE: &str = "usage:
   raftlock link SCENARIO.json [--at-ms T] [--base URL]   print the share URL
   raftlock swarm [--seeds N] [--from S] [--dump DIR]
   raftlock bench [--hours H | --minutes M] [--runs R] [--json]
+  raftlock hunt [--switch NAME]... [--runs N] [--from S] [--out FILE.json]
+                                                 random faults until an invariant breaks; shrink it
   raftlock example            print the README's example scenario";
 
 fn main() -> ExitCode {
@@ -26,6 +28,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some("link") => cmd_link(&args[1..]),
+        Some("hunt") => cmd_hunt(&args[1..]),
         Some("swarm") => cmd_swarm(&args[1..]),
         Some("bench") => cmd_bench(&args[1..]),
         Some("example") => {
@@ -124,6 +127,31 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
         return Err(format!("{failed} expected-outcome check(s) failed"));
     }
     Ok(())
+}
+
+fn cmd_hunt(args: &[String]) -> Result<(), String> {
+    let switches: Vec<&str> = args.windows(2).filter(|w| w[0] == "--switch").map(|w| w[1].as_str()).collect();
+    let runs: u64 = flag(args, "--runs")?.unwrap_or(1000);
+    let from: u64 = flag(args, "--from")?.unwrap_or(1);
+    let out: Option<String> = flag(args, "--out")?;
+    let label = if switches.is_empty() { "no switch (the seed's design)".to_string() } else { switches.join(", ") };
+    match raftlock::scenario::hunt::hunt(&switches, from, runs)? {
+        None => {
+            println!("hunt with {label}: no violation in {runs} runs");
+            Ok(())
+        }
+        Some(f) => {
+            println!("hunt with {label}: {} broke after {} run(s) (seed {})", f.invariant, f.runs, f.seed);
+            println!("  {}", f.detail);
+            println!("  shrunk from {} to {} timeline actions, {} ms", f.original_actions, f.shrunk.timeline.len(), f.shrunk.until_ms);
+            if let Some(path) = out {
+                std::fs::write(&path, f.shrunk.to_json()).map_err(|e| format!("{path}: {e}"))?;
+                println!("  scenario written to {path}");
+            }
+            println!("  link: {}", raftlock::scenario::link::encode_url("http://127.0.0.1:8080/", &f.shrunk, f.shrunk.until_ms * 1000));
+            Ok(())
+        }
+    }
 }
 
 fn cmd_swarm(args: &[String]) -> Result<(), String> {

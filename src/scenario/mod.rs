@@ -3,6 +3,7 @@
 //! this same document. See the README for the format and an example.
 
 pub mod builtin;
+pub mod hunt;
 pub mod lesson;
 pub mod link;
 pub mod swarm;

@@ -365,19 +365,9 @@ impl Component for App {
             }
             Msg::SetSwitch(name, on) => {
                 let mut sc = self.pg.borrow().scenario.clone();
-                let sw = &mut sc.switches;
-                match name {
-                    "expire_ignores_token" => sw.expire_ignores_token = on,
-                    "followers_delete_on_countdown" => sw.followers_delete_on_countdown = on,
-                    "token_from_leader_counter" => sw.token_from_leader_counter = on,
-                    "no_ghost_release" => sw.no_ghost_release = on,
-                    "storage_ignores_tokens" => sw.storage_ignores_tokens = on,
-                    "release_without_holder_check" => sw.release_without_holder_check = on,
-                    "release_with_token" => sw.release_with_token = on,
-                    "no_pre_vote" => sc.raft.pre_vote = !on,
-                    "no_check_quorum" => sc.raft.check_quorum = !on,
-                    "commit_by_counting_old_terms" => sc.raft.commit_by_counting_old_terms = on,
-                    _ => return false,
+                if let Err(e) = crate::scenario::hunt::set_switch(&mut sc, name, on) {
+                    self.error = Some(e);
+                    return true;
                 }
                 match Playground::new(sc) {
                     Ok(pg) => self.replace(pg),

@@ -1,0 +1,133 @@
+//! The counterexample hunt: random fault schedules (the swarm's) with some design switches on,
+//! until an invariant breaks; then the schedule is shrunk to the fewest timeline actions and
+//! the shortest run that still break the same invariant, ready to open as a scenario or link.
+
+use super::{swarm, Action, Scenario, TimedAction};
+use crate::sim::rng::Rng;
+use crate::sim::World;
+
+/// The switch names (the page's and the CLI's): the lock service's, Raft's, and
+/// `client_no_margin` (clients with drifting clocks and no safety margin).
+pub const SWITCH_NAMES: [&str; 11] = [
+    "expire_ignores_token",
+    "followers_delete_on_countdown",
+    "token_from_leader_counter",
+    "no_ghost_release",
+    "storage_ignores_tokens",
+    "release_without_holder_check",
+    "release_with_token",
+    "no_pre_vote",
+    "no_check_quorum",
+    "commit_by_counting_old_terms",
+    "client_no_margin",
+];
+
+/// Turn a named switch on or off in a document.
+pub fn set_switch(sc: &mut Scenario, name: &str, on: bool) -> Result<(), String> {
+    let sw = &mut sc.switches;
+    match name {
+        "expire_ignores_token" => sw.expire_ignores_token = on,
+        "followers_delete_on_countdown" => sw.followers_delete_on_countdown = on,
+        "token_from_leader_counter" => sw.token_from_leader_counter = on,
+        "no_ghost_release" => sw.no_ghost_release = on,
+        "storage_ignores_tokens" => sw.storage_ignores_tokens = on,
+        "release_without_holder_check" => sw.release_without_holder_check = on,
+        "release_with_token" => sw.release_with_token = on,
+        "no_pre_vote" => sc.raft.pre_vote = !on,
+        "no_check_quorum" => sc.raft.check_quorum = !on,
+        "commit_by_counting_old_terms" => sc.raft.commit_by_counting_old_terms = on,
+        "client_no_margin" => {
+            for c in &mut sc.clients {
+                c.margin_ms = if on { 0 } else { c.margin_ms.max(100) };
+            }
+        }
+        _ => return Err(format!("no switch named \"{name}\" (one of: {})", SWITCH_NAMES.join(", "))),
+    }
+    Ok(())
+}
+
+/// A swarm schedule for the hunt: the swarm's faults, plus duplicated Expire proposals, plus
+/// (only with `client_no_margin`) client clocks drifting by up to ±50%.
+pub fn hunt_scenario(seed: u64, switches: &[&str]) -> Result<Scenario, String> {
+    let mut sc = swarm::random_scenario(seed);
+    let mut r = Rng::new(seed ^ 0x4855_4e54);
+    for _ in 0..r.range_inclusive(1, 4) {
+        let key = ["a", "b"][r.below(2) as usize].to_string();
+        sc.timeline.push(TimedAction { at_ms: r.range_inclusive(500, swarm::FAULTS_MS - 1), action: Action::DuplicateExpire { key } });
+    }
+    sc.timeline.sort_by_key(|t| t.at_ms); // stable: `calm` stays last among equals
+    for s in switches {
+        set_switch(&mut sc, s, true)?;
+        if *s == "client_no_margin" {
+            for c in &mut sc.clients {
+                c.rate_ppm = r.range_inclusive(500_000, 1_500_000) as u32;
+            }
+        }
+    }
+    sc.name = format!("hunt-{seed}");
+    Ok(sc)
+}
+
+/// The first violation of a run, if any: (invariant, detail, true time µs).
+pub fn first_violation(sc: &Scenario) -> Option<(&'static str, String, u64)> {
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut w = World::new(sc, false).ok()?;
+        w.check_every_event = true;
+        let end = sc.until_ms * 1000;
+        while w.next_event_time().is_some_and(|t| t <= end) {
+            w.step();
+            if let Some((t, v)) = w.violations().first() {
+                return Some((v.invariant, v.detail.clone(), *t));
+            }
+        }
+        None
+    }));
+    run.unwrap_or(Some(("panic", "the run panicked".into(), 0)))
+}
+
+/// Shrink a failing schedule: drop timeline actions one at a time while the same invariant
+/// still breaks, then end the run just after the violation.
+pub fn shrink(sc: &Scenario, invariant: &str) -> Scenario {
+    let mut best = sc.clone();
+    let mut i = 0;
+    while i < best.timeline.len() {
+        let mut candidate = best.clone();
+        candidate.timeline.remove(i);
+        match first_violation(&candidate) {
+            Some((inv, _, _)) if inv == invariant => best = candidate,
+            _ => i += 1,
+        }
+    }
+    if let Some((_, _, t)) = first_violation(&best) {
+        best.until_ms = (t / 1000 + 100).min(best.until_ms);
+    }
+    best
+}
+
+#[derive(Debug)]
+pub struct Found {
+    pub seed: u64,
+    pub runs: u64,
+    pub invariant: &'static str,
+    pub detail: String,
+    pub original_actions: usize,
+    pub shrunk: Scenario,
+}
+
+/// Run up to `runs` schedules from seed `from`; stop at the first violation and shrink it.
+pub fn hunt(switches: &[&str], from: u64, runs: u64) -> Result<Option<Found>, String> {
+    for k in 0..runs {
+        let seed = from + k;
+        let sc = hunt_scenario(seed, switches)?;
+        if let Some((invariant, detail, _)) = first_violation(&sc) {
+            let mut shrunk = shrink(&sc, invariant);
+            shrunk.lesson = Some(super::lesson::Lesson {
+                title: format!("Found by the hunt: {invariant}"),
+                captions: vec![super::lesson::Caption { at_ms: None, on: Some(super::lesson::Moment::Violation), text: detail.clone() }],
+                checks: vec![super::lesson::Check::Violated { invariant: invariant.to_string() }],
+            });
+            return Ok(Some(Found { seed, runs: k + 1, invariant, detail, original_actions: sc.timeline.len(), shrunk }));
+        }
+    }
+    Ok(None)
+}
