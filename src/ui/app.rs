@@ -47,6 +47,8 @@ pub enum Msg {
     /// Turn a design switch on or off: the run restarts with the changed document.
     SetSwitch(&'static str, bool),
     LoadBuiltin(String),
+    /// Show or hide the page listing every built-in scenario.
+    ScenarioList(bool),
     LessonNext,
     LessonBack,
     Share,
@@ -74,6 +76,7 @@ pub struct App {
     pub lesson_pos: usize,
     pub caption_times: Vec<u64>,
     pub share_url: Option<String>,
+    pub list_open: bool,
     _hash: EventListener,
     reader: Option<gloo::file::callbacks::FileReader>,
 }
@@ -91,7 +94,7 @@ fn location() -> Option<web_sys::Location> {
 fn playground_from_hash() -> Result<Option<Playground>, String> {
     let hash = location().and_then(|l| l.hash().ok()).unwrap_or_default();
     let frag = hash.trim_start_matches('#');
-    if frag.is_empty() {
+    if frag.is_empty() || frag == "scenarios" {
         return Ok(None);
     }
     if let Some(name) = frag.strip_prefix("scenario=") {
@@ -185,6 +188,7 @@ impl Component for App {
             lesson_pos: 0,
             caption_times: Vec::new(),
             share_url: None,
+            list_open: location().and_then(|l| l.hash().ok()).is_some_and(|h| h == "#scenarios"),
             _hash: hash,
             reader: None,
             pg,
@@ -375,7 +379,12 @@ impl Component for App {
                 }
                 true
             }
+            Msg::ScenarioList(open) => {
+                self.list_open = open;
+                true
+            }
             Msg::LoadBuiltin(name) => {
+                self.list_open = false;
                 match crate::scenario::builtin::get(&name).map(Playground::new) {
                     Some(Ok(pg)) => {
                         self.replace(pg);

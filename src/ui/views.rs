@@ -108,6 +108,7 @@ pub fn page(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
                 </section>
             </main>
             { if app.help { help(link) } else { html! {} } }
+            { if app.list_open { scenario_list(link) } else { html! {} } }
         </div>
     }
 }
@@ -172,6 +173,7 @@ fn scenario_bar(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
                     { for options }
                 </select>
             </label>
+            <button id="all-scenarios" onclick={link.callback(|_| Msg::ScenarioList(true))}>{ "All scenarios…" }</button>
             <button id="share" onclick={link.callback(|_| Msg::Share)} title="Copy a link that reproduces this run at this moment">{ "Share link" }</button>
             <button id="export-scenario" onclick={link.callback(|_| Msg::Export("scenario"))}>{ "Export scenario" }</button>
             <button id="export-trace" onclick={link.callback(|_| Msg::Export("trace"))}>{ "Export trace" }</button>
@@ -846,6 +848,33 @@ fn switches(pg: &Playground, link: &Scope<App>) -> Html {
         }
     });
     html! { <ul class="switches">{ for items }</ul> }
+}
+
+/// The scenario list page (deep link `#scenarios`): every built-in with its story and a link.
+fn scenario_list(link: &Scope<App>) -> Html {
+    let cards = crate::scenario::builtin::BUILTINS.iter().map(|(name, _)| {
+        let sc = crate::scenario::builtin::get(name).expect("built-ins are valid");
+        let title = sc.lesson.as_ref().map_or("Free play".to_string(), |l| l.title.clone());
+        let n = name.to_string();
+        html! {
+            <li class={classes!("card", name.starts_with("break-").then_some("break"))}>
+                <h3><a href={format!("#scenario={name}")} onclick={link.callback(move |e: MouseEvent| { e.prevent_default(); Msg::LoadBuiltin(n.clone()) })}>{ title }</a></h3>
+                <p>{ sc.description.clone() }</p>
+                <small>{ format!("{name} · {} nodes · {} clients · {} s", sc.nodes, sc.clients.len(), sc.until_ms / 1000) }</small>
+            </li>
+        }
+    });
+    html! {
+        <div class="overlay list" role="dialog" aria-label="All scenarios">
+            <div class="dialog wide">
+                <div class="dialog-head">
+                    <h2>{ "Scenarios" }</h2>
+                    <button id="close-list" onclick={link.callback(|_| Msg::ScenarioList(false))} aria-label="Close">{ "✕" }</button>
+                </div>
+                <ul class="cards" id="scenario-list">{ for cards }</ul>
+            </div>
+        </div>
+    }
 }
 
 fn help(link: &Scope<App>) -> Html {

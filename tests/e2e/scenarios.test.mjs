@@ -149,3 +149,16 @@ test('a design switch turned on in the page breaks its invariant, pauses the run
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the scenario list page links every built-in scenario', async () => {
+  const { page, errors } = await openAt(browser.context, `${url}#scenarios`);
+  await page.waitForSelector('#scenario-list');
+  const cards = await page.locator('#scenario-list li').count();
+  assert.equal(cards, Object.keys(golden).length, 'one card per built-in');
+  console.log('screenshot', await shot(page, 'scenario-list'));
+  await page.click('#scenario-list a[href="#scenario=ghost-lock"]');
+  await page.waitForSelector('#scenario-list', { state: 'detached' });
+  assert.match(await page.locator('.lesson h2').innerText(), /ghost lock/i);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
