@@ -46,6 +46,25 @@ pub fn set_switch(sc: &mut Scenario, name: &str, on: bool) -> Result<(), String>
     Ok(())
 }
 
+/// Whether a named switch is on in a document.
+pub fn switch_is_on(sc: &Scenario, name: &str) -> bool {
+    let sw = &sc.switches;
+    match name {
+        "expire_ignores_token" => sw.expire_ignores_token,
+        "followers_delete_on_countdown" => sw.followers_delete_on_countdown,
+        "token_from_leader_counter" => sw.token_from_leader_counter,
+        "no_ghost_release" => sw.no_ghost_release,
+        "storage_ignores_tokens" => sw.storage_ignores_tokens,
+        "release_without_holder_check" => sw.release_without_holder_check,
+        "release_with_token" => sw.release_with_token,
+        "no_pre_vote" => !sc.raft.pre_vote,
+        "no_check_quorum" => !sc.raft.check_quorum,
+        "commit_by_counting_old_terms" => sc.raft.commit_by_counting_old_terms,
+        "client_no_margin" => !sc.clients.is_empty() && sc.clients.iter().all(|c| c.margin_ms == 0),
+        _ => false,
+    }
+}
+
 /// A swarm schedule for the hunt: the swarm's faults, plus duplicated Expire proposals, plus
 /// (only with `client_no_margin`) client clocks drifting by up to ±50%.
 pub fn hunt_scenario(seed: u64, switches: &[&str]) -> Result<Scenario, String> {

@@ -49,6 +49,8 @@ pub enum Msg {
     LoadBuiltin(String),
     /// Show or hide the page listing every built-in scenario.
     ScenarioList(bool),
+    /// Side by side: the same document with this switch flipped, advancing together (None closes).
+    Compare(Option<&'static str>),
     LessonNext,
     LessonBack,
     Share,
@@ -77,6 +79,8 @@ pub struct App {
     pub caption_times: Vec<u64>,
     pub share_url: Option<String>,
     pub list_open: bool,
+    /// The second pane of the side-by-side view and the switch it flips.
+    pub compare: Option<(Shared, &'static str)>,
     _hash: EventListener,
     reader: Option<gloo::file::callbacks::FileReader>,
 }
@@ -128,6 +132,7 @@ fn now_ms() -> f64 {
 impl App {
     fn replace(&mut self, pg: Playground) {
         *self.pg.borrow_mut() = pg;
+        self.compare = None;
         self.stopped_at = None;
         self.log_from = None;
         self.lesson_pos = 0;
@@ -188,6 +193,7 @@ impl Component for App {
             lesson_pos: 0,
             caption_times: Vec::new(),
             share_url: None,
+            compare: None,
             list_open: location().and_then(|l| l.hash().ok()).is_some_and(|h| h == "#scenarios"),
             _hash: hash,
             reader: None,
@@ -208,6 +214,19 @@ impl Component for App {
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        let changed = self.handle(ctx, msg);
+        self.sync_compare();
+        changed
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let pg = self.pg.borrow();
+        views::page(self, &pg, ctx.link())
+    }
+}
+
+impl App {
+    fn handle(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
             Msg::Frame(ts) => {
                 self.raf = None;
@@ -379,6 +398,19 @@ impl Component for App {
                 }
                 true
             }
+            Msg::Compare(None) => {
+                self.compare = None;
+                true
+            }
+            Msg::Compare(Some(name)) => {
+                let mut sc = self.pg.borrow().scenario.clone();
+                let on = !crate::scenario::hunt::switch_is_on(&sc, name);
+                match crate::scenario::hunt::set_switch(&mut sc, name, on).map_err(|e| e).and_then(|()| Playground::new(sc).map_err(|e| e.to_string())) {
+                    Ok(b) => self.compare = Some((Rc::new(RefCell::new(b)), name)),
+                    Err(e) => self.error = Some(e),
+                }
+                true
+            }
             Msg::ScenarioList(open) => {
                 self.list_open = open;
                 true
@@ -485,8 +517,16 @@ impl Component for App {
         }
     }
 
-    fn view(&self, ctx: &Context<Self>) -> Html {
-        let pg = self.pg.borrow();
-        views::page(self, &pg, ctx.link())
+
+    /// Side by side: the second pane follows the first pane's moment.
+    fn sync_compare(&mut self) {
+        let Some((b, _)) = &self.compare else { return };
+        let t = self.pg.borrow().now_us();
+        let mut b = b.borrow_mut();
+        if b.now_us() < t {
+            b.advance_to(t, false);
+        } else if b.now_us() > t {
+            b.seek(t);
+        }
     }
 }

@@ -102,6 +102,7 @@ pub fn page(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
                     <h2>{ "Invariants" }</h2>
                     { invariants(w) }
                 </section>
+                { if let Some((b, name)) = &app.compare { side_by_side(w, &b.borrow().world, name, link) } else { html! {} } }
                 <section class="panel wide" aria-label="Design switches">
                     <h2>{ "Design switches: break one safeguard and watch which guarantee fails" }</h2>
                     { switches(pg, link) }
@@ -793,6 +794,48 @@ fn invariants(w: &World) -> Html {
     html! { <ul class="invariants">{ for items }</ul> }
 }
 
+/// What one pane of the side-by-side view lists; lines missing from the other pane are marked.
+fn pane_lines(w: &World) -> Vec<(&'static str, String)> {
+    let mut v = Vec::new();
+    for (_, viol) in w.violations().iter().take(5) {
+        v.push(("broken", format!("✗ {}: {}", invariant_label(viol.invariant), viol.detail)));
+    }
+    if let Some(s) = (0..w.n).find_map(|i| w.nodes[i].server.as_ref()) {
+        for (k, l) in &s.machine.locks {
+            v.push(("lock", format!("{k} held by {} with token {}", l.holder.map_or("—".into(), |c| w.client_name(c)), l.token)));
+        }
+    }
+    for x in w.storage.writes.iter().rev().take(6) {
+        v.push(("write", format!("{} wrote {} with token {}: {}", w.client_name(x.client), x.key, x.token, if x.accepted { "accepted" } else { "rejected" })));
+    }
+    v
+}
+
+fn side_by_side(a: &World, b: &World, name: &str, link: &Scope<App>) -> Html {
+    let la = pane_lines(a);
+    let lb = pane_lines(b);
+    let label = SWITCHES.iter().find(|s| s.0 == name).map_or(name, |s| s.1);
+    let b_on = crate::scenario::hunt::switch_is_on(&b.scenario, name);
+    let pane = |title: String, mine: &Vec<(&'static str, String)>, other: &Vec<(&'static str, String)>, id: &str| {
+        let rows = mine.iter().map(|(kind, text)| {
+            let differs = !other.iter().any(|(_, t)| t == text);
+            html! { <li class={classes!(*kind, differs.then_some("diff"))}>{ if differs { "≠ " } else { "" } }{ text.clone() }</li> }
+        });
+        html! { <div class="pane" id={id.to_string()}><h3>{ title }</h3><ul>{ for rows }</ul></div> }
+    };
+    html! {
+        <section class="panel wide side-by-side" aria-label="Side by side">
+            <h2>{ format!("Side by side at {}: “{}” off and on", fmt_us(a.now_us as i64), label) }
+                <button onclick={link.callback(|_| Msg::Compare(None))} aria-label="Close the comparison">{ "✕" }</button></h2>
+            <div class="panes">
+                { pane(format!("This run ({})", if b_on { "switch off" } else { "switch on" }), &la, &lb, "pane-a") }
+                { pane(format!("Same seed and script, {}", if b_on { "switch on" } else { "switch off" }), &lb, &la, "pane-b") }
+            </div>
+            <p class="legend">{ "Both advance together with the controls above. ≠ marks what differs between the two runs." }</p>
+        </section>
+    }
+}
+
 /// (field, label, explanation). Each is off by default; turning one on restarts the run with it,
 /// and the scenario document (and so a share link) records it.
 const SWITCHES: [(&str, &str, &str); 10] = [
@@ -820,20 +863,7 @@ const SWITCHES: [(&str, &str, &str); 10] = [
 
 fn switches(pg: &Playground, link: &Scope<App>) -> Html {
     let sc = &pg.scenario;
-    let sw = &sc.switches;
-    let state = |name: &str| match name {
-        "expire_ignores_token" => sw.expire_ignores_token,
-        "followers_delete_on_countdown" => sw.followers_delete_on_countdown,
-        "token_from_leader_counter" => sw.token_from_leader_counter,
-        "no_ghost_release" => sw.no_ghost_release,
-        "storage_ignores_tokens" => sw.storage_ignores_tokens,
-        "release_without_holder_check" => sw.release_without_holder_check,
-        "release_with_token" => sw.release_with_token,
-        "no_pre_vote" => !sc.raft.pre_vote,
-        "no_check_quorum" => !sc.raft.check_quorum,
-        "commit_by_counting_old_terms" => sc.raft.commit_by_counting_old_terms,
-        _ => false,
-    };
+    let state = |name: &str| crate::scenario::hunt::switch_is_on(sc, name);
     let items = SWITCHES.iter().map(|&(name, label, why)| {
         let on = state(name);
         html! {
@@ -843,6 +873,8 @@ fn switches(pg: &Playground, link: &Scope<App>) -> Html {
                         onchange={link.callback(move |e: yew::Event| Msg::SetSwitch(name, e.target_unchecked_into::<web_sys::HtmlInputElement>().checked()))} />
                     <strong>{ label }</strong>{ if on { " (on: the run restarted with it)" } else { "" } }
                 </label>
+                <button class="compare" id={format!("compare-{name}")} onclick={link.callback(move |_| Msg::Compare(Some(name)))}
+                    title="Run the same scenario with this switch flipped, side by side">{ "Compare side by side" }</button>
                 <p>{ why }</p>
             </li>
         }

@@ -162,3 +162,20 @@ test('the scenario list page links every built-in scenario', async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('side by side: the same seed and script with one switch flipped advance together, differences marked', async () => {
+  const { page, errors } = await openAt(browser.context, `${url}#scenario=gc-pause`);
+  await page.click('#compare-storage_ignores_tokens');
+  await page.evaluate(() => window.raftlock.runTo(6_000_000));
+  await page.waitForSelector('#pane-b li.broken');
+  assert.equal(await page.locator('#pane-a li.broken').count(), 0, 'the seed design stays green');
+  assert.match(await page.locator('#pane-b').innerText(), /stale token/);
+  assert.ok(await page.locator('#pane-b li.diff').count() > 0, 'differences are marked');
+  assert.match(await page.locator('#pane-a').innerText(), /A wrote k with token 2: rejected/);
+  assert.match(await page.locator('#pane-b').innerText(), /A wrote k with token 2: accepted/);
+  await page.evaluate(() => window.raftlock.seek(1_000_000));
+  await page.waitForFunction(() => !document.querySelector('#pane-b li.broken'));
+  console.log('screenshot', await shot(page, 'side-by-side'));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
