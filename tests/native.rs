@@ -696,3 +696,25 @@ fn hunt_finds_each_switch_within_bounded_runs_and_shrinks_it() {
     assert!(hunt::hunt(&[], 1, 100).unwrap().is_none(), "the seed's design: no violation in 100 hunt runs");
     assert!(hunt::set_switch(&mut swarm::random_scenario(1), "nonsense", true).is_err());
 }
+
+/// The clients' history is linearizable as a mutex with leases in every swarm run whose server
+/// clocks run true, and the key-only release without the holder check is caught by it.
+#[test]
+fn history_checker_swarm_runs_are_linearizable_and_the_broken_release_is_not() {
+    let mut checked = 0;
+    let n: u64 = std::env::var("RAFTLOCK_HISTORY_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(300);
+    for seed in 1..=n {
+        let sc = swarm::random_scenario(seed);
+        let w = raftlock::run_scenario(&sc, true).unwrap();
+        match w.history_verdict() {
+            None => {}
+            Some(Ok(_)) => checked += 1,
+            Some(Err(e)) => panic!("seed {seed}: {e}\n  replay: cargo run --release -- swarm --seeds 1 --from {seed} --dump /tmp"),
+        }
+    }
+    assert!(checked > 50, "{checked} runs had true server clocks");
+    let broken = raftlock::run_scenario(&raftlock::scenario::builtin::get("break-release-without-holder-check").unwrap(), true).unwrap();
+    assert!(broken.history_verdict().unwrap().unwrap_err().contains("release succeeded"));
+    let fine = raftlock::run_scenario(&raftlock::scenario::builtin::get("three-clients").unwrap(), true).unwrap();
+    assert_eq!(fine.history_verdict(), Some(Ok(46)));
+}

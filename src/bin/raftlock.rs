@@ -111,6 +111,11 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
     }
     println!("trace events    {}", w.trace.count());
     println!("trace hash      {}", w.trace.hash_hex());
+    match w.history_verdict() {
+        None => println!("client history  not checked (server clocks drifted or jumped)"),
+        Some(Ok(n)) => println!("client history  linearizable as a mutex with leases ({n} holds)"),
+        Some(Err(e)) => println!("client history  NOT linearizable: {e}"),
+    }
     let mut failed = 0;
     if let Some(lesson) = &sc.lesson {
         for c in &lesson.checks {

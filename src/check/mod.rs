@@ -7,6 +7,8 @@
 //! Lock service: `lock_tables_agree`, `tokens_strictly_increase`, `expire_deletes_only_on_token_match`,
 //! `release_deletes_only_held_lock`, `storage_accepts_stale_token`.
 
+pub mod history;
+
 use crate::lock::{ApplyResult, LockCommand, LockMachine, LockOp};
 use crate::raft::{Index, NodeId, Role, Term};
 use crate::sim::World;

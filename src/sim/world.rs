@@ -173,6 +173,8 @@ pub struct World {
     /// Some server clock ran at a rate other than 1 or jumped: lease durations measured on
     /// different machines no longer agree, so `one_believed_holder` is not expected to hold.
     pub server_clocks_disturbed: bool,
+    /// What the clients observed (the page, tests and the CLI check it against a mutex).
+    pub history: crate::check::history::History,
 }
 
 pub const RECENT_MAX: usize = 3000;
@@ -226,6 +228,7 @@ impl World {
             quiesced: false,
             recent: Default::default(),
             server_clocks_disturbed: sc.clocks.iter().any(|c| c.rate_ppm != PPM_ONE),
+            history: Default::default(),
         };
         for (i, t) in sc.timeline.iter().enumerate() {
             w.push(t.at_ms * 1000, Ev::Action(i as u32));
@@ -390,6 +393,11 @@ impl World {
                 return;
             }
             if let Payload::Reply(r) = p.payload {
+                let waiting = matches!(&slot.client.phase, crate::client::Phase::Waiting { req, .. } if *req == r.req);
+                if waiting && self.trace.keep {
+                    self.history.respond(c as ClientId, r.req, &r.outcome, self.now_us);
+                }
+                let slot = &mut self.clients[c];
                 let local = slot.clock.local_at(self.now_us);
                 slot.client.on_reply(local, p.from as usize, r);
                 self.after_client(c);
@@ -561,6 +569,13 @@ impl World {
             );
         }
         for (to, r) in out.requests {
+            if self.trace.keep {
+                let (key, acquire) = match &r.op {
+                    crate::lock::server::RequestOp::Acquire { key, .. } => (key.as_str(), true),
+                    crate::lock::server::RequestOp::Release { key, .. } => (key.as_str(), false),
+                };
+                self.history.invoke(r.client, r.req, key, acquire, self.now_us);
+            }
             self.send(ep, to, Payload::Request(r));
         }
         for (key, token) in out.writes {
@@ -861,6 +876,15 @@ impl World {
             .filter(|(_, s)| s.raft.is_leader())
             .max_by_key(|(_, s)| s.raft.term())
             .map(|(i, _)| i)
+    }
+
+    /// The clients' history against a mutex with leases; `None` when server clocks drifted or
+    /// jumped (expiry times then say nothing about true time).
+    pub fn history_verdict(&self) -> Option<Result<usize, String>> {
+        if self.server_clocks_disturbed {
+            return None;
+        }
+        Some(crate::check::history::check_mutex(&self.history, &|c| self.client_name(c)))
     }
 
     pub fn violations(&self) -> &[(u64, crate::check::Violation)] {

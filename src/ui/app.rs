@@ -47,6 +47,8 @@ pub enum Msg {
     /// Turn a design switch on or off: the run restarts with the changed document.
     SetSwitch(&'static str, bool),
     LoadBuiltin(String),
+    /// Check what the clients observed against a mutex with leases.
+    CheckHistory,
     /// Show or hide the page listing every built-in scenario.
     ScenarioList(bool),
     /// Side by side: the same document with this switch flipped, advancing together (None closes).
@@ -79,6 +81,8 @@ pub struct App {
     pub caption_times: Vec<u64>,
     pub share_url: Option<String>,
     pub list_open: bool,
+    /// The last history check: (moment checked, verdict).
+    pub history: Option<(u64, Option<Result<usize, String>>)>,
     /// The second pane of the side-by-side view and the switch it flips.
     pub compare: Option<(Shared, &'static str)>,
     _hash: EventListener,
@@ -133,6 +137,7 @@ impl App {
     fn replace(&mut self, pg: Playground) {
         *self.pg.borrow_mut() = pg;
         self.compare = None;
+        self.history = None;
         self.stopped_at = None;
         self.log_from = None;
         self.lesson_pos = 0;
@@ -194,6 +199,7 @@ impl Component for App {
             caption_times: Vec::new(),
             share_url: None,
             compare: None,
+            history: None,
             list_open: location().and_then(|l| l.hash().ok()).is_some_and(|h| h == "#scenarios"),
             _hash: hash,
             reader: None,
@@ -396,6 +402,11 @@ impl App {
                     Ok(pg) => self.replace(pg),
                     Err(e) => self.error = Some(e.to_string()),
                 }
+                true
+            }
+            Msg::CheckHistory => {
+                let pg = self.pg.borrow();
+                self.history = Some((pg.now_us(), pg.world.history_verdict()));
                 true
             }
             Msg::Compare(None) => {

@@ -101,6 +101,7 @@ pub fn page(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
                 <section class="panel" aria-label="Invariants">
                     <h2>{ "Invariants" }</h2>
                     { invariants(w) }
+                    { history_check(app, link) }
                 </section>
                 { if let Some((b, name)) = &app.compare { side_by_side(w, &b.borrow().world, name, link) } else { html! {} } }
                 <section class="panel wide" aria-label="Design switches">
@@ -778,6 +779,21 @@ fn invariant_label(name: &str) -> String {
         "ghost_lock_released" => "ghost locks are released".into(),
         "one_believed_holder" => "one client at a time believes it holds a key".into(),
         _ => name.replace('_', " "),
+    }
+}
+
+fn history_check(app: &App, link: &Scope<App>) -> Html {
+    let verdict = match &app.history {
+        None => html! {},
+        Some((t, None)) => html! { <p id="history-verdict">{ format!("At {}: not checked — server clocks drifted or jumped, so lease expiry says nothing about true time.", fmt_us(*t as i64)) }</p> },
+        Some((t, Some(Ok(n)))) => html! { <p id="history-verdict" class="ok">{ format!("✓ At {}: what the clients saw is linearizable as a mutex with leases ({n} holds, in token order).", fmt_us(*t as i64)) }</p> },
+        Some((t, Some(Err(e)))) => html! { <p id="history-verdict" class="broken">{ format!("✗ At {}: not linearizable as a mutex: {e}", fmt_us(*t as i64)) }</p> },
+    };
+    html! {
+        <div class="history">
+            <button id="check-history" onclick={link.callback(|_| Msg::CheckHistory)}>{ "Check the clients' history" }</button>
+            { verdict }
+        </div>
     }
 }
 

@@ -179,3 +179,19 @@ test('side by side: the same seed and script with one switch flipped advance tog
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the clients\' history is checked in the page: linearizable, or the pair that breaks it', async () => {
+  const { page, errors } = await openAt(browser.context, `${url}#scenario=three-clients`);
+  await page.evaluate(() => window.raftlock.runTo(1e12));
+  await page.click('#check-history');
+  assert.match(await page.locator('#history-verdict').innerText(), /linearizable as a mutex with leases \(46 holds/);
+  await page.selectOption('#scenario', 'break-release-without-holder-check');
+  await page.evaluate(() => window.raftlock.runTo(1e12)); // stops at the violation (3.006 s): A's release is not answered yet
+  await page.click('#check-history');
+  assert.match(await page.locator('#history-verdict').innerText(), /linearizable/, 'an unanswered release counts as either outcome');
+  await page.evaluate(() => window.raftlock.runTo(1e12)); // on to the end: now A has been told "released"
+  await page.click('#check-history');
+  assert.match(await page.locator('#history-verdict').innerText(), /not linearizable as a mutex: k: A's release succeeded/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
