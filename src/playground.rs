@@ -67,23 +67,13 @@ impl Playground {
     /// Advance virtual time to `t_us`, taking snapshots on the way. Stops early at the first new
     /// invariant violation (the UI pauses there); returns true if it did.
     pub fn advance_to(&mut self, t_us: u64, stop_on_violation: bool) -> bool {
-        let t_us = t_us.min(self.end_us());
-        let v0 = self.world.violations().len();
         loop {
-            match self.world.next_event_time() {
-                Some(t) if t <= t_us => {
-                    self.world.step();
-                    self.after_progress();
-                    if stop_on_violation && self.world.violations().len() > v0 {
-                        return true;
-                    }
-                }
-                _ => break,
+            match self.advance_bounded(t_us, u32::MAX) {
+                (_, true) if stop_on_violation => return true,
+                (true, _) => return false,
+                _ => {}
             }
         }
-        self.world.run_until(t_us);
-        self.after_progress();
-        false
     }
 
     /// Like [`Playground::advance_to`] but processes at most `max_events` events, so a frame's
@@ -120,28 +110,25 @@ impl Playground {
 
     /// Run until some node applies an entry (or `limit_us` of virtual time passes).
     pub fn step_to_next_apply(&mut self, limit_us: u64) {
-        let start = self.world.trace.count();
-        let until = (self.world.now_us + limit_us).min(self.end_us());
-        while self.world.next_event_time().is_some_and(|t| t <= until) {
-            let before = self.world.trace.lines.len();
-            self.world.step();
-            self.after_progress();
-            let applied = self.world.trace.lines.iter_from(before).any(|l| matches!(l.ev, crate::trace::Event::Apply { .. }));
-            if applied && self.world.trace.count() > start {
-                return;
-            }
-        }
+        let until = self.world.now_us + limit_us;
+        self.run_until_event(|e| matches!(e, crate::trace::Event::Apply { .. }), until);
     }
 
     /// Run until trace event `moment` happens (or `limit_us` of true time is reached). Returns
     /// whether it happened; the run stops right after that event.
     pub fn run_until_moment(&mut self, moment: crate::scenario::lesson::Moment, limit_us: u64) -> bool {
+        self.run_until_event(|e| moment.matches(e), limit_us)
+    }
+
+    /// Step events until one writes a trace line satisfying `hit` (then stop right after it), or
+    /// run to `limit_us` (at most the end of the run). Returns whether it hit.
+    fn run_until_event(&mut self, hit: impl Fn(&crate::trace::Event) -> bool, limit_us: u64) -> bool {
         let limit_us = limit_us.min(self.end_us());
         while self.world.next_event_time().is_some_and(|t| t <= limit_us) {
             let before = self.world.trace.lines.len();
             self.world.step();
             self.after_progress();
-            if self.world.trace.lines.iter_from(before).any(|l| moment.matches(&l.ev)) {
+            if self.world.trace.lines.iter_from(before).any(|l| hit(&l.ev)) {
                 return true;
             }
         }

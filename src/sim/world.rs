@@ -97,6 +97,12 @@ struct TimerSlot {
 }
 
 impl TimerSlot {
+    /// Forget the live queue event (it will fire as stale): after a pause, crash or clock change.
+    fn invalidate(&mut self) {
+        self.gen += 1;
+        self.at = None;
+    }
+
     /// Plan the timer for local deadline `d` on `clock`: returns the (time, generation) of a new
     /// queue event when one is needed (none is when the live event is already early enough).
     fn plan(&mut self, clock: &Clock, d: i64, now_us: u64) -> Option<(u64, u64)> {
@@ -537,8 +543,7 @@ impl World {
     }
 
     fn invalidate_node_timer(&mut self, i: usize) {
-        self.nodes[i].timer.gen += 1;
-        self.nodes[i].timer.at = None;
+        self.nodes[i].timer.invalidate();
     }
 
     // ---- clients ----------------------------------------------------------------------------
@@ -698,7 +703,7 @@ impl World {
             Action::ClientPause { client } => {
                 let c = client_ix(client);
                 self.clients[c].paused = true;
-                self.clients[c].timer = TimerSlot { gen: self.clients[c].timer.gen + 1, at: None };
+                self.clients[c].timer.invalidate();
                 self.fault(what);
             }
             Action::ClientResume { client } => {
@@ -710,7 +715,7 @@ impl World {
                 let c = client_ix(client);
                 self.clients[c].crashed = true;
                 self.clients[c].held.clear();
-                self.clients[c].timer = TimerSlot { gen: self.clients[c].timer.gen + 1, at: None };
+                self.clients[c].timer.invalidate();
                 self.fault(what);
             }
             Action::ClientRestart { client } => {
@@ -727,17 +732,15 @@ impl World {
                 }
                 self.fault(what);
             }
-            Action::ClientAcquire { client, key, lease_ms } => {
+            Action::ClientAcquire { client, .. } | Action::ClientRelease { client, .. } => {
+                let step = match action {
+                    Action::ClientAcquire { key, lease_ms, .. } => crate::client::Step::Acquire { key: key.clone(), lease_ms: *lease_ms },
+                    Action::ClientRelease { key, .. } => crate::client::Step::Release { key: key.clone() },
+                    _ => unreachable!("matched above"),
+                };
                 let c = client_ix(client);
                 let local = self.clients[c].clock.local_at(now);
-                self.clients[c].client.push_manual(local, crate::client::Step::Acquire { key: key.clone(), lease_ms: *lease_ms });
-                self.fault(what);
-                self.after_client(c);
-            }
-            Action::ClientRelease { client, key } => {
-                let c = client_ix(client);
-                let local = self.clients[c].clock.local_at(now);
-                self.clients[c].client.push_manual(local, crate::client::Step::Release { key: key.clone() });
+                self.clients[c].client.push_manual(local, step);
                 self.fault(what);
                 self.after_client(c);
             }
@@ -852,7 +855,7 @@ impl World {
         slot.crashed = false;
         slot.paused = false;
         slot.held.clear();
-        slot.timer = TimerSlot { gen: slot.timer.gen + 1, at: None };
+        slot.timer.invalidate();
         if self.quiesced {
             slot.client.stop();
         }

@@ -16,6 +16,21 @@ fn set(obj: &js_sys::Object, name: &str, f: &JsValue) {
     let _ = js_sys::Reflect::set(obj, &JsValue::from_str(name), f);
 }
 
+/// The handle's answer to a call that changes the run: null, or the refusal, also shown in the
+/// page (and the state left as it was).
+fn answer(l: &Scope<App>, r: Result<(), String>, done: Msg) -> JsValue {
+    match r {
+        Ok(()) => {
+            l.send_message(done);
+            JsValue::NULL
+        }
+        Err(m) => {
+            l.send_message(Msg::Error(m.clone()));
+            JsValue::from_str(&m)
+        }
+    }
+}
+
 pub fn install(pg: Shared, link: Scope<App>) {
     let obj = js_sys::Object::new();
 
@@ -33,20 +48,10 @@ pub fn install(pg: Shared, link: Scope<App>) {
     let act = Closure::<dyn Fn(String) -> JsValue>::new(move |json: String| {
         let action: Action = match serde_json::from_str(&json) {
             Ok(a) => a,
-            Err(e) => return JsValue::from_str(&format!("not an action: {e}")),
+            Err(e) => return answer(&l, Err(format!("That is not an action: {e}")), Msg::Refresh),
         };
-        let r = p.borrow_mut().act(action);
-        match r {
-            Ok(()) => {
-                l.send_message(Msg::Refresh);
-                JsValue::NULL
-            }
-            Err(e) => {
-                let m = format!("That action was refused: {e}");
-                l.send_message(Msg::Error(m.clone()));
-                JsValue::from_str(&m)
-            }
-        }
+        let r = p.borrow_mut().act(action).map_err(|e| format!("That action was refused: {e}"));
+        answer(&l, r, Msg::Refresh)
     });
     set(&obj, "act", act.as_ref());
     act.forget();
@@ -105,18 +110,11 @@ pub fn install(pg: Shared, link: Scope<App>) {
     // loadScenario(json): replace the run with a document; errors leave the current run.
     let (p, l) = (pg, link);
     let load = Closure::<dyn Fn(String) -> JsValue>::new(move |json: String| {
-        match crate::scenario::Scenario::from_json(&json).and_then(crate::playground::Playground::new) {
-            Ok(new) => {
-                *p.borrow_mut() = new;
-                l.send_message(Msg::Refresh);
-                JsValue::NULL
-            }
-            Err(e) => {
-                let m = format!("That scenario was refused: {e}");
-                l.send_message(Msg::Error(m.clone()));
-                JsValue::from_str(&m)
-            }
-        }
+        let r = crate::scenario::Scenario::from_json(&json)
+            .and_then(crate::playground::Playground::new)
+            .map(|new| *p.borrow_mut() = new)
+            .map_err(|e| format!("That scenario was refused: {e}"));
+        answer(&l, r, Msg::Loaded)
     });
     set(&obj, "loadScenario", load.as_ref());
     load.forget();

@@ -40,6 +40,8 @@ pub enum Msg {
     Presenter,
     LogFrom(Option<u64>),
     Refresh,
+    /// The JavaScript handle put a new run in `pg`: reset what belonged to the old one.
+    Loaded,
     DismissError,
     Error(String),
     /// The URL fragment changed (a pasted share link).
@@ -136,6 +138,12 @@ fn now_ms() -> f64 {
 impl App {
     fn replace(&mut self, pg: Playground) {
         *self.pg.borrow_mut() = pg;
+        self.reset_run_state();
+    }
+
+    /// Forget what belonged to the previous run (lesson position, comparison, history verdict,
+    /// share link, a violation banner); the run itself is already in `pg`.
+    fn reset_run_state(&mut self) {
         self.compare = None;
         self.history = None;
         self.stopped_at = None;
@@ -372,6 +380,10 @@ impl App {
                 true
             }
             Msg::Refresh => true,
+            Msg::Loaded => {
+                self.reset_run_state();
+                true
+            }
             Msg::DismissError => {
                 self.error = None;
                 true

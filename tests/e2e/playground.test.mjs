@@ -158,6 +158,7 @@ test('bad input gets a clear message and leaves the state intact', async () => {
   assert.match(r2, /lease_ms/);
   const r3 = await page.evaluate(() => window.raftlock.act('garbage'));
   assert.match(r3, /not an action/);
+  assert.match(await page.locator('#error').innerText(), /not an action/, 'shown in the page too');
   const after = await snap(page);
   assert.equal(after.trace_hash, before.trace_hash);
   assert.equal(after.nodes.length, 5);

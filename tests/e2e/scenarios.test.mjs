@@ -195,3 +195,16 @@ test('the clients\' history is checked in the page: linearizable, or the pair th
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('loading a scenario through the handle resets the lesson position and the comparison', async () => {
+  const { page, errors } = await openAt(browser.context, `${url}#scenario=gc-pause`);
+  await page.click('#lesson-next');
+  await page.click('#compare-storage_ignores_tokens');
+  assert.equal(await page.locator('.side-by-side').count(), 1);
+  const doc = fs.readFileSync(path.join(ROOT, 'scenarios/late-expire.json'), 'utf8');
+  assert.equal(await page.evaluate((d) => window.raftlock.loadScenario(d), doc), null);
+  await page.waitForSelector('.side-by-side', { state: 'detached' });
+  assert.match(await page.locator('.lesson h2').innerText(), /step 0 of/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
