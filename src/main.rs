@@ -23,11 +23,49 @@ fn main() {
             }
         }
     }));
+    // The same module runs the hunt in a Web Worker (www/hunt-worker.js): no page there.
+    if web_sys::window().is_none() {
+        return;
+    }
     let root = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id("app"))
         .expect("index.html has <div id=\"app\">");
     yew::Renderer::<raftlock::ui::App>::with_root(root).render();
+}
+
+/// The hunt, one slice at a time, for the worker: `switches` comma-separated, seeds
+/// `from..from + runs`. Answers JSON `{"runs","events","failed":[seed, invariant]|null}` or
+/// `{"error"}`.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn hunt_batch(switches: &str, from: u32, runs: u32) -> String {
+    let names: Vec<&str> = switches.split(',').filter(|s| !s.is_empty()).collect();
+    match raftlock::scenario::hunt::hunt_batch(&names, from as u64, runs as u64) {
+        Ok(b) => serde_json::to_string(&b).unwrap_or_default(),
+        Err(e) => serde_json::json!({ "error": e }).to_string(),
+    }
+}
+
+/// Shrink a failing seed's schedule for the worker: JSON `{"invariant","detail","seed",
+/// "original_actions","actions","scenario"}` (the scenario document as JSON text) or `{"error"}`.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn hunt_shrink(switches: &str, seed: u32) -> String {
+    let names: Vec<&str> = switches.split(',').filter(|s| !s.is_empty()).collect();
+    match raftlock::scenario::hunt::shrink_seed(&names, seed as u64) {
+        Ok(Some(f)) => serde_json::json!({
+            "invariant": f.invariant,
+            "detail": f.detail,
+            "seed": f.seed,
+            "original_actions": f.original_actions,
+            "actions": f.shrunk.timeline.len(),
+            "scenario": f.shrunk.to_json(),
+        })
+        .to_string(),
+        Ok(None) => serde_json::json!({ "error": format!("seed {seed} no longer fails") }).to_string(),
+        Err(e) => serde_json::json!({ "error": e }).to_string(),
+    }
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -46,9 +46,19 @@ pub struct Checker {
     reported: std::collections::BTreeSet<String>,
     /// Which invariants have been violated at least once (the UI shows them red).
     pub broken: BTreeMap<&'static str, u64>,
+    /// `heard[l][p]`: when (true µs) `p` sent the latest AppendEntries reply that node `l` took
+    /// in. The send time, not the arrival: a reply that waited in a paused leader's queue says
+    /// nothing about the follower now.
+    pub heard: Vec<Vec<u64>>,
+    /// Per node while it leads: (term, true µs since when it leads or last woke from a pause).
+    leading: Vec<Option<(Term, u64)>>,
+    /// Per node: up and not paused at the last check; and when some node last woke (resumed or
+    /// restarted), in true µs.
+    awake: Vec<bool>,
+    last_wake_us: Option<u64>,
 }
 
-pub const INVARIANTS: [&str; 12] = [
+pub const INVARIANTS: [&str; 14] = [
     "election_safety",
     "leader_append_only",
     "log_matching",
@@ -61,6 +71,8 @@ pub const INVARIANTS: [&str; 12] = [
     "storage_accepts_stale_token",
     "ghost_lock_released",
     "one_believed_holder",
+    "healthy_leader_not_deposed",
+    "isolated_leader_steps_down",
 ];
 
 impl Checker {
@@ -80,6 +92,10 @@ impl Checker {
             broken: BTreeMap::new(),
             ghosts: Vec::new(),
             reported: Default::default(),
+            heard: vec![vec![0; n]; n],
+            leading: vec![None; n],
+            awake: vec![true; n],
+            last_wake_us: None,
         }
     }
 
@@ -185,6 +201,7 @@ pub fn check_all(w: &mut World) -> Vec<Violation> {
     lock_tables_agree(w, &mut out);
     ghost_lock_released(w, &mut out);
     one_believed_holder(w, &mut out);
+    leader_liveness(w, &mut out);
     for x in &out {
         *w.checker.broken.entry(x.invariant).or_insert(0) += 1;
     }
@@ -392,6 +409,88 @@ pub fn one_believed_holder(w: &mut World, out: &mut Vec<Violation>) {
     for detail in found {
         if w.checker.reported.insert(detail.clone()) {
             out.push(v("one_believed_holder", detail));
+        }
+    }
+}
+
+/// How recently a majority must have answered a leader for it to count as healthy: under the
+/// minimum election timeout, so a majority that legitimately elected someone else (each voter
+/// had not heard the leader for a minimum election timeout when it granted its pre-vote, and
+/// answered nothing after) cannot look healthy.
+pub const HEALTHY_WINDOW_US: u64 = 100_000;
+
+/// When node `i` last heard from a majority (itself included), counting only replies taken in
+/// since `since`.
+fn majority_heard_at(w: &World, i: NodeId, since: u64) -> u64 {
+    let mut times: Vec<u64> = (0..w.n).filter(|&p| p != i).map(|p| w.checker.heard[i][p]).filter(|&t| t >= since).collect();
+    times.sort_unstable_by(|a, b| b.cmp(a));
+    let others = w.n / 2; // a majority of n, minus the leader itself
+    if others == 0 {
+        w.now_us
+    } else {
+        times.get(others - 1).copied().unwrap_or(since)
+    }
+}
+
+/// Two liveness rules that pre-vote and check-quorum exist for, checked while the servers'
+/// clocks run true (timeouts are durations on each machine's clock):
+/// - `healthy_leader_not_deposed`: a leader that a majority answered in its own term within the
+///   last 100 ms does not lose office (a needless election, e.g. a rejoining node with an
+///   inflated term), unless a node woke from a pause or crash within the last maximum election
+///   timeout;
+/// - `isolated_leader_steps_down`: a leader that has not heard from a majority for three maximum
+///   election timeouts has stepped down (otherwise its clients wait on it forever).
+pub fn leader_liveness(w: &mut World, out: &mut Vec<Violation>) {
+    let now = w.now_us;
+    let limit = 3 * w.raft_cfg.election_timeout_max_us;
+    for i in 0..w.n {
+        let awake = w.nodes[i].server.is_some() && !w.nodes[i].paused;
+        if awake && !w.checker.awake[i] {
+            w.checker.last_wake_us = Some(now);
+        }
+        w.checker.awake[i] = awake;
+    }
+    // A node that wakes has no leader lease yet and grants pre-votes at once, before the
+    // leader's next heartbeat reaches it: an election right after is not one pre-vote prevents.
+    let recent_wake = w.checker.last_wake_us.is_some_and(|t| now - t < w.raft_cfg.election_timeout_max_us);
+    for i in 0..w.n {
+        let (paused, lead) = match w.nodes[i].server.as_ref() {
+            None => {
+                w.checker.leading[i] = None;
+                continue;
+            }
+            Some(s) => (w.nodes[i].paused, s.raft.is_leader().then(|| s.raft.term())),
+        };
+        let was = w.checker.leading[i];
+        if let Some((term, since)) = was {
+            if lead != Some(term) && !w.server_clocks_disturbed && !recent_wake {
+                let heard = majority_heard_at(w, i, since);
+                if now.saturating_sub(heard) <= HEALTHY_WINDOW_US && heard > since {
+                    let detail = format!(
+                        "n{} lost the leadership of term {term} although a majority answered it {} ms ago: a needless election",
+                        i + 1,
+                        (now - heard) / 1000
+                    );
+                    if w.checker.reported.insert(detail.clone()) {
+                        out.push(v("healthy_leader_not_deposed", detail));
+                    }
+                }
+            }
+        }
+        w.checker.leading[i] = match (lead, was) {
+            (None, _) => None,
+            (Some(t), _) if paused => Some((t, now)),
+            (Some(t), Some((t0, since))) if t0 == t => Some((t, since)),
+            (Some(t), _) => Some((t, now)),
+        };
+        if let (Some((term, since)), false) = (w.checker.leading[i], w.server_clocks_disturbed) {
+            let heard = majority_heard_at(w, i, since).max(since);
+            if now.saturating_sub(heard) > limit {
+                let detail = format!("n{} still leads term {term} but has not heard from a majority for over {} ms", i + 1, limit / 1000);
+                if w.checker.reported.insert(detail.clone()) {
+                    out.push(v("isolated_leader_steps_down", detail));
+                }
+            }
         }
     }
 }

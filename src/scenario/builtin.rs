@@ -25,6 +25,8 @@ pub const BUILTINS: &[(&str, &str)] = &[
     ("break-no-ghost-release", include_str!("../../scenarios/break-no-ghost-release.json")),
     ("break-release-without-holder-check", include_str!("../../scenarios/break-release-without-holder-check.json")),
     ("break-client-no-margin", include_str!("../../scenarios/break-client-no-margin.json")),
+    ("break-no-pre-vote", include_str!("../../scenarios/break-no-pre-vote.json")),
+    ("break-no-check-quorum", include_str!("../../scenarios/break-no-check-quorum.json")),
     ("playground", include_str!("../../scenarios/playground.json")),
 ];
 

@@ -89,19 +89,55 @@ pub fn hunt_scenario(seed: u64, switches: &[&str]) -> Result<Scenario, String> {
 
 /// The first violation of a run, if any: (invariant, detail, true time µs).
 pub fn first_violation(sc: &Scenario) -> Option<(&'static str, String, u64)> {
+    run_to_violation(sc).0
+}
+
+/// Run until the first violation (or the end); also the number of events simulated.
+pub fn run_to_violation(sc: &Scenario) -> (Option<(&'static str, String, u64)>, u64) {
+    let mut events = 0;
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut w = World::new(sc, false).ok()?;
         w.check_every_event = true;
         let end = sc.until_ms * 1000;
         while w.next_event_time().is_some_and(|t| t <= end) {
             w.step();
+            events += 1;
             if let Some((t, v)) = w.violations().first() {
                 return Some((v.invariant, v.detail.clone(), *t));
             }
         }
         None
     }));
-    run.unwrap_or(Some(("panic", "the run panicked".into(), 0)))
+    (run.unwrap_or(Some(("panic", "the run panicked".into(), 0))), events)
+}
+
+/// One slice of a hunt (the page's worker runs the hunt in slices to report progress).
+#[derive(Debug, Default, serde::Serialize)]
+pub struct Batch {
+    pub runs: u64,
+    pub events: u64,
+    /// The first failing seed of the slice and its invariant.
+    pub failed: Option<(u64, &'static str)>,
+}
+
+/// Run the schedules of seeds `from..from + runs`, stopping at the first that fails.
+pub fn hunt_batch(switches: &[&str], from: u64, runs: u64) -> Result<Batch, String> {
+    let mut b = Batch::default();
+    for seed in from..from + runs {
+        let (v, events) = run_to_violation(&hunt_scenario(seed, switches)?);
+        b.runs += 1;
+        b.events += events;
+        if let Some((inv, _, _)) = v {
+            b.failed = Some((seed, inv));
+            break;
+        }
+    }
+    Ok(b)
+}
+
+/// The names of the switches that are on in a document (what the page hunts with).
+pub fn switches_on(sc: &Scenario) -> Vec<&'static str> {
+    SWITCH_NAMES.iter().copied().filter(|n| switch_is_on(sc, n)).collect()
 }
 
 /// Shrink a failing schedule: drop timeline actions one at a time while the same invariant
@@ -137,16 +173,30 @@ pub struct Found {
 pub fn hunt(switches: &[&str], from: u64, runs: u64) -> Result<Option<Found>, String> {
     for k in 0..runs {
         let seed = from + k;
-        let sc = hunt_scenario(seed, switches)?;
-        if let Some((invariant, detail, _)) = first_violation(&sc) {
-            let mut shrunk = shrink(&sc, invariant);
-            shrunk.lesson = Some(super::lesson::Lesson {
-                title: format!("Found by the hunt: {invariant}"),
-                captions: vec![super::lesson::Caption { at_ms: None, on: Some(super::lesson::Moment::Violation), text: detail.clone() }],
-                checks: vec![super::lesson::Check::Violated { invariant: invariant.to_string() }],
-            });
-            return Ok(Some(Found { seed, runs: k + 1, invariant, detail, original_actions: sc.timeline.len(), shrunk }));
+        if let Some(mut found) = shrink_seed(switches, seed)? {
+            found.runs = k + 1;
+            return Ok(Some(found));
         }
     }
     Ok(None)
+}
+
+/// If seed `seed`'s hunt schedule fails, shrink it into a scenario with a lesson naming the
+/// broken invariant.
+pub fn shrink_seed(switches: &[&str], seed: u64) -> Result<Option<Found>, String> {
+    let sc = hunt_scenario(seed, switches)?;
+    let Some((invariant, detail, _)) = first_violation(&sc) else { return Ok(None) };
+    let mut shrunk = shrink(&sc, invariant);
+    shrunk.description = format!(
+        "Found by the hunt (seed {seed}{}): {detail}. The fault schedule was shrunk from {} to {} actions.",
+        if switches.is_empty() { String::new() } else { format!(", switches: {}", switches.join(", ")) },
+        sc.timeline.len(),
+        shrunk.timeline.len()
+    );
+    shrunk.lesson = Some(super::lesson::Lesson {
+        title: format!("Found by the hunt: {invariant}"),
+        captions: vec![super::lesson::Caption { at_ms: None, on: Some(super::lesson::Moment::Violation), text: detail.clone() }],
+        checks: vec![super::lesson::Check::Violated { invariant: invariant.to_string() }],
+    });
+    Ok(Some(Found { seed, runs: 1, invariant, detail, original_actions: sc.timeline.len(), shrunk }))
 }

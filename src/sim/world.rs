@@ -382,6 +382,11 @@ impl World {
             }
             let local = slot.clock.local_at(self.now_us);
             let server = slot.server.as_mut().expect("checked above");
+            if let Payload::Raft(crate::raft::Message::AppendReply { term, .. }) = &p.payload {
+                if *term == server.raft.term() {
+                    self.checker.heard[to][p.from as usize] = p.sent_us;
+                }
+            }
             match p.payload {
                 Payload::Raft(m) => server.step(local, p.from as usize, m),
                 Payload::Request(r) => server.request(local, r),

@@ -61,6 +61,98 @@ pub enum Msg {
     Export(&'static str),
     ImportFile(web_sys::File),
     Imported(Result<String, String>),
+    /// "Find a bug": hunt with the current switches over this many random schedules.
+    HuntStart(u32),
+    HuntCancel,
+    /// A message from the hunt's worker.
+    HuntReport(wasm_bindgen::JsValue),
+}
+
+/// What the hunt's worker reports (see `www/hunt-worker.js`).
+#[derive(serde::Deserialize, Default, Debug)]
+#[serde(default)]
+struct WorkerReport {
+    #[serde(rename = "type")]
+    kind: String,
+    done: u64,
+    events: f64,
+    seed: u64,
+    invariant: String,
+    detail: String,
+    original_actions: usize,
+    actions: usize,
+    scenario: String,
+    message: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum HuntPhase {
+    Running,
+    Shrinking { seed: u64, invariant: String },
+    Found { seed: u64, invariant: String, detail: String, original_actions: usize, actions: usize },
+    NoViolation,
+    Failed(String),
+}
+
+/// The counterexample hunt running in a Web Worker (or its last outcome).
+pub struct Hunt {
+    pub switches: Vec<&'static str>,
+    pub runs: u64,
+    pub done: u64,
+    pub events: u64,
+    pub phase: HuntPhase,
+    worker: Option<web_sys::Worker>,
+    _on_message: Option<wasm_bindgen::closure::Closure<dyn FnMut(web_sys::MessageEvent)>>,
+}
+
+impl Drop for Hunt {
+    fn drop(&mut self) {
+        if let Some(w) = &self.worker {
+            w.terminate();
+        }
+    }
+}
+
+/// The URL of the app's own JS module (Trunk names it with a hash), for the worker to import.
+fn module_url() -> Option<String> {
+    let doc = web_sys::window()?.document()?;
+    let href = doc.query_selector("link[rel=modulepreload]").ok()??.get_attribute("href")?;
+    let base = location()?.href().ok()?;
+    web_sys::Url::new_with_base(&href, &base).ok().map(|u| u.href())
+}
+
+fn start_worker(link: &yew::html::Scope<App>, switches: &[&'static str], runs: u32) -> Result<Hunt, String> {
+    use wasm_bindgen::JsCast;
+    let module = module_url().ok_or("the page's module was not found")?;
+    let opts = web_sys::WorkerOptions::new();
+    opts.set_type(web_sys::WorkerType::Module);
+    let worker = web_sys::Worker::new_with_options("hunt-worker.js", &opts).map_err(|e| format!("{e:?}"))?;
+    let l = link.clone();
+    let on_message = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+        l.send_message(Msg::HuntReport(e.data()));
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    let l = link.clone();
+    let on_error = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::Event)>::new(move |_e: web_sys::Event| {
+        let o = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&o, &"type".into(), &"error".into());
+        let _ = js_sys::Reflect::set(&o, &"message".into(), &"the worker could not start".into());
+        l.send_message(Msg::HuntReport(o.into()));
+    });
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    on_error.forget(); // one small closure per hunt started
+    let msg = serde_json::json!({ "module": module, "switches": switches.join(","), "from": 1, "runs": runs, "slice": 10 });
+    let js = js_sys::JSON::parse(&msg.to_string()).map_err(|e| format!("{e:?}"))?;
+    worker.post_message(&js).map_err(|e| format!("{e:?}"))?;
+    Ok(Hunt {
+        switches: switches.to_vec(),
+        runs: runs as u64,
+        done: 0,
+        events: 0,
+        phase: HuntPhase::Running,
+        worker: Some(worker),
+        _on_message: Some(on_message),
+    })
 }
 
 pub struct App {
@@ -89,6 +181,7 @@ pub struct App {
     pub compare: Option<(Shared, &'static str)>,
     _hash: EventListener,
     reader: Option<gloo::file::callbacks::FileReader>,
+    pub hunt: Option<Hunt>,
 }
 
 fn default_scenario() -> Scenario {
@@ -211,6 +304,7 @@ impl Component for App {
             list_open: location().and_then(|l| l.hash().ok()).is_some_and(|h| h == "#scenarios"),
             _hash: hash,
             reader: None,
+            hunt: None,
             pg,
             playing: false,
             speed_pos: 2,
@@ -523,6 +617,61 @@ impl App {
                     link.send_message(Msg::Imported(r.map_err(|e| e.to_string())))
                 }));
                 false
+            }
+            Msg::HuntStart(runs) => {
+                let switches = crate::scenario::hunt::switches_on(&self.pg.borrow().scenario);
+                self.hunt = None; // a running hunt's worker stops
+                match start_worker(ctx.link(), &switches, runs.clamp(1, 100_000)) {
+                    Ok(h) => self.hunt = Some(h),
+                    Err(e) => self.error = Some(format!("The hunt could not start: {e}")),
+                }
+                true
+            }
+            Msg::HuntCancel => {
+                self.hunt = None;
+                true
+            }
+            Msg::HuntReport(data) => {
+                let Some(h) = self.hunt.as_mut() else { return false };
+                let r: WorkerReport = match serde_wasm_bindgen::from_value(data) {
+                    Ok(r) => r,
+                    Err(e) => WorkerReport { kind: "error".into(), message: e.to_string(), ..Default::default() },
+                };
+                if r.kind != "error" {
+                    h.done = r.done.max(h.done);
+                    h.events = (r.events as u64).max(h.events);
+                }
+                match r.kind.as_str() {
+                    "progress" => {}
+                    "shrinking" => h.phase = HuntPhase::Shrinking { seed: r.seed, invariant: r.invariant },
+                    "none" => h.phase = HuntPhase::NoViolation,
+                    "found" => {
+                        h.phase = HuntPhase::Found {
+                            seed: r.seed,
+                            invariant: r.invariant,
+                            detail: r.detail,
+                            original_actions: r.original_actions,
+                            actions: r.actions,
+                        };
+                        match Scenario::from_json(&r.scenario).and_then(Playground::new) {
+                            Ok(pg) => {
+                                self.replace(pg);
+                                self.error = None;
+                                ctx.link().send_message(Msg::Share);
+                            }
+                            Err(e) => self.error = Some(format!("The hunt's scenario was refused: {e}")),
+                        }
+                    }
+                    _ => h.phase = HuntPhase::Failed(if r.message.is_empty() { format!("unexpected report {:?}", r.kind) } else { r.message }),
+                }
+                if !matches!(self.hunt.as_ref().map(|h| &h.phase), Some(HuntPhase::Running | HuntPhase::Shrinking { .. })) {
+                    if let Some(h) = self.hunt.as_mut() {
+                        if let Some(w) = h.worker.take() {
+                            w.terminate();
+                        }
+                    }
+                }
+                true
             }
             Msg::Imported(r) => {
                 self.reader = None;

@@ -106,6 +106,7 @@ pub fn page(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
                 { if let Some((b, name)) = &app.compare { side_by_side(w, &b.borrow().world, name, link) } else { html! {} } }
                 <section class="panel wide" aria-label="Design switches">
                     <h2>{ "Design switches: break one safeguard and watch which guarantee fails" }</h2>
+                    { hunt_panel(app, pg, link) }
                     { switches(pg, link) }
                 </section>
             </main>
@@ -778,6 +779,8 @@ fn invariant_label(name: &str) -> String {
         "storage_accepts_stale_token" => "the storage never accepts a stale token".into(),
         "ghost_lock_released" => "ghost locks are released".into(),
         "one_believed_holder" => "one client at a time believes it holds a key".into(),
+        "healthy_leader_not_deposed" => "a leader a majority hears is not deposed (liveness)".into(),
+        "isolated_leader_steps_down" => "a cut-off leader steps down (liveness)".into(),
         _ => name.replace('_', " "),
     }
 }
@@ -896,6 +899,64 @@ fn switches(pg: &Playground, link: &Scope<App>) -> Html {
         }
     });
     html! { <ul class="switches">{ for items }</ul> }
+}
+
+/// "Find a bug": the counterexample hunt with the switches that are on, in a Web Worker.
+fn hunt_panel(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
+    use crate::ui::app::HuntPhase;
+    let on = crate::scenario::hunt::switches_on(&pg.scenario);
+    let with = if on.is_empty() { "the seed's design (every switch off)".to_string() } else { format!("switches on: {}", on.join(", ")) };
+    let running = app.hunt.as_ref().is_some_and(|h| matches!(h.phase, HuntPhase::Running | HuntPhase::Shrinking { .. }));
+    let start = |runs: u32| link.callback(move |_| Msg::HuntStart(runs));
+    let status = app.hunt.as_ref().map(|h| {
+        let progress = format!("{} of {} runs, {} events simulated", fmt_count(h.done), fmt_count(h.runs), fmt_count(h.events));
+        let text = match &h.phase {
+            HuntPhase::Running => format!("Hunting with {}: {progress}", describe_switches(&h.switches)),
+            HuntPhase::Shrinking { seed, invariant } => format!("{invariant} broke in run {seed}; shrinking its fault schedule…"),
+            HuntPhase::Found { seed, invariant, detail, original_actions, actions } => format!(
+                "Found: {invariant} broke in run {seed} ({detail}). Shrunk from {original_actions} to {actions} fault actions and opened below; the address bar holds its share link."
+            ),
+            HuntPhase::NoViolation => format!("No violation in {} runs ({} events) with {}.", fmt_count(h.done), fmt_count(h.events), describe_switches(&h.switches)),
+            HuntPhase::Failed(e) => format!("The hunt stopped: {e}"),
+        };
+        let class = match &h.phase {
+            HuntPhase::Found { .. } | HuntPhase::Failed(_) => "broken",
+            HuntPhase::NoViolation => "ok",
+            _ => "",
+        };
+        html! {
+            <div class="hunt-status">
+                <progress id="hunt-progress" max={h.runs.to_string()} value={h.done.to_string()} aria-label="Runs done"></progress>
+                <p id="hunt-status" class={class} aria-live="polite">{ text }</p>
+            </div>
+        }
+    });
+    html! {
+        <div class="hunt">
+            <p>{ format!("Find a bug: random fault schedules (crashes, pauses, partitions, one-way cuts, loss, drift) with {with}, every invariant checked after every event, in a background worker. It stops at the first violation, shrinks the schedule and opens it here.") }</p>
+            <button id="hunt-start" disabled={running} onclick={start(1000)}>{ "Find a bug (1,000 runs)" }</button>
+            <button id="hunt-start-10k" disabled={running} onclick={start(10_000)}>{ "10,000 runs" }</button>
+            { if running { html! { <button id="hunt-cancel" onclick={link.callback(|_| Msg::HuntCancel)}>{ "Stop" }</button> } } else { html! {} } }
+            { status.unwrap_or_default() }
+        </div>
+    }
+}
+
+fn describe_switches(s: &[&str]) -> String {
+    if s.is_empty() { "every switch off".into() } else { s.join(", ") }
+}
+
+/// 1234567 → "1,234,567".
+fn fmt_count(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The scenario list page (deep link `#scenarios`): every built-in with its story and a link.

@@ -1,0 +1,39 @@
+// The counterexample hunt off the main thread. The page posts
+//   {module: <URL of the app's JS module>, switches: "a,b", from, runs, slice}
+// and this worker loads the same wasm module (its start function sees no window and returns),
+// runs the hunt in slices, and posts progress:
+//   {type: "progress", done, events, runs} ... then
+//   {type: "shrinking", seed, invariant} and {type: "found", ...} | {type: "none", done, events}
+//   | {type: "error", message}.
+let mod = null;
+
+self.onmessage = async (e) => {
+  const { module, switches, from, runs, slice } = e.data;
+  try {
+    if (!mod) {
+      mod = await import(module);
+      await mod.default();
+    }
+    let done = 0;
+    let events = 0;
+    while (done < runs) {
+      const n = Math.min(slice, runs - done);
+      const b = JSON.parse(mod.hunt_batch(switches, from + done, n));
+      if (b.error) throw new Error(b.error);
+      done += b.runs;
+      events += b.events;
+      self.postMessage({ type: "progress", done, events, runs });
+      if (b.failed) {
+        const [seed, invariant] = b.failed;
+        self.postMessage({ type: "shrinking", seed, invariant, done, events });
+        const f = JSON.parse(mod.hunt_shrink(switches, seed));
+        if (f.error) throw new Error(f.error);
+        self.postMessage({ type: "found", done, events, ...f });
+        return;
+      }
+    }
+    self.postMessage({ type: "none", done, events });
+  } catch (err) {
+    self.postMessage({ type: "error", message: String(err && err.message ? err.message : err) });
+  }
+};
