@@ -1,5 +1,5 @@
 // The counterexample hunt off the main thread. The page posts
-//   {module: <URL of the app's JS module>, switches: "a,b", from, runs, slice}
+//   {module: <URL of the app's JS module>, wasm: <URL of its wasm>, switches: "a,b", from, runs, slice}
 // and this worker loads the same wasm module (its start function sees no window and returns),
 // runs the hunt in slices, and posts progress:
 //   {type: "progress", done, events, runs} ... then
@@ -8,11 +8,11 @@
 let mod = null;
 
 self.onmessage = async (e) => {
-  const { module, switches, from, runs, slice } = e.data;
+  const { module, wasm, switches, from, runs, slice } = e.data;
   try {
     if (!mod) {
       mod = await import(module);
-      await mod.default();
+      await mod.default({ module_or_path: wasm });
     }
     let done = 0;
     let events = 0;

@@ -113,17 +113,19 @@ impl Drop for Hunt {
     }
 }
 
-/// The URL of the app's own JS module (Trunk names it with a hash), for the worker to import.
-fn module_url() -> Option<String> {
+/// The absolute URL in the `href` of the first element matching `selector`.
+fn linked_url(selector: &str) -> Option<String> {
     let doc = web_sys::window()?.document()?;
-    let href = doc.query_selector("link[rel=modulepreload]").ok()??.get_attribute("href")?;
+    let href = doc.query_selector(selector).ok()??.get_attribute("href")?;
     let base = location()?.href().ok()?;
     web_sys::Url::new_with_base(&href, &base).ok().map(|u| u.href())
 }
 
 fn start_worker(link: &yew::html::Scope<App>, switches: &[&'static str], runs: u32) -> Result<Hunt, String> {
     use wasm_bindgen::JsCast;
-    let module = module_url().ok_or("the page's module was not found")?;
+    // The app's own JS module and wasm (Trunk names them with a hash and preloads both).
+    let module = linked_url("link[rel=modulepreload]").ok_or("the page's module was not found")?;
+    let wasm = linked_url("link[rel=preload][type='application/wasm']").ok_or("the page's wasm was not found")?;
     let opts = web_sys::WorkerOptions::new();
     opts.set_type(web_sys::WorkerType::Module);
     let worker = web_sys::Worker::new_with_options("hunt-worker.js", &opts).map_err(|e| format!("{e:?}"))?;
@@ -141,7 +143,7 @@ fn start_worker(link: &yew::html::Scope<App>, switches: &[&'static str], runs: u
     });
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     on_error.forget(); // one small closure per hunt started
-    let msg = serde_json::json!({ "module": module, "switches": switches.join(","), "from": 1, "runs": runs, "slice": 10 });
+    let msg = serde_json::json!({ "module": module, "wasm": wasm, "switches": switches.join(","), "from": 1, "runs": runs, "slice": 10 });
     let js = js_sys::JSON::parse(&msg.to_string()).map_err(|e| format!("{e:?}"))?;
     worker.post_message(&js).map_err(|e| format!("{e:?}"))?;
     Ok(Hunt {

@@ -914,7 +914,7 @@ fn hunt_panel(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
             HuntPhase::Running => format!("Hunting with {}: {progress}", describe_switches(&h.switches)),
             HuntPhase::Shrinking { seed, invariant } => format!("{invariant} broke in run {seed}; shrinking its fault schedule…"),
             HuntPhase::Found { seed, invariant, detail, original_actions, actions } => format!(
-                "Found: {invariant} broke in run {seed} ({detail}). Shrunk from {original_actions} to {actions} fault actions and opened below; the address bar holds its share link."
+                "Found: {invariant} broke in run {seed} ({detail}). Shrunk from {original_actions} to {actions} fault actions and opened in the page; the address bar holds its share link."
             ),
             HuntPhase::NoViolation => format!("No violation in {} runs ({} events) with {}.", fmt_count(h.done), fmt_count(h.events), describe_switches(&h.switches)),
             HuntPhase::Failed(e) => format!("The hunt stopped: {e}"),

@@ -1,0 +1,63 @@
+// "Find a bug": the counterexample hunt runs in a Web Worker with the page's switches, shows its
+// progress, and opens the shrunk failing schedule as a shareable scenario.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, openApp, shot, snap } from './helpers.mjs';
+
+let server, url, browser;
+before(async () => { ({ server, url } = await serve()); browser = await launch(); });
+after(async () => { await browser.close(); server.close(); });
+
+test('with check-quorum switched off the hunt finds isolated_leader_steps_down, shrinks it and opens it as a link', async () => {
+  const { page, errors } = await openApp(browser.context, url);
+  await page.check('#switch-no_check_quorum');
+  await page.click('#hunt-start');
+  await page.waitForFunction(() => /^Found/.test(document.querySelector('#hunt-status')?.textContent || ''), null, { timeout: 60000 });
+  const status = await page.locator('#hunt-status').innerText();
+  console.log(status);
+  assert.match(status, /isolated_leader_steps_down broke in run 2 /, 'the same run as `raftlock hunt --switch no_check_quorum`');
+  assert.match(status, /Shrunk from \d+ to 1 fault actions and opened in the page/);
+  // The shrunk schedule is the page's scenario now, with the switch carried in it, and a share link.
+  assert.match(await page.evaluate(() => location.hash), /^#v1\./);
+  assert.ok(await page.locator('#switch-no_check_quorum').isChecked());
+  await page.evaluate(() => window.raftlock.runTo(1e12));
+  const s = await snap(page);
+  assert.equal(s.invariants.find((i) => i.name === 'isolated_leader_steps_down').ok, false);
+  assert.ok(s.invariants.filter((i) => !i.ok).length === 1, 'only that invariant');
+  // A fresh page from the link reproduces it.
+  const link = await page.evaluate(() => location.href);
+  const fresh = await openApp(browser.context, link);
+  await fresh.page.evaluate(() => window.raftlock.runTo(1e12));
+  assert.equal((await snap(fresh.page)).trace_hash, s.trace_hash);
+  await fresh.page.close();
+  console.log('screenshot', await shot(page, 'hunt-found'));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('with every switch off the hunt runs in the background while the page keeps playing, and reports no violation', async () => {
+  const { page, errors } = await openApp(browser.context, url);
+  await page.click('#hunt-start');
+  // The page plays at 1x while the worker hunts: requestAnimationFrame keeps its pace.
+  const frames = await page.evaluate(() => new Promise((resolve) => {
+    window.raftlock.play(true);
+    const deltas = [];
+    let last = null;
+    const tick = (ts) => {
+      if (last !== null) deltas.push(ts - last);
+      last = ts;
+      if (deltas.length < 120) requestAnimationFrame(tick); else { window.raftlock.play(false); resolve(deltas); }
+    };
+    requestAnimationFrame(tick);
+  }));
+  frames.sort((a, b) => a - b);
+  console.log(`rAF delta ms while hunting: p50=${frames[60].toFixed(1)} p99=${frames[118].toFixed(1)}`);
+  assert.ok(frames[60] < 50, `the page keeps drawing while the worker hunts (p50 ${frames[60]} ms)`);
+  const progress = await page.evaluate(() => Number(document.querySelector('#hunt-progress').value));
+  assert.ok(progress > 0, 'runs are done meanwhile');
+  console.log('screenshot', await shot(page, 'hunt-running'));
+  await page.waitForFunction(() => /^No violation in 1,000 runs/.test(document.querySelector('#hunt-status')?.textContent || ''), null, { timeout: 600000 });
+  console.log(await page.locator('#hunt-status').innerText());
+  assert.deepEqual(errors, []);
+  await page.close();
+});
