@@ -726,7 +726,17 @@ fn history_checker_swarm_runs_are_linearizable_and_the_broken_release_is_not() {
     }
     assert!(checked > 50, "{checked} runs had true server clocks");
     let broken = raftlock::run_scenario(&raftlock::scenario::builtin::get("break-release-without-holder-check").unwrap(), true).unwrap();
-    assert!(broken.history_verdict().unwrap().unwrap_err().contains("release succeeded"));
+    let conflict = broken.history_verdict().unwrap().unwrap_err();
+    assert!(conflict.message.contains("succeeded though"), "{conflict}");
+    // The shortest failing prefix ends when the release was answered, after the other's grant.
+    let [a, b] = conflict.ops;
+    assert!(broken.history.ops[a].acquire && !broken.history.ops[b].acquire);
+    assert_eq!(Some(conflict.at_us), broken.history.ops[b].answer.as_ref().map(|x| x.0));
     let fine = raftlock::run_scenario(&raftlock::scenario::builtin::get("three-clients").unwrap(), true).unwrap();
-    assert_eq!(fine.history_verdict(), Some(Ok(46)));
+    let holds = fine.history_verdict().unwrap().unwrap();
+    assert_eq!(holds.len(), 46);
+    // The linearization: per key, holds in token order, each starting after the previous ended.
+    for w in holds.windows(2).filter(|w| w[0].key == w[1].key) {
+        assert!(w[0].token < w[1].token && w[0].end_us.unwrap() <= w[1].point_us, "{w:?}");
+    }
 }

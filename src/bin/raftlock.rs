@@ -113,8 +113,8 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
     println!("trace hash      {}", w.trace.hash_hex());
     match w.history_verdict() {
         None => println!("client history  not checked (server clocks drifted or jumped)"),
-        Some(Ok(n)) => println!("client history  linearizable as a mutex with leases ({n} holds)"),
-        Some(Err(e)) => println!("client history  NOT linearizable: {e}"),
+        Some(Ok(holds)) => println!("client history  linearizable as a mutex with leases ({} holds)", holds.len()),
+        Some(Err(c)) => println!("client history  NOT linearizable (the shortest failing prefix ends at t={}us): {c}", c.at_us),
     }
     let mut failed = 0;
     if let Some(lesson) = &sc.lesson {

@@ -62,58 +62,111 @@ impl History {
     }
 }
 
-/// The verdict: Ok(number of holds ordered) or the first pair of operations that no mutex with
-/// leases can explain, in words.
-pub fn check_mutex(h: &History, name: &dyn Fn(ClientId) -> String) -> Result<usize, String> {
+/// One hold of the linearization: `client` held `key` with `token` from `point_us` (a moment
+/// within its acquire's invocation and answer) to `end_us` (its release's invocation or, by
+/// expiry, invocation + lease; None while it may still hold).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hold {
+    pub key: String,
+    pub token: Token,
+    pub client: ClientId,
+    pub point_us: u64,
+    pub end_us: Option<u64>,
+    pub by_expiry: bool,
+}
+
+/// Why no mutex with leases explains the history: the two operations (indexes into
+/// `History::ops`) and the moment from which the prefix of the history is already unexplainable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Conflict {
+    pub message: String,
+    pub ops: [usize; 2],
+    pub at_us: u64,
+}
+
+impl std::fmt::Display for Conflict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// µs of true time in seconds, for messages.
+fn secs(us: u64) -> String {
+    format!("{}.{:03} s", us / 1_000_000, us % 1_000_000 / 1000)
+}
+
+fn op_index(h: &History, op: &Op) -> usize {
+    h.index.get(&(op.client, op.req)).copied().unwrap_or(0)
+}
+
+/// The verdict: the holds in token order per key (a linearization), or the conflict that ends
+/// the shortest prefix of the history no mutex with leases can explain.
+pub fn check_mutex(h: &History, name: &dyn Fn(ClientId) -> String) -> Result<Vec<Hold>, Conflict> {
     let mut grants: BTreeMap<&str, Vec<(Token, &Op, u64)>> = BTreeMap::new();
     for op in &h.ops {
         if let Some((t, Answer::Granted { token, .. })) = &op.answer {
             grants.entry(op.key.as_str()).or_default().push((*token, op, *t));
         }
     }
-    let mut holds = 0;
+    let mut holds = Vec::new();
+    let mut conflicts: Vec<Conflict> = Vec::new();
     for (key, mut gs) in grants {
         gs.sort_by_key(|g| g.0);
-        holds += gs.len();
-        for w in gs.windows(2) {
-            let ((t1, g1, _), (t2, g2, res2)) = (w[0], w[1]);
-            let lease_us = match &g1.answer {
+        let mut prev_end = 0;
+        for (k, &(token, g, answered)) in gs.iter().enumerate() {
+            let lease_us = match &g.answer {
                 Some((_, Answer::Granted { lease_ms, .. })) => lease_ms * 1000,
                 _ => 0,
             };
-            let expiry = g1.invoke_us + lease_us;
-            // g1's release, if the client sent one after its grant.
-            let release = h.ops.iter().find(|o| o.client == g1.client && o.key == g1.key && !o.acquire && o.req > g1.req);
+            let expiry = g.invoke_us + lease_us;
+            // g's release, if the client sent one after its grant.
+            let release = h.ops.iter().find(|o| o.client == g.client && o.key == g.key && !o.acquire && o.req > g.req);
             // A release that succeeded, or was never answered (either outcome), may have ended it.
-            let end_lb = match release {
-                Some(r) if matches!(r.answer, None | Some((_, Answer::Released))) => r.invoke_us.min(expiry),
-                _ => expiry,
+            let (end_lb, by_expiry) = match release {
+                Some(r) if matches!(r.answer, None | Some((_, Answer::Released))) && r.invoke_us < expiry => (r.invoke_us, false),
+                _ => (expiry, true),
             };
-            if end_lb > res2 {
-                return Err(format!(
-                    "{key}: {} was told it holds it (token {t2}) at {} µs, but {}'s hold (token {t1}) cannot have ended before {} µs",
-                    name(g2.client),
-                    res2,
-                    name(g1.client),
-                    end_lb
-                ));
+            let point = g.invoke_us.max(prev_end).min(answered);
+            holds.push(Hold { key: key.to_string(), token, client: g.client, point_us: point, end_us: Some(end_lb), by_expiry });
+            prev_end = end_lb;
+            if let Some(&(t2, g2, res2)) = gs.get(k + 1) {
+                if end_lb > res2 {
+                    conflicts.push(Conflict {
+                        message: format!(
+                            "{key}: {} was told it holds it (token {t2}) at {}, but {}'s hold (token {token}) cannot have ended before {}",
+                            name(g2.client),
+                            secs(res2),
+                            name(g.client),
+                            secs(end_lb)
+                        ),
+                        ops: [op_index(h, g), op_index(h, g2)],
+                        at_us: res2,
+                    });
+                }
             }
         }
         // A release that succeeded must come while its client still holds the key.
         for op in h.ops.iter().filter(|o| !o.acquire && o.key == key) {
-            let Some((_, Answer::Released)) = &op.answer else { continue };
+            let Some((answered, Answer::Released)) = &op.answer else { continue };
             let mine = gs.iter().filter(|g| g.1.client == op.client && g.1.req < op.req).map(|g| g.0).max();
             if let Some(other) = gs.iter().find(|g| g.1.client != op.client && mine.is_none_or(|m| g.0 > m) && g.2 < op.invoke_us) {
-                return Err(format!(
-                    "{key}: {}'s release succeeded at {} µs though {} had been told at {} µs that it holds it (token {})",
-                    name(op.client),
-                    op.invoke_us,
-                    name(other.1.client),
-                    other.2,
-                    other.0
-                ));
+                conflicts.push(Conflict {
+                    message: format!(
+                        "{key}: {}'s release, sent at {}, succeeded though {} had been told at {} that it holds it (token {})",
+                        name(op.client),
+                        secs(op.invoke_us),
+                        name(other.1.client),
+                        secs(other.2),
+                        other.0
+                    ),
+                    ops: [op_index(h, other.1), op_index(h, op)],
+                    at_us: *answered,
+                });
             }
         }
     }
-    Ok(holds)
+    match conflicts.into_iter().min_by_key(|c| c.at_us) {
+        Some(c) => Err(c),
+        None => Ok(holds),
+    }
 }

@@ -888,7 +888,7 @@ impl World {
 
     /// The clients' history against a mutex with leases; `None` when server clocks drifted or
     /// jumped (expiry times then say nothing about true time).
-    pub fn history_verdict(&self) -> Option<Result<usize, String>> {
+    pub fn history_verdict(&self) -> Option<Result<Vec<crate::check::history::Hold>, crate::check::history::Conflict>> {
         if self.server_clocks_disturbed {
             return None;
         }

@@ -178,7 +178,7 @@ pub struct App {
     pub share_url: Option<String>,
     pub list_open: bool,
     /// The last history check: (moment checked, verdict).
-    pub history: Option<(u64, Option<Result<usize, String>>)>,
+    pub history: Option<(u64, Option<Result<Vec<crate::check::history::Hold>, crate::check::history::Conflict>>)>,
     /// The second pane of the side-by-side view and the switch it flips.
     pub compare: Option<(Shared, &'static str)>,
     _hash: EventListener,

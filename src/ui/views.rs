@@ -92,7 +92,7 @@ pub fn page(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
                 </section>
                 <section class="panel wide" aria-label="Space-time diagram">
                     <h2>{ "Space-time diagram (last 2 s of true time)" }</h2>
-                    { spacetime(w) }
+                    { spacetime(w, app.history.as_ref().and_then(|h| h.1.as_ref())) }
                 </section>
                 <section class="panel" aria-label="Events">
                     <h2>{ "What happened" }</h2>
@@ -667,7 +667,79 @@ fn storage(w: &World) -> Html {
 
 const SPACETIME_MAX: usize = 300;
 
-fn spacetime(w: &World) -> Html {
+type Verdict = Result<Vec<crate::check::history::Hold>, crate::check::history::Conflict>;
+
+/// The history check drawn on the client lanes: each client's operations (invocation → answer),
+/// then either the linearization (each hold as a bar from its linearization point to its end,
+/// a diamond at the point) or the two conflicting operations in red and a red line where the
+/// shortest failing prefix ends.
+fn history_overlay(w: &World, verdict: &Verdict, t0: u64, now: u64, x_of: &dyn Fn(u64) -> f64, y_of: &dyn Fn(usize) -> f64) -> Vec<Html> {
+    let lane = |c: crate::lock::ClientId| w.n + c as usize;
+    let mut out = Vec::new();
+    let red: &[usize] = match verdict {
+        Err(c) => &c.ops,
+        Ok(_) => &[],
+    };
+    for (i, op) in w.history.ops.iter().enumerate() {
+        let end = op.answer.as_ref().map_or(now, |a| a.0).min(now);
+        if end < t0 || op.invoke_us > now {
+            continue;
+        }
+        let (x1, x2, y) = (x_of(op.invoke_us.max(t0)), x_of(end), y_of(lane(op.client)) - 7.0);
+        let what = format!(
+            "{} {} {}: invoked {}, {}",
+            w.client_name(op.client),
+            if op.acquire { "acquire" } else { "release" },
+            op.key,
+            fmt_us(op.invoke_us as i64),
+            op.answer.as_ref().map_or("no answer (either outcome)".to_string(), |(t, a)| format!("answered {a:?} at {}", fmt_us(*t as i64)))
+        );
+        let class = classes!("op", red.contains(&i).then_some("conflict"), op.answer.is_none().then_some("open"));
+        out.push(html! { <g class={class}><rect x={num(x1)} y={num(y)} width={num((x2 - x1).max(2.0))} height="3" /><title>{ what }</title></g> });
+    }
+    match verdict {
+        Ok(holds) => {
+            for h in holds.iter().filter(|h| h.point_us <= now && h.end_us.is_none_or(|e| e >= t0)) {
+                let end = h.end_us.unwrap_or(now).min(now);
+                let (x1, x2, y) = (x_of(h.point_us.max(t0)), x_of(end), y_of(lane(h.client)) + 3.0);
+                let label = format!(
+                    "linearization: {} holds {} with token {} from {} to {}{}",
+                    w.client_name(h.client),
+                    h.key,
+                    h.token,
+                    fmt_us(h.point_us as i64),
+                    h.end_us.map_or("now".to_string(), |e| fmt_us(e as i64)),
+                    if h.by_expiry { " (lease expiry)" } else { " (release)" }
+                );
+                let diamond = (h.point_us >= t0).then(|| {
+                    let x = x_of(h.point_us);
+                    html! { <path class="point" d={format!("M{} {}l4 4l-4 4l-4 -4z", num(x), num(y - 2.0))} /> }
+                });
+                out.push(html! {
+                    <g class={classes!("hold", h.by_expiry.then_some("expiry"))}>
+                        <rect x={num(x1)} y={num(y)} width={num((x2 - x1).max(1.0))} height="4" />
+                        { diamond.unwrap_or_default() }
+                        <title>{ label }</title>
+                    </g>
+                });
+            }
+        }
+        Err(c) if c.at_us >= t0 && c.at_us <= now => {
+            let x = x_of(c.at_us);
+            out.push(html! {
+                <g class="prefix-end">
+                    <line x1={num(x)} x2={num(x)} y1="4" y2={num(y_of(w.n + w.clients.len()))} />
+                    <text x={num(x - 4.0)} y="10" text-anchor="end">{ "the shortest failing prefix of the history ends here →" }</text>
+                    <title>{ c.message.clone() }</title>
+                </g>
+            });
+        }
+        Err(_) => {}
+    }
+    out
+}
+
+fn spacetime(w: &World, verdict: Option<&Verdict>) -> Html {
     let window_us = 2_000_000u64;
     let now = w.now_us;
     let t0 = now.saturating_sub(window_us);
@@ -716,6 +788,7 @@ fn spacetime(w: &World) -> Html {
             { for leases }
             { for arrows }
             { for marks }
+            { for verdict.map(|v| history_overlay(w, v, t0, now, &x_of, &y_of)).unwrap_or_default() }
             <text class="axis" x={num(width - 150.0)} y={num(height - 2.0)}>{ format!("true time → {}", fmt_us(now as i64)) }</text>
         </svg>
     }
@@ -789,8 +862,16 @@ fn history_check(app: &App, link: &Scope<App>) -> Html {
     let verdict = match &app.history {
         None => html! {},
         Some((t, None)) => html! { <p id="history-verdict">{ format!("At {}: not checked — server clocks drifted or jumped, so lease expiry says nothing about true time.", fmt_us(*t as i64)) }</p> },
-        Some((t, Some(Ok(n)))) => html! { <p id="history-verdict" class="ok">{ format!("✓ At {}: what the clients saw is linearizable as a mutex with leases ({n} holds, in token order).", fmt_us(*t as i64)) }</p> },
-        Some((t, Some(Err(e)))) => html! { <p id="history-verdict" class="broken">{ format!("✗ At {}: not linearizable as a mutex: {e}", fmt_us(*t as i64)) }</p> },
+        Some((t, Some(Ok(holds)))) => html! { <p id="history-verdict" class="ok">{ format!("✓ At {}: what the clients saw is linearizable as a mutex with leases ({} holds, in token order; drawn on the space-time diagram as bars on the client lanes).", fmt_us(*t as i64), holds.len()) }</p> },
+        Some((t, Some(Err(e)))) => {
+            let at = e.at_us + 300_000;
+            html! {
+                <p id="history-verdict" class="broken">
+                    { format!("✗ At {}: not linearizable as a mutex. The shortest failing prefix ends at {}: {e}. ", fmt_us(*t as i64), fmt_us(e.at_us as i64)) }
+                    <button id="history-show" onclick={link.callback(move |_| Msg::Seek(at))}>{ "Show it on the diagram" }</button>
+                </p>
+            }
+        }
     };
     html! {
         <div class="history">

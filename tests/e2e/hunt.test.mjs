@@ -61,3 +61,31 @@ test('with every switch off the hunt runs in the background while the page keeps
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the history check is drawn on the space-time diagram: the linearization, or the shortest failing prefix', async () => {
+  const { page, errors } = await openApp(browser.context, `${url}#scenario=three-clients`);
+  await page.evaluate(() => window.raftlock.runTo(4_000_000));
+  await page.click('#check-history');
+  assert.match(await page.locator('#history-verdict').innerText(), /^✓/);
+  const holds = await page.locator('svg.spacetime g.hold').count();
+  assert.ok(holds >= 2, `holds drawn in the 2 s window: ${holds}`);
+  assert.ok(await page.locator('svg.spacetime g.hold path.point').count() >= 1, 'linearization points');
+  assert.equal(await page.locator('svg.spacetime g.prefix-end').count(), 0);
+  await page.locator('svg.spacetime').scrollIntoViewIfNeeded();
+  console.log('screenshot', await shot(page, 'history-linearization'));
+  await page.close();
+
+  const broken = await openApp(browser.context, `${url}#scenario=break-release-without-holder-check`);
+  // The run pauses at the violation; go on to the end, where the history shows it too.
+  await broken.page.evaluate(() => window.raftlock.runTo(1e12));
+  await broken.page.evaluate(() => window.raftlock.runTo(1e12));
+  await broken.page.click('#check-history');
+  assert.match(await broken.page.locator('#history-verdict').innerText(), /shortest failing prefix ends at/);
+  await broken.page.click('#history-show');
+  assert.equal(await broken.page.locator('svg.spacetime g.prefix-end').count(), 1, 'the end of the failing prefix is marked');
+  assert.equal(await broken.page.locator('svg.spacetime g.op.conflict').count(), 2, 'the two conflicting operations are red');
+  await broken.page.locator('svg.spacetime').scrollIntoViewIfNeeded();
+  console.log('screenshot', await shot(broken.page, 'history-conflict'));
+  assert.deepEqual([...errors, ...broken.errors], []);
+  await broken.page.close();
+});
