@@ -503,8 +503,13 @@ impl World {
                         _ => {}
                     }
                 }
-                let view = self.cmd_view(cmd.as_ref());
-                self.trace.push(t, TraceEvent::Apply { node, index, term, cmd: view, result });
+                if self.trace.keep {
+                    let view = self.cmd_view(cmd.as_ref());
+                    self.trace.push(t, TraceEvent::Apply { node, index, term, cmd: view, result });
+                } else {
+                    let r = cmd_ref(&self.clients, cmd.as_ref());
+                    self.trace.push_apply_ref(t, node, index, term, &r, result);
+                }
                 let vs = std::mem::take(&mut self.checker.pending);
                 self.record_violations(vs);
             }
@@ -520,20 +525,9 @@ impl World {
     }
 
     pub fn cmd_view(&self, cmd: Option<&LockCommand>) -> CmdView {
-        let client = cmd.and_then(|c| c.client).map(|c| self.client_name(c));
-        match cmd.map(|c| &c.op) {
-            None => CmdView { op: "noop", key: None, lease_ms: None, token: None, client: None },
-            Some(LockOp::Grant { key, lease_ms }) => {
-                let token = cmd.and_then(|c| c.counter_token);
-                CmdView { op: "grant", key: Some(key.clone()), lease_ms: Some(*lease_ms), token, client }
-            }
-            Some(LockOp::Release { key, token }) => {
-                CmdView { op: "release", key: Some(key.clone()), lease_ms: None, token: *token, client }
-            }
-            Some(LockOp::Expire { key, token }) => {
-                CmdView { op: "expire", key: Some(key.clone()), lease_ms: None, token: Some(*token), client }
-            }
-        }
+        let r = cmd_ref(&self.clients, cmd);
+        let v = CmdView { op: r.op, key: r.key.map(str::to_string), lease_ms: r.lease_ms, token: r.token, client: r.client.map(str::to_string) };
+        v
     }
 
     fn reschedule_node(&mut self, i: usize) {
@@ -897,5 +891,17 @@ impl World {
 
     pub fn violations(&self) -> &[(u64, crate::check::Violation)] {
         &self.checker.violations
+    }
+}
+
+/// A command's trace fields, borrowed (client names come from the clients' configurations).
+fn cmd_ref<'a>(clients: &'a [ClientSlot], cmd: Option<&'a LockCommand>) -> crate::trace::CmdRef<'a> {
+    let client = cmd.and_then(|c| c.client).map(|c| clients.get(c as usize).map_or("?", |s| s.client.cfg.name.as_str()));
+    let r = |op, key: &'a String, lease_ms, token| crate::trace::CmdRef { op, key: Some(key.as_str()), lease_ms, token, client };
+    match cmd.map(|c| &c.op) {
+        None => crate::trace::CmdRef { op: "noop", key: None, lease_ms: None, token: None, client: None },
+        Some(LockOp::Grant { key, lease_ms }) => r("grant", key, Some(*lease_ms), cmd.and_then(|c| c.counter_token)),
+        Some(LockOp::Release { key, token }) => r("release", key, None, *token),
+        Some(LockOp::Expire { key, token }) => r("expire", key, None, Some(*token)),
     }
 }
