@@ -162,6 +162,12 @@ impl Server {
     }
 
     /// The local time of the next timer: Raft's, or (leader only) the earliest lease to expire.
+    /// Whether this leader already proposed Expire{key, token} (the set holds a few pairs at
+    /// most; a scan avoids cloning the key for a lookup on the hot path).
+    fn is_expiring(&self, key: &str, token: Token) -> bool {
+        self.expiring.iter().any(|(k, t)| *t == token && k == key)
+    }
+
     pub fn next_deadline(&self) -> i64 {
         let mut d = self.raft.next_deadline();
         if self.switches.followers_delete_on_countdown && !self.raft.is_leader() {
@@ -169,7 +175,7 @@ impl Server {
         }
         if self.raft.is_leader() && self.noop_committed {
             for (key, l) in &self.leases {
-                if !self.expiring.contains(&(key.clone(), l.token)) {
+                if !self.is_expiring(key, l.token) {
                     d = d.min(l.deadline_local_us);
                 }
             }
@@ -421,7 +427,7 @@ impl Server {
         let due: Vec<(String, Token)> = self
             .leases
             .iter()
-            .filter(|(k, l)| l.deadline_local_us <= now && !self.expiring.contains(&((*k).clone(), l.token)))
+            .filter(|(k, l)| l.deadline_local_us <= now && !self.is_expiring(k, l.token))
             .map(|(k, l)| (k.clone(), l.token))
             .collect();
         if due.is_empty() {
