@@ -200,27 +200,27 @@ impl Client {
             Outcome::Granted { key, token, lease_ms } => {
                 let lease_us = (lease_ms as i64) * 1000;
                 let until_local_us = first_sent_us + lease_us - (self.cfg.margin_ms as i64) * 1000;
-                self.held.insert(key.clone(), Held { token, until_local_us });
-                self.event("acquire", key, "granted", Some(token));
+                self.held.insert(key.to_string(), Held { token, until_local_us });
+                self.event("acquire", key.to_string(), "granted", Some(token));
                 self.target = from;
                 self.pc += 1;
                 self.run_step(now);
             }
             Outcome::Busy { key, token, .. } => {
-                self.event("acquire", key, "busy", Some(token));
+                self.event("acquire", key.to_string(), "busy", Some(token));
                 // Busy is a final answer to this request: ask again later with a new number.
                 self.req_seq += 1;
                 self.backoff(now, self.req_seq, op, now);
             }
             Outcome::Released { key } => {
-                self.held.remove(&key);
-                self.event("release", key, "released", None);
+                self.held.remove(&*key);
+                self.event("release", key.to_string(), "released", None);
                 self.pc += 1;
                 self.run_step(now);
             }
             Outcome::NotHolder { key } => {
-                self.held.remove(&key);
-                self.event("release", key, "not_holder", None);
+                self.held.remove(&*key);
+                self.event("release", key.to_string(), "not_holder", None);
                 self.pc += 1;
                 self.run_step(now);
             }
@@ -273,7 +273,7 @@ impl Client {
             match self.cfg.script[self.pc].clone() {
                 Step::Acquire { key, lease_ms } => {
                     self.req_seq += 1;
-                    self.send(now, self.req_seq, RequestOp::Acquire { key, lease_ms }, now);
+                    self.send(now, self.req_seq, RequestOp::Acquire { key: key.into(), lease_ms }, now);
                     return;
                 }
                 Step::Work { key, ms } => {
@@ -290,7 +290,7 @@ impl Client {
                     if let Some(h) = self.held.remove(&key) {
                         self.req_seq += 1;
                         let token = h.token;
-                        self.send(now, self.req_seq, RequestOp::Release { key, token }, now);
+                        self.send(now, self.req_seq, RequestOp::Release { key: key.into(), token }, now);
                         return;
                     }
                     self.pc += 1;

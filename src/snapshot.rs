@@ -127,13 +127,13 @@ pub fn snapshot(w: &World) -> Snapshot {
                     leases: s
                         .leases
                         .iter()
-                        .map(|(k, l)| LeaseView { key: k.clone(), token: l.token, remaining_local_us: l.deadline_local_us - local })
+                        .map(|(k, l)| LeaseView { key: k.to_string(), token: l.token, remaining_local_us: l.deadline_local_us - local })
                         .collect(),
                     locks: s
                         .machine
                         .locks
                         .iter()
-                        .map(|(k, l)| LockView { key: k.clone(), holder: l.holder.map(|c| w.client_name(c)), token: l.token })
+                        .map(|(k, l)| LockView { key: k.to_string(), holder: l.holder.map(|c| w.client_name(c)), token: l.token })
                         .collect(),
                     table_digest: format!("{:04x}", s.machine.digest() & 0xffff),
                 },

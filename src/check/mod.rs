@@ -370,7 +370,7 @@ pub fn ghost_lock_released(w: &mut World, out: &mut Vec<Violation>) {
         if !s.raft.is_leader() || s.raft.term() != term {
             continue;
         }
-        if s.machine.locks.get(&key).is_some_and(|l| l.token == token) {
+        if s.machine.locks.get(key.as_str()).is_some_and(|l| l.token == token) {
             out.push(v(
                 "ghost_lock_released",
                 format!("n{} could not tell the client it got {key} (token {token}), and the lock is still held 1 s later", node + 1),

@@ -1,7 +1,7 @@
 //! The replicated state machine of the seed: a lock table built by applying committed commands
 //! in log order. Apply is a pure function of (state, index, command): it never reads a clock.
 
-use super::{ClientId, Token};
+use super::{ClientId, Key, Token};
 use crate::raft::log::mix;
 use crate::raft::{Command, Index};
 use serde::{Deserialize, Serialize};
@@ -12,15 +12,15 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "lowercase")]
 pub enum LockOp {
-    Grant { key: String, lease_ms: u64 },
+    Grant { key: Key, lease_ms: u64 },
     /// The seed's Release carries only the key; `token` is set only under the
     /// `release_with_token` design switch.
     Release {
-        key: String,
+        key: Key,
         #[serde(skip_serializing_if = "Option::is_none", default)]
         token: Option<Token>,
     },
-    Expire { key: String, token: Token },
+    Expire { key: Key, token: Token },
 }
 
 impl LockOp {
@@ -98,7 +98,7 @@ pub struct Session {
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LockMachine {
-    pub locks: BTreeMap<String, Lock>,
+    pub locks: BTreeMap<Key, Lock>,
     pub sessions: BTreeMap<ClientId, Session>,
     pub applied: Index,
     /// Highest token ever issued (survives deletion).

@@ -10,7 +10,7 @@
 //! Followers only count down; nothing is deleted except by a committed Expire or Release.
 
 use super::machine::{ApplyResult, ApplyRules, Lock, LockCommand, LockMachine, LockOp};
-use super::{ClientId, Token};
+use super::{ClientId, Key, Token};
 use crate::raft::{HardState, Index, Message, NodeId, Raft, RaftConfig, Role, Term};
 use crate::sim::rng::Rng;
 use serde::{Deserialize, Serialize};
@@ -41,8 +41,8 @@ pub struct Switches {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "lowercase")]
 pub enum RequestOp {
-    Acquire { key: String, lease_ms: u64 },
-    Release { key: String, token: Token },
+    Acquire { key: Key, lease_ms: u64 },
+    Release { key: Key, token: Token },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -55,11 +55,11 @@ pub struct ClientRequest {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
 pub enum Outcome {
-    Granted { key: String, token: Token, lease_ms: u64 },
+    Granted { key: Key, token: Token, lease_ms: u64 },
     /// The key is held (by `holder` with `token`); the client waits and retries.
-    Busy { key: String, holder: Option<ClientId>, token: Token },
-    Released { key: String },
-    NotHolder { key: String },
+    Busy { key: Key, holder: Option<ClientId>, token: Token },
+    Released { key: Key },
+    NotHolder { key: Key },
     NotLeader { hint: Option<NodeId> },
 }
 
@@ -82,8 +82,8 @@ pub enum ServerEvent {
     Role { role: Role, term: Term },
     /// `digest` is the lock machine's digest right after this apply (for the invariant checks).
     Applied { index: Index, term: Term, cmd: Option<LockCommand>, result: ApplyResult, digest: u64 },
-    ExpireProposed { key: String, token: Token },
-    GhostRelease { key: String, token: Token, client: ClientId },
+    ExpireProposed { key: Key, token: Token },
+    GhostRelease { key: Key, token: Token, client: ClientId },
 }
 
 /// What a call produced, for the simulator to carry out.
@@ -100,13 +100,13 @@ pub struct Server {
     pub machine: LockMachine,
     /// Result of each index this node applied since it (re)started: `results[i - 1]`.
     pub results: crate::chunked::Chunked<ApplyResult>,
-    pub leases: BTreeMap<String, Lease>,
+    pub leases: BTreeMap<Key, Lease>,
     switches: Switches,
     rules: ApplyRules,
     /// Leader only: client requests waiting for their entry to apply.
     waiters: BTreeMap<Index, (ClientId, u64)>,
     /// Leader only: expiries proposed in this term.
-    expiring: BTreeSet<(String, Token)>,
+    expiring: BTreeSet<(Key, Token)>,
     noop_committed: bool,
     /// The leader's token counter (only under `token_from_leader_counter`; volatile, per leader).
     counter: Token,
@@ -165,7 +165,7 @@ impl Server {
     /// Whether this leader already proposed Expire{key, token} (the set holds a few pairs at
     /// most; a scan avoids cloning the key for a lookup on the hot path).
     fn is_expiring(&self, key: &str, token: Token) -> bool {
-        self.expiring.iter().any(|(k, t)| *t == token && k == key)
+        self.expiring.iter().any(|(k, t)| *t == token && &**k == key)
     }
 
     pub fn next_deadline(&self) -> i64 {
@@ -196,7 +196,7 @@ impl Server {
     /// The broken design of the `followers_delete_on_countdown` switch: a follower deletes a
     /// lock when its own countdown runs out, outside the log, so clock drift splits the tables.
     fn delete_on_own_countdown(&mut self, now: i64) {
-        let due: Vec<String> = self.leases.iter().filter(|(_, l)| l.deadline_local_us <= now).map(|(k, _)| k.clone()).collect();
+        let due: Vec<Key> = self.leases.iter().filter(|(_, l)| l.deadline_local_us <= now).map(|(k, _)| k.clone()).collect();
         for key in due {
             self.leases.remove(&key);
             self.machine.locks.remove(&key);
@@ -236,7 +236,7 @@ impl Server {
     pub fn duplicate_expire(&mut self, now: i64, key: &str) -> bool {
         let log = self.raft.log();
         let found = (1..=self.raft.commit_index()).rev().find_map(|i| {
-            log.entry(i).and_then(|e| e.cmd.clone()).filter(|c| matches!(&c.op, LockOp::Expire { key: k, .. } if k == key))
+            log.entry(i).and_then(|e| e.cmd.clone()).filter(|c| matches!(&c.op, LockOp::Expire { key: k, .. } if **k == *key))
         });
         let ok = match found {
             Some(cmd) => self.raft.propose(now, cmd).is_ok(),
@@ -261,7 +261,7 @@ impl Server {
     pub fn speculative_lock(&self, key: &str) -> Option<Lock> {
         let mut m = LockMachine::default();
         if let Some(l) = self.machine.locks.get(key) {
-            m.locks.insert(key.to_string(), l.clone());
+            m.locks.insert(key.into(), l.clone());
         }
         let log = self.raft.log();
         for i in self.machine.applied + 1..=log.last_index() {
@@ -411,7 +411,7 @@ impl Server {
             }
             (op, ApplyResult::Released | ApplyResult::Expired { existed: true }) => {
                 if let Some(l) = self.leases.remove(op.key()) {
-                    self.expiring.remove(&(op.key().to_string(), l.token));
+                    self.expiring.retain(|(k, t)| !(*t == l.token && &**k == op.key()));
                 }
             }
             _ => {}
@@ -424,7 +424,7 @@ impl Server {
         if !self.raft.is_leader() || !self.noop_committed {
             return false;
         }
-        let due: Vec<(String, Token)> = self
+        let due: Vec<(Key, Token)> = self
             .leases
             .iter()
             .filter(|(k, l)| l.deadline_local_us <= now && !self.is_expiring(k, l.token))
@@ -450,7 +450,7 @@ impl Server {
 }
 
 /// What a client is told about its applied request.
-fn outcome_of(op: &LockOp, result: ApplyResult, locks: &BTreeMap<String, Lock>) -> Outcome {
+fn outcome_of(op: &LockOp, result: ApplyResult, locks: &BTreeMap<Key, Lock>) -> Outcome {
     match (op, result) {
         (LockOp::Grant { key, lease_ms }, ApplyResult::Granted { token }) => {
             Outcome::Granted { key: key.clone(), token, lease_ms: *lease_ms }
@@ -460,6 +460,6 @@ fn outcome_of(op: &LockOp, result: ApplyResult, locks: &BTreeMap<String, Lock>) 
             Outcome::Busy { key: key.clone(), holder, token }
         }
         (LockOp::Release { key, .. }, ApplyResult::Released) => Outcome::Released { key: key.clone() },
-        (op, _) => Outcome::NotHolder { key: op.key().to_string() },
+        (op, _) => Outcome::NotHolder { key: op.key().into() },
     }
 }

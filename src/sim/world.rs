@@ -471,7 +471,7 @@ impl World {
                     // The connection is gone: the server learns it at once (a TCP error).
                     if let (crate::lock::server::Outcome::Granted { key, token, .. }, Some(s)) = (&reply.outcome, self.nodes[i].server.as_ref()) {
                         if s.raft.is_leader() {
-                            self.checker.ghosts.push((key.clone(), *token, i, s.raft.term(), self.now_us + 1_000_000));
+                            self.checker.ghosts.push((key.to_string(), *token, i, s.raft.term(), self.now_us + 1_000_000));
                         }
                     }
                     let local = self.nodes[i].clock.local_at(self.now_us);
@@ -514,12 +514,12 @@ impl World {
                 self.record_violations(vs);
             }
             ServerEvent::ExpireProposed { key, token } => {
-                self.trace.push(t, TraceEvent::ExpireProposed { node, key, token });
+                self.trace.push(t, TraceEvent::ExpireProposed { node, key: key.to_string(), token });
             }
             ServerEvent::GhostRelease { key, token, client } => {
                 self.stats.ghost_releases += 1;
                 let client = self.client_name(client);
-                self.trace.push(t, TraceEvent::GhostRelease { node, key, token, client });
+                self.trace.push(t, TraceEvent::GhostRelease { node, key: key.to_string(), token, client });
             }
         }
     }
@@ -575,8 +575,8 @@ impl World {
         for (to, r) in out.requests {
             if self.trace.keep {
                 let (key, acquire) = match &r.op {
-                    crate::lock::server::RequestOp::Acquire { key, .. } => (key.as_str(), true),
-                    crate::lock::server::RequestOp::Release { key, .. } => (key.as_str(), false),
+                    crate::lock::server::RequestOp::Acquire { key, .. } => (&**key, true),
+                    crate::lock::server::RequestOp::Release { key, .. } => (&**key, false),
                 };
                 self.history.invoke(r.client, r.req, key, acquire, self.now_us);
             }
@@ -897,7 +897,7 @@ impl World {
 /// A command's trace fields, borrowed (client names come from the clients' configurations).
 fn cmd_ref<'a>(clients: &'a [ClientSlot], cmd: Option<&'a LockCommand>) -> crate::trace::CmdRef<'a> {
     let client = cmd.and_then(|c| c.client).map(|c| clients.get(c as usize).map_or("?", |s| s.client.cfg.name.as_str()));
-    let r = |op, key: &'a String, lease_ms, token| crate::trace::CmdRef { op, key: Some(key.as_str()), lease_ms, token, client };
+    let r = |op, key: &'a crate::lock::Key, lease_ms, token| crate::trace::CmdRef { op, key: Some(&**key), lease_ms, token, client };
     match cmd.map(|c| &c.op) {
         None => crate::trace::CmdRef { op: "noop", key: None, lease_ms: None, token: None, client: None },
         Some(LockOp::Grant { key, lease_ms }) => r("grant", key, Some(*lease_ms), cmd.and_then(|c| c.counter_token)),
