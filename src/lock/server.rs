@@ -152,6 +152,13 @@ impl Server {
         std::mem::take(&mut self.out)
     }
 
+    /// Swap the output with `spare` (empty, keeping its capacity): the simulator reuses two
+    /// buffers instead of allocating three vectors per call.
+    pub fn swap_output(&mut self, spare: &mut Output) {
+        debug_assert!(spare.messages.is_empty() && spare.replies.is_empty() && spare.events.is_empty());
+        std::mem::swap(&mut self.out, spare);
+    }
+
     pub fn switches(&self) -> Switches {
         self.switches
     }
@@ -361,9 +368,10 @@ impl Server {
     }
 
     fn drain_raft(&mut self) {
-        let ready = self.raft.take_ready();
-        self.out.messages.extend(ready.messages);
-        for (role, term) in ready.role_changes {
+        let ready = self.raft.ready_mut();
+        self.out.messages.append(&mut ready.messages);
+        let changes = std::mem::take(&mut ready.role_changes);
+        for (role, term) in changes {
             if role != Role::Leader {
                 // Whatever this node promised as leader is void; clients time out and retry.
                 self.waiters.clear();

@@ -217,6 +217,11 @@ impl<C: Command> Raft<C> {
         self.role == Role::Leader
     }
 
+    /// The pending effects, to drain in place (keeps the buffers' capacity).
+    pub fn ready_mut(&mut self) -> &mut Ready<C> {
+        &mut self.ready
+    }
+
     pub fn take_ready(&mut self) -> Ready<C> {
         std::mem::take(&mut self.ready)
     }

@@ -47,7 +47,8 @@ pub struct Packet {
 
 #[derive(Clone, Debug)]
 enum Ev {
-    Deliver(Box<Packet>),
+    /// A message in flight: its slot in `World::packets`.
+    Deliver(u32),
     NodeTimer { node: u32, gen: u64 },
     ClientTimer { client: u32, gen: u64 },
     Action(u32),
@@ -181,6 +182,45 @@ pub struct World {
     pub server_clocks_disturbed: bool,
     /// What the clients observed (the page, tests and the CLI check it against a mutex).
     pub history: crate::check::history::History,
+    /// An empty node output with capacity, swapped with a server's (see `after_node`).
+    spare_out: Output,
+    /// Messages in flight, by slot (the queue holds slot numbers: no allocation per message).
+    packets: Slab<Packet>,
+}
+
+/// Slots reused through a free list.
+#[derive(Clone, Debug)]
+struct Slab<T> {
+    slots: Vec<Option<T>>,
+    free: Vec<u32>,
+}
+
+impl<T> Default for Slab<T> {
+    fn default() -> Self {
+        Slab { slots: Vec::new(), free: Vec::new() }
+    }
+}
+
+impl<T> Slab<T> {
+    fn put(&mut self, x: T) -> u32 {
+        match self.free.pop() {
+            Some(k) => {
+                self.slots[k as usize] = Some(x);
+                k
+            }
+            None => {
+                self.slots.push(Some(x));
+                (self.slots.len() - 1) as u32
+            }
+        }
+    }
+    fn take(&mut self, k: u32) -> T {
+        self.free.push(k);
+        self.slots[k as usize].take().expect("a queued packet's slot is full")
+    }
+    fn get(&self, k: u32) -> &T {
+        self.slots[k as usize].as_ref().expect("a queued packet's slot is full")
+    }
 }
 
 pub const RECENT_MAX: usize = 3000;
@@ -235,6 +275,8 @@ impl World {
             recent: Default::default(),
             server_clocks_disturbed: sc.clocks.iter().any(|c| c.rate_ppm != PPM_ONE),
             history: Default::default(),
+            spare_out: Output::default(),
+            packets: Slab::default(),
         };
         for (i, t) in sc.timeline.iter().enumerate() {
             w.push(t.at_ms * 1000, Ev::Action(i as u32));
@@ -272,7 +314,10 @@ impl World {
             .queue
             .iter()
             .filter_map(|q| match &q.ev {
-                Ev::Deliver(p) => Some((q.at, q.seq, p.from as usize, p.to as usize, p.payload.kind(), p.sent_us)),
+                Ev::Deliver(k) => {
+                    let p = self.packets.get(*k);
+                    Some((q.at, q.seq, p.from as usize, p.to as usize, p.payload.kind(), p.sent_us))
+                }
                 _ => None,
             })
             .collect();
@@ -282,6 +327,11 @@ impl World {
 
     pub fn next_event_time(&self) -> Option<u64> {
         self.queue.peek().map(|q| q.at)
+    }
+
+    fn push_packet(&mut self, at: u64, p: Packet) {
+        let k = self.packets.put(p);
+        self.push(at, Ev::Deliver(k));
     }
 
     fn push(&mut self, at: u64, ev: Ev) {
@@ -295,8 +345,9 @@ impl World {
         debug_assert!(q.at >= self.now_us);
         self.now_us = q.at;
         let counted = match q.ev {
-            Ev::Deliver(p) => {
-                self.deliver(*p);
+            Ev::Deliver(k) => {
+                let p = self.packets.take(k);
+                self.deliver(p);
                 true
             }
             Ev::NodeTimer { node, gen } => self.fire_node_timer(node as usize, gen),
@@ -356,11 +407,11 @@ impl World {
         if raft && self.rng.chance_ppm(dup_ppm) {
             let at = self.now_us + self.rng.range_inclusive(lo, hi);
             let p = Packet { from: from as u32, to: to as u32, sent_us: self.now_us, payload: payload.clone() };
-            self.push(at, Ev::Deliver(Box::new(p)));
+            self.push_packet(at, p);
         }
         let at = self.now_us + self.rng.range_inclusive(lo, hi);
         let p = Packet { from: from as u32, to: to as u32, sent_us: self.now_us, payload };
-        self.push(at, Ev::Deliver(Box::new(p)));
+        self.push_packet(at, p);
     }
 
     fn deliver(&mut self, p: Packet) {
@@ -452,17 +503,19 @@ impl World {
     fn after_node(&mut self, i: usize) {
         loop {
             let Some(server) = self.nodes[i].server.as_mut() else { return };
-            let out: Output = server.take_output();
+            let mut out: Output = std::mem::take(&mut self.spare_out);
+            server.swap_output(&mut out);
             if out.messages.is_empty() && out.replies.is_empty() && out.events.is_empty() {
+                self.spare_out = out;
                 break;
             }
-            for (to, m) in out.messages {
+            for (to, m) in out.messages.drain(..) {
                 self.send(i, to, Payload::Raft(m));
             }
-            for ev in out.events {
+            for ev in out.events.drain(..) {
                 self.node_event(i, ev);
             }
-            for (c, reply) in out.replies {
+            for (c, reply) in std::mem::take(&mut out.replies) {
                 let ep = self.n + c as usize;
                 let reachable = self.net.is_up(i, ep) && !self.clients[c as usize].crashed;
                 if reachable {
@@ -480,6 +533,7 @@ impl World {
                     }
                 }
             }
+            self.spare_out = out;
         }
         self.reschedule_node(i);
     }
@@ -827,7 +881,7 @@ impl World {
         self.nodes[i].paused = false;
         self.trace.push(self.now_us, TraceEvent::Resume { node: i + 1 });
         for p in std::mem::take(&mut self.nodes[i].held) {
-            self.push(self.now_us, Ev::Deliver(Box::new(p)));
+            self.push_packet(self.now_us, p);
         }
         self.reschedule_node(i);
     }
@@ -838,7 +892,7 @@ impl World {
         }
         self.clients[c].paused = false;
         for p in std::mem::take(&mut self.clients[c].held) {
-            self.push(self.now_us, Ev::Deliver(Box::new(p)));
+            self.push_packet(self.now_us, p);
         }
         self.reschedule_client(c);
     }
