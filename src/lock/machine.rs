@@ -96,13 +96,25 @@ pub struct Session {
     pub result: ApplyResult,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct LockMachine {
+    /// Change it through `insert_lock` / `remove_lock` (they keep the digest's running sum).
     pub locks: BTreeMap<Key, Lock>,
     pub sessions: BTreeMap<ClientId, Session>,
     pub applied: Index,
     /// Highest token ever issued (survives deletion).
     pub max_token: Token,
+    /// Running sum of the per-lock and per-session hashes: the digest in O(1) per apply.
+    #[serde(skip)]
+    sum: u64,
+}
+
+fn lock_hash(k: &str, l: &Lock) -> u64 {
+    digest_str(mix(mix(mix(1, l.token), l.lease_ms), l.holder.map_or(u64::MAX, |c| c as u64)), k)
+}
+
+fn session_hash(c: ClientId, s: &Session) -> u64 {
+    mix(mix(mix(2, c as u64), s.req), s.index)
 }
 
 /// Design switches that change what apply does (for the "break it" lessons); all off by default.
@@ -129,43 +141,58 @@ impl LockMachine {
                 } else {
                     // The token is the Grant's log index: equal on every node, only growing.
                     let token = cmd.counter_token.unwrap_or(index);
-                    self.locks.insert(key.clone(), Lock { holder: cmd.client, token, lease_ms: *lease_ms });
+                    self.insert_lock(key.clone(), Lock { holder: cmd.client, token, lease_ms: *lease_ms });
                     self.max_token = self.max_token.max(token);
                     ApplyResult::Granted { token }
                 }
             }
             LockOp::Release { key, token } => match self.locks.get(key) {
                 Some(l) if token.is_none_or(|t| t == l.token) => {
-                    self.locks.remove(key);
+                    self.remove_lock(key);
                     ApplyResult::Released
                 }
                 _ => ApplyResult::NotFound,
             },
             LockOp::Expire { key, token } => match self.locks.get(key) {
                 Some(l) if l.token == *token || rules.expire_ignores_token => {
-                    self.locks.remove(key);
+                    self.remove_lock(key);
                     ApplyResult::Expired { existed: true }
                 }
                 _ => ApplyResult::Expired { existed: false },
             },
         };
         if let Some(c) = cmd.client {
-            self.sessions.insert(c, Session { req: cmd.req, index, op: cmd.op.clone(), result });
+            let s = Session { req: cmd.req, index, op: cmd.op.clone(), result };
+            self.sum = self.sum.wrapping_add(session_hash(c, &s));
+            if let Some(old) = self.sessions.insert(c, s) {
+                self.sum = self.sum.wrapping_sub(session_hash(c, &old));
+            }
         }
         result
     }
 
+    pub fn insert_lock(&mut self, key: Key, lock: Lock) {
+        self.sum = self.sum.wrapping_add(lock_hash(&key, &lock));
+        if let Some(old) = self.locks.insert(key.clone(), lock) {
+            self.sum = self.sum.wrapping_sub(lock_hash(&key, &old));
+        }
+    }
+
+    pub fn remove_lock(&mut self, key: &str) -> Option<Lock> {
+        let old = self.locks.remove(key)?;
+        self.sum = self.sum.wrapping_sub(lock_hash(key, &old));
+        Some(old)
+    }
+
+    fn recomputed_sum(&self) -> u64 {
+        let locks = self.locks.iter().fold(0u64, |h, (k, l)| h.wrapping_add(lock_hash(k, l)));
+        self.sessions.iter().fold(locks, |h, (c, s)| h.wrapping_add(session_hash(*c, s)))
+    }
+
     /// A digest of the whole replicated state, to compare nodes at equal applied indexes.
     pub fn digest(&self) -> u64 {
-        let mut h = mix(0, self.applied);
-        for (k, l) in &self.locks {
-            h = digest_str(h, k);
-            h = mix(mix(mix(h, l.token), l.lease_ms), l.holder.map_or(u64::MAX, |c| c as u64));
-        }
-        for (c, s) in &self.sessions {
-            h = mix(mix(mix(h, *c as u64), s.req), s.index);
-        }
-        mix(h, self.max_token)
+        debug_assert_eq!(self.sum, self.recomputed_sum(), "locks and sessions change only through insert_lock, remove_lock and apply");
+        mix(mix(mix(0, self.applied), self.sum), self.max_token)
     }
 }
 

@@ -206,7 +206,7 @@ impl Server {
         let due: Vec<Key> = self.leases.iter().filter(|(_, l)| l.deadline_local_us <= now).map(|(k, _)| k.clone()).collect();
         for key in due {
             self.leases.remove(&key);
-            self.machine.locks.remove(&key);
+            self.machine.remove_lock(&key);
         }
     }
 
@@ -268,7 +268,7 @@ impl Server {
     pub fn speculative_lock(&self, key: &str) -> Option<Lock> {
         let mut m = LockMachine::default();
         if let Some(l) = self.machine.locks.get(key) {
-            m.locks.insert(key.into(), l.clone());
+            m.insert_lock(key.into(), l.clone());
         }
         let log = self.raft.log();
         for i in self.machine.applied + 1..=log.last_index() {
@@ -277,7 +277,7 @@ impl Server {
                 m.apply_with(i, Some(c), self.rules);
             }
         }
-        m.locks.remove(key)
+        m.remove_lock(key)
     }
 
     fn reply(&mut self, client: ClientId, req: u64, outcome: Outcome) {
