@@ -515,7 +515,8 @@ impl World {
             for ev in out.events.drain(..) {
                 self.node_event(i, ev);
             }
-            for (c, reply) in std::mem::take(&mut out.replies) {
+            let mut replies = std::mem::take(&mut out.replies);
+            for (c, reply) in replies.drain(..) {
                 let ep = self.n + c as usize;
                 let reachable = self.net.is_up(i, ep) && !self.clients[c as usize].crashed;
                 if reachable {
@@ -533,6 +534,7 @@ impl World {
                     }
                 }
             }
+            out.replies = replies;
             self.spare_out = out;
         }
         self.reschedule_node(i);
