@@ -78,6 +78,15 @@ impl<T: Clone> Chunked<T> {
         self.full.iter().flat_map(|c| c.iter()).chain(self.tail.iter())
     }
 
+    /// Drop whole chunks from the front while at least `keep` items remain (cheap: no item is
+    /// copied; clones that share those chunks keep them). Returns how many items were dropped.
+    pub fn drop_front(&mut self, keep: usize) -> usize {
+        let extra = self.len().saturating_sub(keep) / CHUNK;
+        let n = extra.min(self.full.len());
+        self.full.drain(..n);
+        n * CHUNK
+    }
+
     /// Items `from..` (cheap when `from` is near the end).
     pub fn iter_from(&self, from: usize) -> impl Iterator<Item = &T> + '_ {
         (from..self.len()).filter_map(move |i| self.get(i))

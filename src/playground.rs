@@ -9,6 +9,26 @@ use crate::sim::World;
 /// Snapshots kept for seeking; when full, every other one is dropped and the spacing doubles.
 pub const SNAPSHOTS_MAX: usize = 64;
 pub const SNAPSHOT_EVERY_US_MIN: u64 = 250_000;
+/// Trace lines the page keeps (the event log, the space-time diagram and "next event" need
+/// only the latest; lesson checks read the trace's running summary; an export replays).
+pub const TRACE_KEEP: usize = 8192;
+/// Trace lines a scrubber snapshot keeps (copied, so snapshots spread over an hour do not pin
+/// an hour of lines).
+pub const SNAPSHOT_TRACE_LINES: usize = 256;
+
+/// A world as the page runs it: lines kept (capped), every invariant after every event.
+fn page_world(scenario: &Scenario) -> Result<World, ScenarioError> {
+    let mut w = World::new(scenario, true)?;
+    w.check_every_event = true;
+    w.trace.set_cap(TRACE_KEEP);
+    Ok(w)
+}
+
+fn snapshot_of(w: &World) -> World {
+    let mut s = w.clone();
+    s.trace.keep_last(SNAPSHOT_TRACE_LINES);
+    s
+}
 
 #[derive(Clone)]
 pub struct Playground {
@@ -23,11 +43,10 @@ pub struct Playground {
 
 impl Playground {
     pub fn new(scenario: Scenario) -> Result<Playground, ScenarioError> {
-        let mut world = World::new(&scenario, true)?;
-        world.check_every_event = true;
+        let world = page_world(&scenario)?;
         Ok(Playground {
             scenario,
-            snapshots: vec![world.clone()],
+            snapshots: vec![snapshot_of(&world)],
             world,
             snapshot_every_us: SNAPSHOT_EVERY_US_MIN,
             horizon_us: 0,
@@ -60,7 +79,7 @@ impl Playground {
                 });
                 self.snapshot_every_us *= 2;
             }
-            self.snapshots.push(self.world.clone());
+            self.snapshots.push(snapshot_of(&self.world));
         }
     }
 
@@ -125,10 +144,10 @@ impl Playground {
     fn run_until_event(&mut self, hit: impl Fn(&crate::trace::Event) -> bool, limit_us: u64) -> bool {
         let limit_us = limit_us.min(self.end_us());
         while self.world.next_event_time().is_some_and(|t| t <= limit_us) {
-            let before = self.world.trace.lines.len();
+            let before = self.world.trace.position();
             self.world.step();
             self.after_progress();
-            if self.world.trace.lines.iter_from(before).any(|l| hit(&l.ev)) {
+            if self.world.trace.lines_since(before).any(|l| hit(&l.ev)) {
                 return true;
             }
         }
@@ -169,12 +188,10 @@ impl Playground {
         self.horizon_us = now;
         if self.scenario.timeline.len() != base_len {
             // The world's queue still holds the dropped actions: rebuild it from the document.
-            let mut w = World::new(&self.scenario, true).expect("the document was valid");
-            w.check_every_event = true;
+            let mut w = page_world(&self.scenario).expect("the document was valid");
             w.run_until(now);
             self.world = w;
-            self.snapshots = vec![World::new(&self.scenario, true).expect("valid")];
-            self.snapshots[0].check_every_event = true;
+            self.snapshots = vec![snapshot_of(&page_world(&self.scenario).expect("valid"))];
         }
     }
 
@@ -201,6 +218,20 @@ impl Playground {
         let mut sc = scenario.clone();
         sc.seed = seed;
         Playground::new(sc)
+    }
+
+    /// The whole trace to this moment as JSONL. The page keeps only the latest lines; when
+    /// some were let go, the run is replayed from its document with every line kept.
+    pub fn full_trace_jsonl(&self) -> String {
+        if self.world.trace.dropped() == 0 {
+            return self.world.trace.to_jsonl();
+        }
+        let mut w = World::new(&self.scenario, true).expect("the document was valid");
+        w.check_every_event = true;
+        let target = self.world.trace.position();
+        while w.trace.position() < target && w.step() {}
+        debug_assert_eq!(w.trace.hash(), self.world.trace.hash());
+        w.trace.to_jsonl()
     }
 
     pub fn snapshot_count(&self) -> usize {

@@ -87,9 +87,44 @@ impl Line {
 #[derive(Clone, Debug)]
 pub struct Trace {
     pub keep: bool,
+    /// The kept lines: with a cap (the page), only the latest ones; `dropped` were let go.
     pub lines: crate::chunked::Chunked<Line>,
+    cap: usize,
+    dropped: u64,
     hash: TraceHasher,
     count: u64,
+    /// What lesson checks ask about the whole run, counted as events pass (lines may be gone).
+    pub summary: Summary,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// Expire applies (on any node) with existed: false / true.
+    pub expire_applies: [u64; 2],
+    pub ghost_releases: u64,
+    /// (client, key) pairs a client was told it was granted.
+    pub granted: std::collections::BTreeSet<(String, String)>,
+    /// Per node (1-based), the highest term it entered as follower, candidate or leader.
+    pub max_term: std::collections::BTreeMap<usize, u64>,
+}
+
+impl Summary {
+    fn observe(&mut self, ev: &Event) {
+        match ev {
+            Event::Apply { result: crate::lock::ApplyResult::Expired { existed }, .. } => self.expire_applies[*existed as usize] += 1,
+            Event::GhostRelease { .. } => self.ghost_releases += 1,
+            Event::Client { client, op: "acquire", key, outcome: "granted", .. } => {
+                if !self.granted.iter().any(|(c, k)| c == client && k == key) {
+                    self.granted.insert((client.clone(), key.clone()));
+                }
+            }
+            Event::Role { node, role, term } if *role != "precandidate" => {
+                let t = self.max_term.entry(*node).or_insert(0);
+                *t = (*t).max(*term);
+            }
+            _ => {}
+        }
+    }
 }
 
 /// A 64-bit hash fed whole little-endian words (integers are widened to 64 bits, so `usize` and
@@ -145,7 +180,42 @@ impl std::hash::Hasher for TraceHasher {
 
 impl Trace {
     pub fn new(keep: bool) -> Self {
-        Trace { keep, lines: Default::default(), hash: TraceHasher(0xcbf2_9ce4_8422_2325), count: 0 }
+        Trace { keep, lines: Default::default(), cap: usize::MAX, dropped: 0, hash: TraceHasher(0xcbf2_9ce4_8422_2325), count: 0, summary: Summary::default() }
+    }
+
+    /// Keep at most about `cap` lines (the page: memory stays flat however long it plays; a
+    /// full trace is a replay away). Whole chunks go, so between `cap` and `cap + CHUNK` stay.
+    pub fn set_cap(&mut self, cap: usize) {
+        self.cap = cap;
+    }
+
+    /// Keep only the latest `n` lines, copied (for scrubber snapshots, which must not pin
+    /// the chunks of their time).
+    pub fn keep_last(&mut self, n: usize) {
+        let len = self.lines.len();
+        if len > n {
+            let mut c = crate::chunked::Chunked::default();
+            for l in self.lines.iter_from(len - n) {
+                c.push(l.clone());
+            }
+            self.lines = c;
+            self.dropped += (len - n) as u64;
+        }
+    }
+
+    /// The number of events pushed so far: a position for [`Trace::lines_since`].
+    pub fn position(&self) -> u64 {
+        self.count
+    }
+
+    /// The kept lines pushed at or after `position` (all of them while lines are kept).
+    pub fn lines_since(&self, position: u64) -> impl Iterator<Item = &Line> + '_ {
+        self.lines.iter_from(position.saturating_sub(self.dropped) as usize)
+    }
+
+    /// Lines pushed but no longer kept.
+    pub fn dropped(&self) -> u64 {
+        self.dropped
     }
 
     pub fn push(&mut self, t_us: u64, ev: Event) {
@@ -157,10 +227,14 @@ impl Trace {
             t_us.hash(&mut self.hash);
             ev.hash(&mut self.hash);
         }
+        self.summary.observe(&ev);
         let line = Line { t_us, ev };
         self.count += 1;
         if self.keep {
             self.lines.push(line);
+            if self.lines.len() > self.cap.saturating_add(crate::chunked::CHUNK) {
+                self.dropped += self.lines.drop_front(self.cap) as u64;
+            }
         }
     }
 
@@ -169,6 +243,9 @@ impl Trace {
     pub fn push_apply_ref(&mut self, t_us: u64, node: usize, index: u64, term: u64, cmd: &CmdRef<'_>, result: crate::lock::ApplyResult) {
         debug_assert!(!self.keep);
         self.hash_apply(t_us, node, index, term, cmd, &result);
+        if let crate::lock::ApplyResult::Expired { existed } = result {
+            self.summary.expire_applies[existed as usize] += 1;
+        }
         self.count += 1;
     }
 

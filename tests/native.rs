@@ -743,3 +743,54 @@ fn history_checker_swarm_runs_are_linearizable_and_the_broken_release_is_not() {
         assert!(w[0].token < w[1].token && w[0].end_us.unwrap() <= w[1].point_us, "{w:?}");
     }
 }
+
+/// Not a test: what a long play keeps (`cargo test --release --test native memory_census -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn memory_census() {
+    let doc = json!({"version": 1, "seed": 1, "nodes": 5, "until_ms": 7200000,
+        "clients": [{"name": "A", "repeat": true, "start_ms": 400, "script": [{"acquire": {"key": "k", "lease_ms": 1500}}, {"work": {"key": "k", "ms": 600}}, {"release": {"key": "k"}}, {"sleep": {"ms": 700}}]},
+            {"name": "B", "repeat": true, "start_ms": 900, "script": [{"acquire": {"key": "k", "lease_ms": 1500}}, {"work": {"key": "k", "ms": 400}}, {"release": {"key": "k"}}, {"sleep": {"ms": 900}}]}]});
+    let mut p = Playground::new(scenario(doc)).unwrap();
+    for min in [1u64, 10, 60] {
+        p.advance_to(min * 60_000_000, false);
+        let w = &p.world;
+        let log = w.nodes[0].server.as_ref().unwrap().raft.log().last_index();
+        println!(
+            "{min} min: trace lines {} (Line {} B), history ops {}, log entries {log} (Entry {} B) x {} nodes, snapshots {}",
+            w.trace.lines.len(),
+            std::mem::size_of::<raftlock::trace::Line>(),
+            w.history.ops.len(),
+            std::mem::size_of::<raftlock::raft::Entry<raftlock::lock::LockCommand>>(),
+            w.n,
+            p.snapshot_count()
+        );
+    }
+}
+
+/// The page keeps a bounded number of trace lines, snapshots keep a few, and the full trace is
+/// still exported exactly (by a replay); lesson checks read the running summary.
+#[test]
+fn playground_trace_is_capped_and_the_export_is_still_whole() {
+    let mut p = Playground::new(raftlock::scenario::builtin::get("three-clients").unwrap()).unwrap();
+    let mut sc = p.scenario.clone();
+    sc.until_ms = 600_000;
+    p = Playground::new(sc.clone()).unwrap();
+    p.advance_to(300_000_000, false);
+    let kept = p.world.trace.lines.len();
+    assert!(kept <= raftlock::playground::TRACE_KEEP + raftlock::chunked::CHUNK, "kept {kept}");
+    assert!(p.world.trace.dropped() > 0, "a 5-minute busy run outgrows the cap");
+    let jsonl = p.full_trace_jsonl();
+    assert_eq!(jsonl.lines().count() as u64, p.world.trace.position(), "every line, by replay");
+    let full = raftlock::run_scenario(&{ let mut s = sc.clone(); s.until_ms = 300_000; s }, true).unwrap();
+    assert_eq!(jsonl, full.trace.to_jsonl());
+    // Seeking back restores a snapshot with a short trace and replays: same hash as before.
+    let h = p.world.trace.hash();
+    p.seek(100_000_000);
+    p.seek(300_000_000);
+    assert_eq!(p.world.trace.hash(), h);
+    // Checks that ask about the whole run still see its beginning.
+    for c in &raftlock::scenario::builtin::get("three-clients").unwrap().lesson.unwrap().checks {
+        assert!(c.passed(&p.world), "{}", c.describe());
+    }
+}

@@ -94,7 +94,7 @@ pub fn install(pg: Shared, link: Scope<App>) {
     speed.forget();
 
     let p = pg.clone();
-    let trace = Closure::<dyn Fn() -> String>::new(move || p.borrow().world.trace.to_jsonl());
+    let trace = Closure::<dyn Fn() -> String>::new(move || p.borrow().full_trace_jsonl());
     set(&obj, "traceJsonl", trace.as_ref());
     trace.forget();
 

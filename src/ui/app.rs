@@ -600,7 +600,7 @@ impl App {
                 let pg = self.pg.borrow();
                 let name = if pg.scenario.name.is_empty() { "scenario".to_string() } else { pg.scenario.name.clone() };
                 let r = match kind {
-                    "trace" => download(&format!("{name}.trace.jsonl"), &pg.world.trace.to_jsonl(), "application/x-ndjson"),
+                    "trace" => download(&format!("{name}.trace.jsonl"), &pg.full_trace_jsonl(), "application/x-ndjson"),
                     _ => download(&format!("{name}.json"), &pg.scenario.to_json(), "application/json"),
                 };
                 if r.is_err() {
