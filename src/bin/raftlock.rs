@@ -11,7 +11,7 @@ const USAGE: &str = "usage:
   raftlock link SCENARIO.json [--at-ms T] [--base URL]   print the share URL
   raftlock swarm [--seeds N] [--from S] [--dump DIR]
   raftlock bench [--hours H | --minutes M] [--runs R] [--json]
-  raftlock hunt [--switch NAME]... [--runs N] [--from S] [--out FILE.json]
+  raftlock hunt [--switch NAME]... [--runs N] [--from S] [--out FILE.json] [--control]
                                                  random faults until an invariant breaks; shrink it
   raftlock example            print the README's example scenario";
 
@@ -140,6 +140,20 @@ fn cmd_hunt(args: &[String]) -> Result<(), String> {
     let from: u64 = flag(args, "--from")?.unwrap_or(1);
     let out: Option<String> = flag(args, "--out")?;
     let label = if switches.is_empty() { "no switch (the seed's design)".to_string() } else { switches.join(", ") };
+    if args.iter().any(|a| a == "--control") {
+        let (b, failing) = raftlock::scenario::hunt::control_batch(&switches, from, runs)?;
+        println!(
+            "control: the hunt's {} schedules for {label}, with the switches back off: {} failed ({} events)",
+            b.runs,
+            failing.len(),
+            b.events
+        );
+        if let Some((seed, inv)) = b.failed {
+            println!("  first: seed {seed}, {inv}");
+            return Err("the safe design failed a control run".into());
+        }
+        return Ok(());
+    }
     match raftlock::scenario::hunt::hunt(&switches, from, runs)? {
         None => {
             println!("hunt with {label}: no violation in {runs} runs");

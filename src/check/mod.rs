@@ -52,6 +52,11 @@ pub struct Checker {
     pub heard: Vec<Vec<u64>>,
     /// Per node while it leads: (term, true µs since when it leads or last woke from a pause).
     leading: Vec<Option<(Term, u64)>>,
+    /// Per leader: since when (true µs) a majority has answered it without a gap of more than
+    /// [`HEALTHY_WINDOW_US`] at any check.
+    healthy_since: Vec<Option<u64>>,
+    /// When (true µs) the first candidate for each term appeared.
+    candidacy: BTreeMap<Term, u64>,
     /// Per node: up and not paused at the last check; and when some node last woke (resumed or
     /// restarted), in true µs.
     awake: Vec<bool>,
@@ -94,6 +99,8 @@ impl Checker {
             reported: Default::default(),
             heard: vec![vec![0; n]; n],
             leading: vec![None; n],
+            healthy_since: vec![None; n],
+            candidacy: BTreeMap::new(),
             awake: vec![true; n],
             last_wake_us: None,
         }
@@ -306,10 +313,11 @@ pub fn leader_completeness(w: &mut World, out: &mut Vec<Violation>) {
         if let Some((t, &(idx, h))) = w.checker.committed.range(..term).next_back() {
             let log = s.raft.log();
             if log.last_index() < idx || log.prefix_hash(idx) != h {
-                out.push(v(
-                    "leader_completeness",
-                    format!("leader n{} of term {term} lacks entries up to index {idx} committed in term {t}", i + 1),
-                ));
+                // A lasting state: reported once per leader and term.
+                let detail = format!("leader n{} of term {term} lacks entries up to index {idx} committed in term {t}", i + 1);
+                if w.checker.reported.insert(detail.clone()) {
+                    out.push(v("leader_completeness", detail));
+                }
             }
         }
     }
@@ -434,8 +442,9 @@ fn majority_heard_at(w: &World, i: NodeId, since: u64) -> u64 {
 
 /// Two liveness rules that pre-vote and check-quorum exist for, checked while the servers'
 /// clocks run true (timeouts are durations on each machine's clock):
-/// - `healthy_leader_not_deposed`: a leader that a majority answered in its own term within the
-///   last 100 ms does not lose office (a needless election, e.g. a rejoining node with an
+/// - `healthy_leader_not_deposed`: a leader that a majority has answered in its own term, with no
+///   gap over 100 ms, for at least the last maximum election timeout does not lose office to a
+///   term first campaigned for after that (a needless election, e.g. a rejoining node with an
 ///   inflated term), unless a node woke from a pause or crash within the last maximum election
 ///   timeout;
 /// - `isolated_leader_steps_down`: a leader that has not heard from a majority for three maximum
@@ -453,17 +462,34 @@ pub fn leader_liveness(w: &mut World, out: &mut Vec<Violation>) {
     // A node that wakes has no leader lease yet and grants pre-votes at once, before the
     // leader's next heartbeat reaches it: an election right after is not one pre-vote prevents.
     let recent_wake = w.checker.last_wake_us.is_some_and(|t| now - t < w.raft_cfg.election_timeout_max_us);
+    for s in w.nodes.iter().filter_map(|x| x.server.as_ref()) {
+        if s.raft.role() == Role::Candidate {
+            w.checker.candidacy.entry(s.raft.term()).or_insert(now);
+        }
+    }
     for i in 0..w.n {
         let (paused, lead) = match w.nodes[i].server.as_ref() {
             None => {
                 w.checker.leading[i] = None;
+                w.checker.healthy_since[i] = None;
                 continue;
             }
             Some(s) => (w.nodes[i].paused, s.raft.is_leader().then(|| s.raft.term())),
         };
         let was = w.checker.leading[i];
         if let Some((term, since)) = was {
-            if lead != Some(term) && !w.server_clocks_disturbed && !recent_wake {
+            // Healthy for a whole maximum election timeout: every node of that majority has
+            // heard from it since before any election timer of theirs could have run out. (A
+            // partition that heals during the other side's election deposes a leader that a
+            // majority answered only for the last few ms: that election is not needless.)
+            let settled_at = w.checker.healthy_since[i].map(|h| h + w.raft_cfg.election_timeout_max_us);
+            // And the term that deposed it was first campaigned for after that: a candidacy
+            // from before (say, granted pre-votes while there was no leader, then cut off) is
+            // a disruption Raft accepts, not one pre-vote could have prevented.
+            let new_term = w.nodes[i].server.as_ref().map_or(term, |s| s.raft.term());
+            let campaigned = w.checker.candidacy.get(&new_term).copied();
+            let needless = settled_at.is_some_and(|at| at <= now && (new_term == term || campaigned.is_none_or(|c| c >= at)));
+            if lead != Some(term) && !w.server_clocks_disturbed && !recent_wake && needless {
                 let heard = majority_heard_at(w, i, since);
                 if now.saturating_sub(heard) <= HEALTHY_WINDOW_US && heard > since {
                     let detail = format!(
@@ -482,6 +508,17 @@ pub fn leader_liveness(w: &mut World, out: &mut Vec<Violation>) {
             (Some(t), _) if paused => Some((t, now)),
             (Some(t), Some((t0, since))) if t0 == t => Some((t, since)),
             (Some(t), _) => Some((t, now)),
+        };
+        w.checker.healthy_since[i] = match w.checker.leading[i] {
+            Some((_, since)) => {
+                let heard = majority_heard_at(w, i, since);
+                if heard > since && now.saturating_sub(heard) <= HEALTHY_WINDOW_US {
+                    Some(w.checker.healthy_since[i].unwrap_or(now))
+                } else {
+                    None
+                }
+            }
+            None => None,
         };
         if let (Some((term, since)), false) = (w.checker.leading[i], w.server_clocks_disturbed) {
             let heard = majority_heard_at(w, i, since).max(since);

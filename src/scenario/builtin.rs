@@ -27,6 +27,7 @@ pub const BUILTINS: &[(&str, &str)] = &[
     ("break-client-no-margin", include_str!("../../scenarios/break-client-no-margin.json")),
     ("break-no-pre-vote", include_str!("../../scenarios/break-no-pre-vote.json")),
     ("break-no-check-quorum", include_str!("../../scenarios/break-no-check-quorum.json")),
+    ("break-figure-8", include_str!("../../scenarios/break-figure-8.json")),
     ("playground", include_str!("../../scenarios/playground.json")),
 ];
 

@@ -82,9 +82,35 @@ pub fn hunt_scenario(seed: u64, switches: &[&str]) -> Result<Scenario, String> {
                 c.rate_ppm = r.range_inclusive(500_000, 1_500_000) as u32;
             }
         }
+        if *s == "commit_by_counting_old_terms" {
+            figure_8_faults(&mut sc, &mut r);
+        }
     }
     sc.name = format!("hunt-{seed}");
     Ok(sc)
+}
+
+/// Figure 8 needs a follower that holds an entry of an earlier term without the new leader's
+/// no-op after it, and then a leader change: one entry per AppendEntries, slower links, and
+/// many more crashes, restarts and partitions.
+fn figure_8_faults(sc: &mut Scenario, r: &mut Rng) {
+    sc.raft.max_batch = 1;
+    let lo = r.range_inclusive(5_000, 20_000);
+    sc.network.latency_us = [lo, lo + r.range_inclusive(0, 20_000)];
+    let n = sc.nodes as u64;
+    let node = |r: &mut Rng| r.range_inclusive(1, n) as usize;
+    for _ in 0..r.range_inclusive(100, 300) {
+        let at_ms = r.range_inclusive(500, swarm::FAULTS_MS - 1);
+        let action = match r.below(6) {
+            0 => Action::Crash { node: node(r) },
+            1 | 2 => Action::Restart { node: node(r) },
+            3 => Action::Cut { from: format!("n{}", node(r)), to: format!("n{}", node(r)) },
+            4 => Action::Isolate { node: node(r) },
+            _ => Action::HealAll,
+        };
+        sc.timeline.push(TimedAction { at_ms, action });
+    }
+    sc.timeline.sort_by_key(|t| t.at_ms);
 }
 
 /// The first violation of a run, if any: (invariant, detail, true time µs).
@@ -133,6 +159,29 @@ pub fn hunt_batch(switches: &[&str], from: u64, runs: u64) -> Result<Batch, Stri
         }
     }
     Ok(b)
+}
+
+/// The control experiment: the same schedules as [`hunt_batch`] (the switches' fault mix
+/// included: one entry per message and dense crashes for Figure 8, drifting client clocks for
+/// `client_no_margin`), with the switches back off. Runs them all; returns the count and the
+/// failing seeds.
+pub fn control_batch(switches: &[&str], from: u64, runs: u64) -> Result<(Batch, Vec<u64>), String> {
+    let mut b = Batch::default();
+    let mut failing = Vec::new();
+    for seed in from..from + runs {
+        let mut sc = hunt_scenario(seed, switches)?;
+        for s in switches {
+            set_switch(&mut sc, s, false)?;
+        }
+        let (v, events) = run_to_violation(&sc);
+        b.runs += 1;
+        b.events += events;
+        if let Some((inv, _, _)) = v {
+            b.failed.get_or_insert((seed, inv));
+            failing.push(seed);
+        }
+    }
+    Ok((b, failing))
 }
 
 /// The names of the switches that are on in a document (what the page hunts with).

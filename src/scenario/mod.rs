@@ -32,6 +32,15 @@ pub struct RaftSettings {
     /// Break it: the Raft paper's Figure 8 (see `RaftConfig::commit_by_counting_old_terms`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub commit_by_counting_old_terms: bool,
+    /// Most entries in one AppendEntries (etcd's MaxSizePerMsg, counted in entries). With 1, a
+    /// follower can hold an old-term entry without the new leader's no-op after it: the Figure 8
+    /// window.
+    #[serde(skip_serializing_if = "is_default_batch")]
+    pub max_batch: u64,
+}
+
+fn is_default_batch(b: &u64) -> bool {
+    *b == RaftConfig::default().max_batch
 }
 
 impl Default for RaftSettings {
@@ -43,6 +52,7 @@ impl Default for RaftSettings {
             pre_vote: c.pre_vote,
             check_quorum: c.check_quorum,
             commit_by_counting_old_terms: false,
+            max_batch: c.max_batch,
         }
     }
 }
@@ -56,6 +66,7 @@ impl RaftSettings {
             pre_vote: self.pre_vote,
             check_quorum: self.check_quorum,
             commit_by_counting_old_terms: self.commit_by_counting_old_terms,
+            max_batch: self.max_batch,
             ..RaftConfig::default()
         }
     }
@@ -235,6 +246,7 @@ impl Scenario {
         check_range("raft.heartbeat_ms", r.heartbeat_ms, 1, 10_000)?;
         check_range("raft.election_timeout_ms[0]", r.election_timeout_ms[0], 2, 60_000)?;
         check_range("raft.election_timeout_ms[1]", r.election_timeout_ms[1], r.election_timeout_ms[0], 60_000)?;
+        check_range("raft.max_batch", r.max_batch, 1, 1024)?;
         let n = &self.network;
         check_range("network.latency_us[0]", n.latency_us[0], 0, 10_000_000)?;
         check_range("network.latency_us[1]", n.latency_us[1], n.latency_us[0], 10_000_000)?;

@@ -956,7 +956,7 @@ const SWITCHES: [(&str, &str, &str); 10] = [
     ("no_pre_vote", "No pre-vote",
      "A node cut off from the others raises its term at every election timeout; when it returns, its higher term forces the working leader to step down (Ongaro's thesis, section 9.6)."),
     ("commit_by_counting_old_terms", "Commit earlier terms by counting",
-     "The leader commits an entry of an earlier term as soon as a majority holds it. The Raft paper's Figure 8 shows a later leader overwriting such an entry: a committed entry lost (unit test commit_5_4_2_figure_8_...). Section 5.4.2 commits only the leader's own term."),
+     "The leader commits an entry of an earlier term as soon as a majority holds it. The Raft paper's Figure 8 shows a later leader overwriting such an entry: a committed entry lost, a client told \"granted\" for a lock that vanishes. Section 5.4.2 commits only the leader's own term. Play break-figure-8; it needs one entry per message (raft.max_batch 1), else the new leader's no-op travels with the old entry and closes the window."),
     ("no_check_quorum", "No check-quorum",
      "A leader cut off from the majority keeps believing it leads and keeps proposing entries that can never commit (Ongaro's thesis, section 6.2)."),
 ];

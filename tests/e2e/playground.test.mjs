@@ -23,7 +23,7 @@ test('the page renders the cluster, the log and the invariants, with no console 
   await page.waitForSelector('td.entry.grant');
   assert.equal(await page.locator('svg.cluster g.node').count(), 5);
   assert.match(await page.locator('h1').innerText(), /raftlock/);
-  assert.equal(await page.locator('ul.invariants li.ok').count(), 12);
+  assert.equal(await page.locator('ul.invariants li.ok').count(), 14);
   const s = await snap(page);
   assert.ok(s.leader, 'a leader was elected');
   assert.ok(s.writes.length > 0, 'clients wrote to the storage');
@@ -58,7 +58,8 @@ test('cutting the leader\'s links elects a new leader and leaves the old leader\
   await page.evaluate(() => window.raftlock.runTo(8_000_000));
   const h = await snap(page);
   assert.ok(h.nodes.every((n) => n.last_index === h.nodes[0].last_index || Math.abs(n.last_index - h.nodes[0].last_index) <= 2), 'logs converge after healing');
-  assert.ok(h.invariants.every((i) => i.ok), 'no invariant broke');
+  // Check-quorum is off: the liveness rule it exists for is the only one that broke.
+  assert.deepEqual(h.invariants.filter((i) => !i.ok).map((i) => i.name), ['isolated_leader_steps_down']);
   assert.deepEqual(errors, []);
   await page.close();
 });
