@@ -83,8 +83,8 @@ impl Playground {
         }
     }
 
-    /// Advance virtual time to `t_us`, taking snapshots on the way. Stops early at the first new
-    /// invariant violation (the UI pauses there); returns true if it did.
+    /// Advance virtual time to `t_us`, taking snapshots on the way. Stops early where an
+    /// invariant turns red (the UI pauses there); returns true if it did.
     pub fn advance_to(&mut self, t_us: u64, stop_on_violation: bool) -> bool {
         loop {
             match self.advance_bounded(t_us, u32::MAX) {
@@ -96,17 +96,25 @@ impl Playground {
     }
 
     /// Like [`Playground::advance_to`] but processes at most `max_events` events, so a frame's
-    /// work stays bounded. Returns (reached `t_us`, stopped at a new violation).
+    /// work stays bounded. Returns (reached `t_us`, stopped where an invariant turned red).
     pub fn advance_bounded(&mut self, t_us: u64, max_events: u32) -> (bool, bool) {
         let t_us = t_us.min(self.end_us());
-        let v0 = self.world.violations().len();
+        let mut v0 = self.world.violations().len();
+        let mut red: std::collections::BTreeSet<&'static str> = self.world.violations().iter().map(|(_, v)| v.invariant).collect();
         for _ in 0..max_events {
             match self.world.next_event_time() {
                 Some(t) if t <= t_us => {
                     self.world.step();
                     self.after_progress();
-                    if self.world.violations().len() > v0 {
-                        return (false, true);
+                    // Stop where an invariant turns red; a red one breaking again does not stop
+                    // the run (a lost entry makes every later apply differ).
+                    let vs = self.world.violations();
+                    if vs.len() > v0 {
+                        let new = vs[v0..].iter().any(|(_, v)| red.insert(v.invariant));
+                        v0 = vs.len();
+                        if new {
+                            return (false, true);
+                        }
                     }
                 }
                 _ => {

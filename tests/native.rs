@@ -799,3 +799,25 @@ fn playground_trace_is_capped_and_the_export_is_still_whole() {
         assert!(c.passed(&p.world), "{}", c.describe());
     }
 }
+
+/// Playing pauses where an invariant turns red, once per invariant: the Figure 8 run, whose lost
+/// entry makes many later applies differ, stops once for each invariant it breaks.
+#[test]
+fn play_pauses_once_per_invariant_turning_red() {
+    let mut p = Playground::new(raftlock::scenario::builtin::get("break-figure-8").unwrap()).unwrap();
+    let end = p.end_us();
+    let (mut stops, mut seen, mut red) = (0, 0, std::collections::BTreeSet::new());
+    while p.advance_to(end, true) {
+        stops += 1;
+        let vs = p.world.violations();
+        let newly: Vec<&str> = vs[seen..].iter().map(|(_, v)| v.invariant).filter(|i| red.insert(*i)).collect();
+        assert!(!newly.is_empty(), "stop {stops} turned no invariant red");
+        seen = vs.len();
+        assert!(stops < 20);
+    }
+    assert_eq!(p.now_us(), end);
+    let all: std::collections::BTreeSet<&str> = p.world.violations().iter().map(|(_, v)| v.invariant).collect();
+    assert_eq!(all, red, "every red invariant had its stop");
+    assert!(p.world.violations().len() > stops, "repeats of a red invariant did not stop the run");
+    assert_eq!(p.world.violations()[0].1.invariant, "leader_completeness");
+}

@@ -2,7 +2,7 @@
 //! state (roles, terms, logs' indexes, lock tables with countdowns, clocks, clients, storage
 //! writes, invariants); the other functions perform what the buttons do and re-render.
 
-use super::app::{App, Msg, Shared};
+use super::app::{App, FrameLog, Msg, Shared};
 use crate::scenario::Action;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -31,8 +31,21 @@ fn answer(l: &Scope<App>, r: Result<(), String>, done: Msg) -> JsValue {
     }
 }
 
-pub fn install(pg: Shared, link: Scope<App>) {
+pub fn install(pg: Shared, link: Scope<App>, frames: FrameLog) {
     let obj = js_sys::Object::new();
+
+    // frameWork(): the main thread's work (ms) of each frame played since the last call, as
+    // [advance the simulation, build the view, total with the DOM patch]; the rest of a frame is
+    // the browser's (style, layout, paint).
+    let frame_work = Closure::<dyn Fn() -> JsValue>::new(move || {
+        let a = js_sys::Array::new();
+        for x in frames.borrow_mut().drain(..) {
+            a.push(&x.iter().map(|v| JsValue::from_f64(*v)).collect::<js_sys::Array>());
+        }
+        a.into()
+    });
+    set(&obj, "frameWork", frame_work.as_ref());
+    frame_work.forget();
 
     let p = pg.clone();
     let snapshot = Closure::<dyn Fn() -> JsValue>::new(move || {

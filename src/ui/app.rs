@@ -11,6 +11,10 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 pub type Shared = Rc<RefCell<Playground>>;
+/// The main thread's work per played frame in ms, [advance, view, total with the DOM patch], the latest
+/// `FRAME_LOG_MAX`: `window.raftlock.frameWork()` reads and clears it.
+pub type FrameLog = Rc<RefCell<std::collections::VecDeque<[f64; 3]>>>;
+const FRAME_LOG_MAX: usize = 1000;
 
 /// The speed slider's stops (in millionths of real time): 1/100× to 100×, logarithmic.
 pub const SPEED_STOPS: [u64; 13] =
@@ -172,6 +176,11 @@ pub struct App {
     pub stopped_at: Option<String>,
     /// Work time of recent frames in ms (shown in the status line and read by the e2e test).
     pub frame_work_ms: f64,
+    /// When the frame being drawn started (set by a played frame, taken after its render).
+    frame_t0: Option<f64>,
+    frame_log: FrameLog,
+    /// How long the latest `view` took (ms).
+    view_ms: std::cell::Cell<f64>,
     /// Lesson mode: how many captions have been reached, and when each was.
     pub lesson_pos: usize,
     pub caption_times: Vec<u64>,
@@ -275,7 +284,8 @@ impl Component for App {
             Err(e) => (Playground::new(default_scenario()).expect("valid"), Some(e)),
         };
         let pg: Shared = Rc::new(RefCell::new(first));
-        api::install(pg.clone(), ctx.link().clone());
+        let frame_log: FrameLog = Rc::default();
+        api::install(pg.clone(), ctx.link().clone(), frame_log.clone());
         let link = ctx.link().clone();
         let doc = web_sys::window().and_then(|w| w.document()).expect("a document");
         let opts = EventListenerOptions::enable_prevent_default();
@@ -320,6 +330,19 @@ impl Component for App {
             log_from: None,
             stopped_at: None,
             frame_work_ms: 0.0,
+            frame_t0: None,
+            frame_log,
+            view_ms: std::cell::Cell::new(0.0),
+        }
+    }
+
+    fn rendered(&mut self, _ctx: &Context<Self>, _first_render: bool) {
+        if let Some(t0) = self.frame_t0.take() {
+            let mut log = self.frame_log.borrow_mut();
+            if log.len() >= FRAME_LOG_MAX {
+                log.pop_front();
+            }
+            log.push_back([self.frame_work_ms, self.view_ms.get(), now_ms() - t0]);
         }
     }
 
@@ -330,8 +353,11 @@ impl Component for App {
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
+        let t0 = now_ms();
         let pg = self.pg.borrow();
-        views::page(self, &pg, ctx.link())
+        let html = views::page(self, &pg, ctx.link());
+        self.view_ms.set(now_ms() - t0);
+        html
     }
 }
 
@@ -347,6 +373,7 @@ impl App {
                 let dt_ms = self.last_ts.map_or(0.0, |l| (ts - l).clamp(0.0, 100.0));
                 self.last_ts = Some(ts);
                 let t0 = now_ms();
+                self.frame_t0 = Some(t0);
                 self.carry_us += dt_ms * speed_of(self.speed_pos) as f64 / 1000.0;
                 let step_us = self.carry_us.floor();
                 self.carry_us -= step_us;

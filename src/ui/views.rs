@@ -8,6 +8,7 @@ use crate::raft::Role;
 use crate::scenario::Action;
 use crate::sim::World;
 use crate::trace::Event as TraceEvent;
+use std::fmt::Write as _;
 use yew::html::Scope;
 use yew::prelude::*;
 
@@ -501,7 +502,13 @@ fn log_view(app: &App, w: &World, link: &Scope<App>) -> Html {
         .max()
         .unwrap_or(0);
     let max_from = last.saturating_sub(LOG_COLS - 1).max(1);
-    let from = app.log_from.unwrap_or(max_from).clamp(1, max_from);
+    // Following the end, the window moves half a table at a time: the columns stand still while
+    // entries fill them (readable while playing, and a frame patches only the cells that
+    // changed instead of shifting every cell by one for each new entry).
+    let step = LOG_COLS / 2;
+    let follow_from = 1 + step * last.saturating_sub(LOG_COLS).div_ceil(step);
+    let from = app.log_from.map_or(follow_from, |f| f.clamp(1, max_from));
+    let max_from = max_from.max(from);
     let to = from + LOG_COLS - 1;
     let header = (from..=to).map(|i| html! { <th scope="col">{ i }</th> });
     let rows = (0..w.n).map(|i| {
@@ -769,19 +776,35 @@ fn spacetime(w: &World, verdict: Option<&Verdict>) -> Html {
             .collect();
         leases
     });
-    // The most recent few hundred of each, so a busy cluster does not flood the page.
-    let arrows = w.recent.iter().rev().take_while(|m| m.4 >= t0).filter(|m| !matches!(m.2, "heartbeat" | "append_reply")).take(SPACETIME_MAX).map(|&(f, t, kind, sent, at)| {
-        html! { <line class={classes!("arrow", kind)} x1={num(x_of(sent))} y1={num(y_of(f as usize))} x2={num(x_of(at))} y2={num(y_of(t as usize))} /> }
-    });
-    let marks = w.trace.lines.iter().rev().take_while(|l| l.t_us >= t0).take(SPACETIME_MAX * 4).filter_map(|l| {
-        let (lane, class, label) = match &l.ev {
-            TraceEvent::Role { node, role, .. } => (node - 1, "role", role.to_string()),
-            TraceEvent::Apply { node, cmd, .. } if cmd.op != "noop" => (node - 1, "apply", cmd.op.to_string()),
-            TraceEvent::Crash { node } | TraceEvent::Restart { node } | TraceEvent::Pause { node } | TraceEvent::Resume { node } => (node - 1, "fault", "fault".to_string()),
-            _ => return None,
+    // The most recent few hundred of each, so a busy cluster does not flood the page; drawn as
+    // one path per kind (a frame rewrites a few `d` strings instead of patching hundreds of
+    // elements: the diagram was most of the page's DOM work while playing).
+    let mut arrow_paths: Vec<(&'static str, String)> = Vec::new();
+    for &(f, t, kind, sent, at) in w.recent.iter().rev().take_while(|m| m.4 >= t0).filter(|m| !matches!(m.2, "heartbeat" | "append_reply")).take(SPACETIME_MAX) {
+        let d = match arrow_paths.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, d)) => d,
+            None => {
+                arrow_paths.push((kind, String::new()));
+                &mut arrow_paths.last_mut().expect("just pushed").1
+            }
         };
-        Some(html! { <circle class={classes!("mark", class)} cx={num(x_of(l.t_us))} cy={num(y_of(lane))} r="3"><title>{ label }</title></circle> })
-    }).take(SPACETIME_MAX);
+        let _ = write!(d, "M{} {}L{} {}", num(x_of(sent)), num(y_of(f as usize)), num(x_of(at)), num(y_of(t as usize)));
+    }
+    arrow_paths.sort_by_key(|(k, _)| *k);
+    let arrows = arrow_paths.into_iter().map(|(kind, d)| html! { <path class={classes!("arrow", kind)} d={d}><title>{ format!("{kind} messages") }</title></path> });
+    let mut mark_paths: [(&str, &str, String); 3] =
+        [("role", "role changes", String::new()), ("apply", "applied commands", String::new()), ("fault", "crashes, restarts, pauses", String::new())];
+    for l in w.trace.lines.iter().rev().take_while(|l| l.t_us >= t0).take(SPACETIME_MAX * 4).filter(|l| !matches!(l.ev, TraceEvent::Apply { ref cmd, .. } if cmd.op == "noop")).take(SPACETIME_MAX) {
+        let (lane, k) = match &l.ev {
+            TraceEvent::Role { node, .. } => (node - 1, 0),
+            TraceEvent::Apply { node, .. } => (node - 1, 1),
+            TraceEvent::Crash { node } | TraceEvent::Restart { node } | TraceEvent::Pause { node } | TraceEvent::Resume { node } => (node - 1, 2),
+            _ => continue,
+        };
+        // A dot of radius 3: two half circles.
+        let _ = write!(mark_paths[k].2, "M{} {}a3 3 0 1 0 6 0a3 3 0 1 0 -6 0", num(x_of(l.t_us) - 3.0), num(y_of(lane)));
+    }
+    let marks = mark_paths.into_iter().filter(|m| !m.2.is_empty()).map(|(class, what, d)| html! { <path class={classes!("mark", class)} d={d}><title>{ what }</title></path> });
     html! {
         <svg class="spacetime" viewBox={format!("0 0 {width} {height}")} role="img" aria-label="Space-time diagram: lanes for nodes, clients and storage; messages as lines; lease intervals as bars">
             { for lane_lines }

@@ -27,6 +27,7 @@ test('frame time at 7 nodes and a 10k-entry log', async () => {
   }
   assert.ok(s.nodes[0].last_index >= 10_000, `log length ${s.nodes[0].last_index}`);
   // requestAnimationFrame deltas while playing at 1x: everything the main thread does per frame.
+  await page.evaluate(() => window.raftlock.frameWork());
   const frames = await page.evaluate(() => new Promise((resolve) => {
     window.raftlock.setSpeed(6);
     window.raftlock.play(true);
@@ -40,6 +41,10 @@ test('frame time at 7 nodes and a 10k-entry log', async () => {
     requestAnimationFrame(tick);
   }));
   assert.ok(frames.length > 20, `frames were drawn: ${frames.length}`);
+  const work = (await page.evaluate(() => window.raftlock.frameWork())).map((x) => x[2]);
+  assert.ok(work.length > 20 && work.every((x) => x >= 0), `the page measured its work per frame: ${work.length}`);
+  work.sort((a, b) => a - b);
+  console.log(`our work per frame (advance + view + DOM patch): p50=${work[Math.floor(work.length / 2)].toFixed(1)} ms p99=${work[Math.floor(work.length * 0.99)].toFixed(1)} ms`);
   frames.sort((a, b) => a - b);
   const q = (p) => frames[Math.min(frames.length - 1, Math.floor(p * frames.length))].toFixed(1);
   console.log(`rAF delta ms at 7 nodes, log ${s.nodes[0].last_index} entries, 1x: n=${frames.length} p50=${q(0.5)} p99=${q(0.99)} max=${frames[frames.length - 1].toFixed(1)}`);
