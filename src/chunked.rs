@@ -8,7 +8,7 @@
 
 use std::rc::Rc;
 
-pub const CHUNK: usize = 1024;
+pub const CHUNK: usize = 256;
 
 #[derive(Debug)]
 pub struct Chunked<T> {
@@ -43,6 +43,19 @@ impl<T: Clone> Chunked<T> {
             Some(&self.full[c][i % CHUNK])
         } else if c == self.full.len() {
             self.tail.get(i % CHUNK)
+        } else {
+            None
+        }
+    }
+
+    /// Mutable access; an item in a full chunk that a clone shares is copied with its chunk
+    /// first (copy on write), so the clones never see the change.
+    pub fn get_mut(&mut self, i: usize) -> Option<&mut T> {
+        let c = i / CHUNK;
+        if c < self.full.len() {
+            Some(&mut Rc::make_mut(&mut self.full[c])[i % CHUNK])
+        } else if c == self.full.len() {
+            self.tail.get_mut(i % CHUNK)
         } else {
             None
         }
@@ -128,5 +141,12 @@ mod tests {
         }
         assert_eq!(snap.len(), 5000, "the snapshot did not change");
         assert_eq!(snap.get(4321), Some(&4321));
+        // Copy on write: changing an item in a shared chunk leaves the clone as it was.
+        let mut c = snap.clone();
+        *c.get_mut(5).unwrap() = 77;
+        *c.get_mut(4999).unwrap() = 78;
+        assert_eq!((c.get(5), c.get(4999), snap.get(5), snap.get(4999)), (Some(&77), Some(&78), Some(&5), Some(&4999)));
+        assert!(!Rc::ptr_eq(&snap.full[0], &c.full[0]) && Rc::ptr_eq(&snap.full[1], &c.full[1]));
+        assert_eq!(c.get_mut(5000), None);
     }
 }

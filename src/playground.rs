@@ -27,6 +27,12 @@ fn page_world(scenario: &Scenario) -> Result<World, ScenarioError> {
 fn snapshot_of(w: &World) -> World {
     let mut s = w.clone();
     s.trace.keep_last(SNAPSHOT_TRACE_LINES);
+    // The space-time diagram shows the last 2 s: older deliveries are not needed after a seek.
+    let since = s.now_us.saturating_sub(2_000_000);
+    while s.recent.front().is_some_and(|m| m.4 < since) {
+        s.recent.pop_front();
+    }
+    s.recent.shrink_to_fit();
     s
 }
 

@@ -738,8 +738,9 @@ fn history_checker_swarm_runs_are_linearizable_and_the_broken_release_is_not() {
     assert!(conflict.message.contains("succeeded though"), "{conflict}");
     // The shortest failing prefix ends when the release was answered, after the other's grant.
     let [a, b] = conflict.ops;
-    assert!(broken.history.ops[a].acquire && !broken.history.ops[b].acquire);
-    assert_eq!(Some(conflict.at_us), broken.history.ops[b].answer.as_ref().map(|x| x.0));
+    let op = |i: usize| broken.history.ops.get(i).unwrap();
+    assert!(op(a).acquire && !op(b).acquire);
+    assert_eq!(Some(conflict.at_us), op(b).answer.as_ref().map(|x| x.0));
     let fine = raftlock::run_scenario(&raftlock::scenario::builtin::get("three-clients").unwrap(), true).unwrap();
     let holds = fine.history_verdict().unwrap().unwrap();
     assert_eq!(holds.len(), 46);
@@ -762,13 +763,20 @@ fn memory_census() {
         let w = &p.world;
         let log = w.nodes[0].server.as_ref().unwrap().raft.log().last_index();
         println!(
-            "{min} min: trace lines {} (Line {} B), history ops {}, log entries {log} (Entry {} B) x {} nodes, snapshots {}",
+            "{min} min: trace lines {} (Line {} B), history ops {}, log entries {log} (Entry {} B) x {} nodes, snapshots {}, {}",
             w.trace.lines.len(),
             std::mem::size_of::<raftlock::trace::Line>(),
             w.history.ops.len(),
             std::mem::size_of::<raftlock::raft::Entry<raftlock::lock::LockCommand>>(),
             w.n,
-            p.snapshot_count()
+            p.snapshot_count(),
+            std::fs::read_to_string("/proc/self/status")
+                .unwrap_or_default()
+                .lines()
+                .filter(|l| l.starts_with("VmRSS") || l.starts_with("VmHWM"))
+                .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+                .collect::<Vec<_>>()
+                .join(", ")
         );
     }
 }

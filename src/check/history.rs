@@ -31,18 +31,22 @@ pub struct Op {
     pub answer: Option<(u64, Answer)>,
 }
 
+/// Cloned with every scrubber snapshot: the operations live in shared chunks (a clone copies
+/// the short tail), and only each client's latest request is indexed (a client retries only its
+/// current request, and only its current request gets an answer recorded).
 #[derive(Clone, Debug, Default)]
 pub struct History {
-    pub ops: Vec<Op>,
-    index: BTreeMap<(ClientId, u64), usize>,
+    pub ops: crate::chunked::Chunked<Op>,
+    /// Per client: its latest request number and that operation's position in `ops`.
+    latest: BTreeMap<ClientId, (u64, usize)>,
 }
 
 impl History {
     pub fn invoke(&mut self, client: ClientId, req: u64, key: &str, acquire: bool, t_us: u64) {
-        if self.index.contains_key(&(client, req)) {
+        if self.latest.get(&client).is_some_and(|&(r, _)| r == req) {
             return; // a retry of the same request
         }
-        self.index.insert((client, req), self.ops.len());
+        self.latest.insert(client, (req, self.ops.len()));
         self.ops.push(Op { client, req, key: key.to_string(), acquire, invoke_us: t_us, answer: None });
     }
 
@@ -54,9 +58,9 @@ impl History {
             Outcome::NotHolder { .. } => Answer::NotHolder,
             Outcome::NotLeader { .. } => return, // not an answer: the client asks elsewhere
         };
-        if let Some(&i) = self.index.get(&(client, req)) {
-            if self.ops[i].answer.is_none() {
-                self.ops[i].answer = Some((t_us, answer));
+        if let Some(&(_, i)) = self.latest.get(&client).filter(|&&(r, _)| r == req) {
+            if let Some(op) = self.ops.get_mut(i).filter(|op| op.answer.is_none()) {
+                op.answer = Some((t_us, answer));
             }
         }
     }
@@ -95,15 +99,16 @@ fn secs(us: u64) -> String {
     format!("{}.{:03} s", us / 1_000_000, us % 1_000_000 / 1000)
 }
 
+/// The position of `op` (a reference into `h.ops`) in the history; only for conflicts.
 fn op_index(h: &History, op: &Op) -> usize {
-    h.index.get(&(op.client, op.req)).copied().unwrap_or(0)
+    h.ops.iter().position(|o| std::ptr::eq(o, op)).unwrap_or(0)
 }
 
 /// The verdict: the holds in token order per key (a linearization), or the conflict that ends
 /// the shortest prefix of the history no mutex with leases can explain.
 pub fn check_mutex(h: &History, name: &dyn Fn(ClientId) -> String) -> Result<Vec<Hold>, Conflict> {
     let mut grants: BTreeMap<&str, Vec<(Token, &Op, u64)>> = BTreeMap::new();
-    for op in &h.ops {
+    for op in h.ops.iter() {
         if let Some((t, Answer::Granted { token, .. })) = &op.answer {
             grants.entry(op.key.as_str()).or_default().push((*token, op, *t));
         }
