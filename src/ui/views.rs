@@ -389,15 +389,17 @@ fn cluster(w: &World, link: &Scope<App>) -> Html {
                     <path d="M 0 0 L 10 5 L 0 10 z" />
                 </marker>
             </defs>
-            { for conns }
-            { for links }
-            { for nodes }
-            { for clients }
+            // Each list in its own group: the messages in flight change in number every frame,
+            // and a group keeps that from re-shaping the elements after them.
+            <g class="conns">{ for conns }</g>
+            <g class="links">{ for links }</g>
+            <g class="nodes">{ for nodes }</g>
+            <g class="clients">{ for clients }</g>
             <g class="storage">
                 <rect x={num(STORAGE_POS.0 - 34.0)} y={num(STORAGE_POS.1 - 14.0)} width="68" height="28" rx="4" />
                 <text x={num(STORAGE_POS.0)} y={num(STORAGE_POS.1 + 4.0)}>{ "storage" }</text>
             </g>
-            { for msgs }
+            <g class="msgs">{ for msgs }</g>
         </svg>
     }
 }
@@ -519,7 +521,11 @@ fn log_view(app: &App, w: &World, link: &Scope<App>) -> Html {
             _ => (None, 0, None),
         };
         let cells = (from..=to).map(|idx| {
-            let Some(e) = log.and_then(|l| l.entry(idx)) else { return html! { <td class="empty"></td> } };
+            // Every cell has the same three spans, empty or not: while playing, a cell that fills
+            // only changes text and classes (no elements created or removed).
+            let Some(e) = log.and_then(|l| l.entry(idx)) else {
+                return html! { <td class="empty"><span class="txt">{ "" }</span><span class="meta">{ "" }</span><span class="res">{ "" }</span></td> };
+            };
             let (kind, text) = match e.cmd.as_ref().map(|c| &c.op) {
                 None => ("noop", "no-op".to_string()),
                 Some(LockOp::Grant { key, lease_ms }) => ("grant", format!("G {key} {lease_ms}ms")),
@@ -540,7 +546,7 @@ fn log_view(app: &App, w: &World, link: &Scope<App>) -> Html {
                 <td class={classes!("entry", kind, if committed { "committed" } else { "pending" }, format!("t{}", e.term % 6))} title={title}>
                     <span class="txt">{ text }</span>
                     <span class="meta">{ format!("t{}{}", e.term, if committed { "" } else { " ⋯" }) }</span>
-                    { if let Some(r) = result { html! { <span class="res">{ r }</span> } } else { html! {} } }
+                    <span class="res">{ result.unwrap_or_default() }</span>
                 </td>
             }
         });
@@ -807,11 +813,11 @@ fn spacetime(w: &World, verdict: Option<&Verdict>) -> Html {
     let marks = mark_paths.into_iter().filter(|m| !m.2.is_empty()).map(|(class, what, d)| html! { <path class={classes!("mark", class)} d={d}><title>{ what }</title></path> });
     html! {
         <svg class="spacetime" viewBox={format!("0 0 {width} {height}")} role="img" aria-label="Space-time diagram: lanes for nodes, clients and storage; messages as lines; lease intervals as bars">
-            { for lane_lines }
-            { for leases }
-            { for arrows }
-            { for marks }
-            { for verdict.map(|v| history_overlay(w, v, t0, now, &x_of, &y_of)).unwrap_or_default() }
+            <g class="lanes">{ for lane_lines }</g>
+            <g class="leases">{ for leases }</g>
+            <g class="arrows">{ for arrows }</g>
+            <g class="marks">{ for marks }</g>
+            <g class="history">{ for verdict.map(|v| history_overlay(w, v, t0, now, &x_of, &y_of)).unwrap_or_default() }</g>
             <text class="axis" x={num(width - 150.0)} y={num(height - 2.0)}>{ format!("true time → {}", fmt_us(now as i64)) }</text>
         </svg>
     }
