@@ -105,8 +105,7 @@ impl Playground {
     /// work stays bounded. Returns (reached `t_us`, stopped where an invariant turned red).
     pub fn advance_bounded(&mut self, t_us: u64, max_events: u32) -> (bool, bool) {
         let t_us = t_us.min(self.end_us());
-        let mut v0 = self.world.violations().len();
-        let mut red: std::collections::BTreeSet<&'static str> = self.world.violations().iter().map(|(_, v)| v.invariant).collect();
+        let red = self.world.checker.broken.len();
         for _ in 0..max_events {
             match self.world.next_event_time() {
                 Some(t) if t <= t_us => {
@@ -114,13 +113,8 @@ impl Playground {
                     self.after_progress();
                     // Stop where an invariant turns red; a red one breaking again does not stop
                     // the run (a lost entry makes every later apply differ).
-                    let vs = self.world.violations();
-                    if vs.len() > v0 {
-                        let new = vs[v0..].iter().any(|(_, v)| red.insert(v.invariant));
-                        v0 = vs.len();
-                        if new {
-                            return (false, true);
-                        }
+                    if self.world.checker.broken.len() > red {
+                        return (false, true);
                     }
                 }
                 _ => {

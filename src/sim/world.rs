@@ -384,6 +384,7 @@ impl World {
 
     fn record_violations(&mut self, vs: Vec<crate::check::Violation>) {
         for v in vs {
+            *self.checker.broken.entry(v.invariant).or_insert(0) += 1;
             self.trace.push(self.now_us, TraceEvent::Violation { invariant: v.invariant, detail: v.detail.clone() });
             self.checker.violations.push((self.now_us, v));
         }

@@ -912,7 +912,7 @@ fn history_check(app: &App, link: &Scope<App>) -> Html {
 
 fn invariants(w: &World) -> Html {
     let items = INVARIANTS.iter().map(|&name| {
-        let n = w.violations().iter().filter(|(_, v)| v.invariant == name).count();
+        let n = w.checker.broken.get(name).copied().unwrap_or(0);
         html! {
             <li class={if n == 0 { "ok" } else { "broken" }} id={format!("inv-{name}")}>
                 { if n == 0 { "✓ " } else { "✗ " } }{ invariant_label(name) }
