@@ -270,13 +270,16 @@ impl Client {
                 }
                 self.pc = 0;
             }
-            match self.cfg.script[self.pc].clone() {
+            // Borrowed, not cloned: each arm copies only what it keeps.
+            match &self.cfg.script[self.pc] {
                 Step::Acquire { key, lease_ms } => {
+                    let op = RequestOp::Acquire { key: key.as_str().into(), lease_ms: *lease_ms };
                     self.req_seq += 1;
-                    self.send(now, self.req_seq, RequestOp::Acquire { key: key.into(), lease_ms }, now);
+                    self.send(now, self.req_seq, op, now);
                     return;
                 }
                 Step::Work { key, ms } => {
+                    let (key, ms) = (key.clone(), *ms);
                     if let Some(h) = self.held.get(&key).filter(|h| h.until_local_us > now) {
                         self.phase = Phase::Working { key, token: h.token };
                         self.deadline = now + (ms as i64) * 1000;
@@ -286,6 +289,7 @@ impl Client {
                     self.pc += 1;
                 }
                 Step::Release { key } => {
+                    let key = key.clone();
                     // A client that asks to release stops relying on the lock at once.
                     if let Some(h) = self.held.remove(&key) {
                         self.req_seq += 1;
@@ -297,7 +301,7 @@ impl Client {
                 }
                 Step::Sleep { ms } => {
                     self.phase = Phase::Sleeping;
-                    self.deadline = now + (ms as i64) * 1000;
+                    self.deadline = now + (*ms as i64) * 1000;
                     return;
                 }
             }

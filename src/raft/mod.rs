@@ -588,9 +588,18 @@ impl<C: Command> Raft<C> {
     /// §5.4.2: the leader commits an index replicated on a majority only if that entry is of its
     /// own term; earlier entries commit indirectly with it (the Figure 8 case).
     fn maybe_commit(&mut self) {
-        let mut m = self.matched.clone();
-        m.sort_unstable_by(|a, b| b.cmp(a));
-        let n = m[self.majority() - 1];
+        // The majority-th highest match index, without allocating (clusters have up to 7 nodes
+        // in the playground; larger ones take the general path).
+        let n = if self.n <= 8 {
+            let mut m = [0; 8];
+            m[..self.n].copy_from_slice(&self.matched);
+            m[..self.n].sort_unstable_by(|a, b| b.cmp(a));
+            m[self.majority() - 1]
+        } else {
+            let mut m = self.matched.clone();
+            m.sort_unstable_by(|a, b| b.cmp(a));
+            m[self.majority() - 1]
+        };
         if n > self.commit && (self.log.term_at(n) == self.term || self.cfg.commit_by_counting_old_terms) {
             self.commit = n;
         }
