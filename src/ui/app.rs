@@ -618,7 +618,11 @@ impl App {
                         let frag = url.split_once('#').map_or("", |(_, f)| f);
                         let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("#{frag}")));
                     }
-                    let _ = w.navigator().clipboard().write_text(&url);
+                    // The copy may be refused (no focus, no permission): the link stays in the
+                    // page's field either way, so a refusal is not an error.
+                    let refused = wasm_bindgen::closure::Closure::<dyn FnMut(wasm_bindgen::JsValue)>::new(|_| {});
+                    let _ = w.navigator().clipboard().write_text(&url).catch(&refused);
+                    refused.forget();
                 }
                 self.share_url = Some(url);
                 true

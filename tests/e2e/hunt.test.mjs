@@ -35,6 +35,27 @@ test('with check-quorum switched off the hunt finds isolated_leader_steps_down, 
   await page.close();
 });
 
+test('the Figure 8 switch: the page’s 10,000-run hunt finds the lost committed entry in the same run as the CLI', async () => {
+  const { page, errors } = await openApp(browser.context, url);
+  await page.check('#switch-commit_by_counting_old_terms');
+  await page.click('#hunt-start-10k');
+  await page.waitForFunction(() => /^Found/.test(document.querySelector('#hunt-status')?.textContent || ''), null, { timeout: 240000 });
+  const status = await page.locator('#hunt-status').innerText();
+  console.log(status);
+  assert.match(status, /leader_completeness broke in run 1,?554 /, 'the same run as `raftlock hunt --switch commit_by_counting_old_terms`');
+  assert.match(await page.evaluate(() => location.hash), /^#v1\./);
+  for (let before = -1, guard = 0; guard < 30; guard++) {
+    await page.evaluate(() => window.raftlock.runTo(1e12));
+    const now = (await snap(page)).now_us;
+    if (now === before) break;
+    before = now;
+  }
+  const s = await snap(page);
+  assert.equal(s.invariants.find((i) => i.name === 'leader_completeness').ok, false);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('with every switch off the hunt runs in the background while the page keeps playing, and reports no violation', async () => {
   const { page, errors } = await openApp(browser.context, url);
   await page.click('#hunt-start');
