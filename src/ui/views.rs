@@ -800,15 +800,18 @@ fn spacetime(w: &World, verdict: Option<&Verdict>) -> Html {
     let arrows = arrow_paths.into_iter().map(|(kind, d)| html! { <path class={classes!("arrow", kind)} d={d}><title>{ format!("{kind} messages") }</title></path> });
     let mut mark_paths: [(&str, &str, String); 3] =
         [("role", "role changes", String::new()), ("apply", "applied commands", String::new()), ("fault", "crashes, restarts, pauses", String::new())];
-    for l in w.trace.lines.iter().rev().take_while(|l| l.t_us >= t0).take(SPACETIME_MAX * 4).filter(|l| !matches!(l.ev, TraceEvent::Apply { ref cmd, .. } if cmd.op == "noop")).take(SPACETIME_MAX) {
+    let dots = w.trace.lines.iter().rev().take_while(|l| l.t_us >= t0).take(SPACETIME_MAX * 4).filter_map(|l| {
         let (lane, k) = match &l.ev {
             TraceEvent::Role { node, .. } => (node - 1, 0),
-            TraceEvent::Apply { node, .. } => (node - 1, 1),
+            TraceEvent::Apply { node, cmd, .. } if cmd.op != "noop" => (node - 1, 1),
             TraceEvent::Crash { node } | TraceEvent::Restart { node } | TraceEvent::Pause { node } | TraceEvent::Resume { node } => (node - 1, 2),
-            _ => continue,
+            _ => return None,
         };
+        Some((l.t_us, lane, k))
+    });
+    for (t, lane, k) in dots.take(SPACETIME_MAX) {
         // A dot of radius 3: two half circles.
-        let _ = write!(mark_paths[k].2, "M{} {}a3 3 0 1 0 6 0a3 3 0 1 0 -6 0", num(x_of(l.t_us) - 3.0), num(y_of(lane)));
+        let _ = write!(mark_paths[k].2, "M{} {}a3 3 0 1 0 6 0a3 3 0 1 0 -6 0", num(x_of(t) - 3.0), num(y_of(lane)));
     }
     let marks = mark_paths.into_iter().filter(|m| !m.2.is_empty()).map(|(class, what, d)| html! { <path class={classes!("mark", class)} d={d}><title>{ what }</title></path> });
     html! {
