@@ -668,7 +668,7 @@ fn fuzz_finding_endpoint_n0_is_refused_not_a_panic() {
 #[test]
 fn break_it_scenarios_stay_green_with_the_safeguard_on() {
     let mut seen = 0;
-    for name in raftlock::scenario::builtin::names().filter(|n| n.starts_with("break-") || n.ends_with("-no-fencing")) {
+    for name in raftlock::scenario::builtin::names().filter(|n| raftlock::scenario::builtin::is_break_it(n)) {
         let mut sc = raftlock::scenario::builtin::get(name).unwrap();
         let red = raftlock::run_scenario(&sc, true).unwrap();
         assert!(!red.violations().is_empty(), "{name}: broken design shows a violation");

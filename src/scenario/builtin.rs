@@ -31,6 +31,11 @@ pub const BUILTINS: &[(&str, &str)] = &[
     ("playground", include_str!("../../scenarios/playground.json")),
 ];
 
+/// The "break it" scenarios: each switches off one safeguard and turns a named invariant red.
+pub fn is_break_it(name: &str) -> bool {
+    name.starts_with("break-") || name.ends_with("-no-fencing")
+}
+
 pub fn names() -> impl Iterator<Item = &'static str> {
     BUILTINS.iter().map(|(n, _)| *n)
 }

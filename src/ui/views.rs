@@ -159,10 +159,13 @@ fn controls(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
 
 fn scenario_bar(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
     let current = pg.scenario.name.clone();
-    let options = crate::scenario::builtin::BUILTINS.iter().map(|(name, _)| {
-        let title = crate::scenario::builtin::get(name).and_then(|s| s.lesson.map(|l| l.title)).unwrap_or_else(|| "free play".into());
-        html! { <option value={*name} selected={*name == current}>{ format!("{name} — {title}") }</option> }
-    });
+    let options = |break_it: bool| {
+        let current = current.clone();
+        crate::scenario::builtin::names().filter(move |n| crate::scenario::builtin::is_break_it(n) == break_it).map(move |name| {
+            let title = crate::scenario::builtin::get(name).and_then(|s| s.lesson.map(|l| l.title)).unwrap_or_else(|| "free play".into());
+            html! { <option value={name} selected={name == current}>{ format!("{name} — {title}") }</option> }
+        })
+    };
     let on_file = link.batch_callback(|e: yew::Event| {
         let input = e.target_unchecked_into::<web_sys::HtmlInputElement>();
         let file = input.files().and_then(|f| f.get(0));
@@ -174,7 +177,8 @@ fn scenario_bar(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
             <label>{ "Scenario " }
                 <select id="scenario" aria-label="Built-in scenario" onchange={link.callback(|e: yew::Event| Msg::LoadBuiltin(select_value(&e)))}>
                     { if crate::scenario::builtin::get(&current).is_none() { html! { <option selected=true value="">{ format!("{} (your own)", if current.is_empty() { "scenario" } else { &current }) }</option> } } else { html! {} } }
-                    { for options }
+                    <optgroup label="Lessons">{ for options(false) }</optgroup>
+                    <optgroup label="Break it: one safeguard off">{ for options(true) }</optgroup>
                 </select>
             </label>
             <button id="all-scenarios" onclick={link.callback(|_| Msg::ScenarioList(true))}>{ "All scenarios…" }</button>
@@ -1074,12 +1078,12 @@ fn fmt_count(n: u64) -> String {
 
 /// The scenario list page (deep link `#scenarios`): every built-in with its story and a link.
 fn scenario_list(link: &Scope<App>) -> Html {
-    let cards = crate::scenario::builtin::BUILTINS.iter().map(|(name, _)| {
+    let cards = |break_it: bool| crate::scenario::builtin::names().filter(move |n| crate::scenario::builtin::is_break_it(n) == break_it).map(|name| {
         let sc = crate::scenario::builtin::get(name).expect("built-ins are valid");
         let title = sc.lesson.as_ref().map_or("Free play".to_string(), |l| l.title.clone());
         let n = name.to_string();
         html! {
-            <li class={classes!("card", name.starts_with("break-").then_some("break"))}>
+            <li class={classes!("card", crate::scenario::builtin::is_break_it(name).then_some("break"))}>
                 <h3><a href={format!("#scenario={name}")} onclick={link.callback(move |e: MouseEvent| { e.prevent_default(); Msg::LoadBuiltin(n.clone()) })}>{ title }</a></h3>
                 <p>{ sc.description.clone() }</p>
                 <small>{ format!("{name} · {} nodes · {} clients · {} s", sc.nodes, sc.clients.len(), sc.until_ms / 1000) }</small>
@@ -1093,7 +1097,12 @@ fn scenario_list(link: &Scope<App>) -> Html {
                     <h2>{ "Scenarios" }</h2>
                     <button id="close-list" onclick={link.callback(|_| Msg::ScenarioList(false))} aria-label="Close">{ "✕" }</button>
                 </div>
-                <ul class="cards" id="scenario-list">{ for cards }</ul>
+                <div id="scenario-list">
+                    <h3>{ "Lessons" }</h3>
+                    <ul class="cards">{ for cards(false) }</ul>
+                    <h3>{ "Break it: one safeguard off, one invariant turns red" }</h3>
+                    <ul class="cards">{ for cards(true) }</ul>
+                </div>
             </div>
         </div>
     }

@@ -161,6 +161,9 @@ test('the scenario list page links every built-in scenario', async () => {
   await page.waitForSelector('#scenario-list');
   const cards = await page.locator('#scenario-list li').count();
   assert.equal(cards, Object.keys(golden).length, 'one card per built-in');
+  // The ten "break it" scenarios are listed under their own heading, and grouped in the menu.
+  assert.equal(await page.locator('#scenario-list ul.cards').nth(1).locator('li.break').count(), 10);
+  assert.equal(await page.locator('#scenario optgroup[label^="Break it"] option').count(), 10);
   console.log('screenshot', await shot(page, 'scenario-list'));
   await page.click('#scenario-list a[href="#scenario=ghost-lock"]');
   await page.waitForSelector('#scenario-list', { state: 'detached' });
