@@ -60,3 +60,13 @@ export async function shot(page, name) {
 }
 
 export const snap = (page) => page.evaluate(() => window.raftlock.snapshot());
+
+/// Run to the end of the run: `runTo` pauses where an invariant turns red, so call it until time stops.
+export async function runToEnd(page) {
+  for (let before = -1, guard = 0; guard < 30; guard++) {
+    await page.evaluate(() => window.raftlock.runTo(1e12));
+    const now = (await snap(page)).now_us;
+    if (now === before) return;
+    before = now;
+  }
+}

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { serve, launch, openApp, shot, snap, DIST } from './helpers.mjs';
+import { serve, launch, openApp, shot, snap, runToEnd, DIST } from './helpers.mjs';
 
 const ROOT = path.resolve(DIST, '..');
 const golden = Object.fromEntries(fs.readFileSync(path.join(ROOT, 'tests/golden/builtin-hashes.txt'), 'utf8')
@@ -39,13 +39,7 @@ test('every built-in scenario plays its lesson in the page, its checks pass, and
     }
     const until = JSON.parse(await page.evaluate(() => JSON.stringify(window.raftlock.snapshot()))).now_us;
     assert.ok(until >= 0);
-    // To the end of the run: runTo pauses where an invariant turns red, so go on until time stops.
-    for (let before = -1, guard = 0; guard < 30; guard++) {
-      await page.evaluate(() => window.raftlock.runTo(1e12));
-      const now = (await snap(page)).now_us;
-      if (now === before) break;
-      before = now;
-    }
+    await runToEnd(page);
     const s = await snap(page);
     assert.equal(s.trace_hash, hash, `${name}: the browser's trace hash equals the native one`);
     const pending = await page.locator('#checks li.pending').count();
