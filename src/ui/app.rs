@@ -181,6 +181,13 @@ pub struct App {
     frame_log: FrameLog,
     /// How long the latest `view` took (ms).
     view_ms: std::cell::Cell<f64>,
+    /// Whether the log panel is on screen (an IntersectionObserver keeps it), and the tick the
+    /// log panel was last drawn at: while playing with the panel off screen the tick stays,
+    /// and the table (the page's largest) is skipped.
+    log_on_screen: Rc<std::cell::Cell<bool>>,
+    log_tick: std::cell::Cell<u64>,
+    _log_observer: Option<(web_sys::IntersectionObserver, wasm_bindgen::closure::Closure<dyn FnMut(js_sys::Array)>)>,
+    pub on_log_from: Callback<Option<u64>>,
     /// Lesson mode: how many captions have been reached, and when each was.
     pub lesson_pos: usize,
     pub caption_times: Vec<u64>,
@@ -273,6 +280,39 @@ impl App {
     }
 }
 
+/// Watch whether the log panel is on screen (with a margin, so it is drawn before it scrolls
+/// in); a change re-renders the page.
+fn observe_log_panel(
+    on_screen: Rc<std::cell::Cell<bool>>,
+    link: yew::html::Scope<App>,
+) -> Option<(web_sys::IntersectionObserver, wasm_bindgen::closure::Closure<dyn FnMut(js_sys::Array)>)> {
+    let panel = web_sys::window()?.document()?.get_element_by_id("log-panel")?;
+    let cb = wasm_bindgen::closure::Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        for e in entries.iter() {
+            if let Ok(e) = e.dyn_into::<web_sys::IntersectionObserverEntry>() {
+                if on_screen.replace(e.is_intersecting()) != e.is_intersecting() {
+                    link.send_message(Msg::Refresh);
+                }
+            }
+        }
+    });
+    let init = web_sys::IntersectionObserverInit::new();
+    init.set_root_margin("300px");
+    let obs = web_sys::IntersectionObserver::new_with_options(cb.as_ref().unchecked_ref(), &init).ok()?;
+    obs.observe(&panel);
+    Some((obs, cb))
+}
+
+impl App {
+    /// The log panel's drawing tick (see `log_tick`).
+    pub fn log_tick(&self) -> u64 {
+        if !(self.playing && !self.log_on_screen.get()) {
+            self.log_tick.set(self.log_tick.get() + 1);
+        }
+        self.log_tick.get()
+    }
+}
+
 impl Component for App {
     type Message = Msg;
     type Properties = ();
@@ -333,10 +373,17 @@ impl Component for App {
             frame_t0: None,
             frame_log,
             view_ms: std::cell::Cell::new(0.0),
+            log_on_screen: Rc::new(std::cell::Cell::new(true)),
+            log_tick: std::cell::Cell::new(0),
+            _log_observer: None,
+            on_log_from: ctx.link().callback(Msg::LogFrom),
         }
     }
 
-    fn rendered(&mut self, _ctx: &Context<Self>, _first_render: bool) {
+    fn rendered(&mut self, ctx: &Context<Self>, first_render: bool) {
+        if first_render {
+            self._log_observer = observe_log_panel(self.log_on_screen.clone(), ctx.link().clone());
+        }
         if let Some(t0) = self.frame_t0.take() {
             let mut log = self.frame_log.borrow_mut();
             if log.len() >= FRAME_LOG_MAX {

@@ -87,9 +87,9 @@ pub fn page(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
                     <h2>{ "Clocks and nodes" }</h2>
                     { clocks(w, link) }
                 </section>
-                <section class="panel wide" aria-label="Replicated log">
+                <section class="panel wide" aria-label="Replicated log" id="log-panel">
                     <h2>{ "Replicated log" }</h2>
-                    { log_view(app, w, link) }
+                    <LogPanel pg={app.pg.clone()} log_from={app.log_from} tick={app.log_tick()} on_from={app.on_log_from.clone()} />
                 </section>
                 <section class="panel wide" aria-label="Space-time diagram">
                     <h2>{ "Space-time diagram (last 2 s of true time)" }</h2>
@@ -498,7 +498,29 @@ fn clocks(w: &World, link: &Scope<App>) -> Html {
 
 const LOG_COLS: u64 = 28;
 
-fn log_view(app: &App, w: &World, link: &Scope<App>) -> Html {
+#[derive(Clone, Properties)]
+pub struct LogProps {
+    pub pg: super::app::Shared,
+    pub log_from: Option<u64>,
+    /// Changes whenever the log must be drawn again; stays put while the panel is off screen
+    /// during play, so the table is neither rebuilt nor diffed then.
+    pub tick: u64,
+    pub on_from: Callback<Option<u64>>,
+}
+
+impl PartialEq for LogProps {
+    fn eq(&self, o: &Self) -> bool {
+        std::rc::Rc::ptr_eq(&self.pg, &o.pg) && self.log_from == o.log_from && self.tick == o.tick && self.on_from == o.on_from
+    }
+}
+
+#[function_component(LogPanel)]
+pub fn log_panel(p: &LogProps) -> Html {
+    let pg = p.pg.borrow();
+    log_view(p.log_from, &pg.world, &p.on_from)
+}
+
+fn log_view(log_from: Option<u64>, w: &World, on_from: &Callback<Option<u64>>) -> Html {
     let last = (0..w.n)
         .map(|i| match (&w.nodes[i].server, &w.nodes[i].persisted) {
             (Some(s), _) => s.raft.log().last_index(),
@@ -513,7 +535,7 @@ fn log_view(app: &App, w: &World, link: &Scope<App>) -> Html {
     // changed instead of shifting every cell by one for each new entry).
     let step = LOG_COLS / 2;
     let follow_from = 1 + step * last.saturating_sub(LOG_COLS).div_ceil(step);
-    let from = app.log_from.map_or(follow_from, |f| f.clamp(1, max_from));
+    let from = log_from.map_or(follow_from, |f| f.clamp(1, max_from));
     let max_from = max_from.max(from);
     let to = from + LOG_COLS - 1;
     let header = (from..=to).map(|i| html! { <th scope="col">{ i }</th> });
@@ -556,15 +578,15 @@ fn log_view(app: &App, w: &World, link: &Scope<App>) -> Html {
         });
         html! { <tr><th scope="row">{ format!("n{}", i + 1) }</th>{ for cells }</tr> }
     });
-    let follow = app.log_from.is_none();
+    let follow = log_from.is_none();
     html! {
         <div class="log">
             <div class="logbar">
                 <label>{ "From index " }
                     <input type="range" min="1" max={max_from.to_string()} value={from.to_string()} aria-label="Scroll the log"
-                        oninput={link.callback(move |e: InputEvent| Msg::LogFrom(input_value(&e).parse().ok()))} />
+                        oninput={on_from.reform(|e: InputEvent| input_value(&e).parse().ok())} />
                 </label>
-                <button aria-pressed={follow.to_string()} onclick={link.callback(|_| Msg::LogFrom(None))}>{ "Follow the end" }</button>
+                <button aria-pressed={follow.to_string()} onclick={on_from.reform(|_| None)}>{ "Follow the end" }</button>
                 <span class="legend">{ "Solid: committed · dashed with ⋯: not committed · below each entry: its apply result on that node" }</span>
             </div>
             <table class="logtable"><thead><tr><th></th>{ for header }</tr></thead><tbody>{ for rows }</tbody></table>
