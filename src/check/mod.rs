@@ -507,20 +507,15 @@ pub fn leader_liveness(w: &mut World, out: &mut Vec<Violation>) {
             (Some(t), Some((t0, since))) if t0 == t => Some((t, since)),
             (Some(t), _) => Some((t, now)),
         };
-        w.checker.healthy_since[i] = match w.checker.leading[i] {
-            Some((_, since)) => {
-                let heard = majority_heard_at(w, i, since);
-                if heard > since && now.saturating_sub(heard) <= HEALTHY_WINDOW_US {
-                    Some(w.checker.healthy_since[i].unwrap_or(now))
-                } else {
-                    None
-                }
-            }
-            None => None,
+        let Some((term, since)) = w.checker.leading[i] else {
+            w.checker.healthy_since[i] = None;
+            continue;
         };
-        if let (Some((term, since)), false) = (w.checker.leading[i], w.server_clocks_disturbed) {
-            let heard = majority_heard_at(w, i, since).max(since);
-            if now.saturating_sub(heard) > limit {
+        let heard = majority_heard_at(w, i, since);
+        let healthy = heard > since && now.saturating_sub(heard) <= HEALTHY_WINDOW_US;
+        w.checker.healthy_since[i] = if healthy { Some(w.checker.healthy_since[i].unwrap_or(now)) } else { None };
+        if !w.server_clocks_disturbed {
+            if now.saturating_sub(heard.max(since)) > limit {
                 let detail = format!("n{} still leads term {term} but has not heard from a majority for over {} ms", i + 1, limit / 1000);
                 if w.checker.reported.insert(detail.clone()) {
                     out.push(v("isolated_leader_steps_down", detail));

@@ -138,6 +138,8 @@ pub struct Raft<C> {
     votes: Vec<Option<bool>>,
     next: Vec<Index>,
     matched: Vec<Index>,
+    /// Scratch space for `maybe_commit` (allocated once, so committing never allocates).
+    sorted: Vec<Index>,
     recently_active: Vec<bool>,
     election_deadline: i64,
     heartbeat_deadline: i64,
@@ -167,6 +169,7 @@ impl<C: Command> Raft<C> {
             votes: vec![None; n],
             next: vec![1; n],
             matched: vec![0; n],
+            sorted: Vec::with_capacity(n),
             recently_active: vec![false; n],
             election_deadline: 0,
             heartbeat_deadline: i64::MAX,
@@ -588,18 +591,11 @@ impl<C: Command> Raft<C> {
     /// §5.4.2: the leader commits an index replicated on a majority only if that entry is of its
     /// own term; earlier entries commit indirectly with it (the Figure 8 case).
     fn maybe_commit(&mut self) {
-        // The majority-th highest match index, without allocating (clusters have up to 7 nodes
-        // in the playground; larger ones take the general path).
-        let n = if self.n <= 8 {
-            let mut m = [0; 8];
-            m[..self.n].copy_from_slice(&self.matched);
-            m[..self.n].sort_unstable_by(|a, b| b.cmp(a));
-            m[self.majority() - 1]
-        } else {
-            let mut m = self.matched.clone();
-            m.sort_unstable_by(|a, b| b.cmp(a));
-            m[self.majority() - 1]
-        };
+        // The highest index a majority holds.
+        self.sorted.clear();
+        self.sorted.extend_from_slice(&self.matched);
+        self.sorted.sort_unstable_by(|a, b| b.cmp(a));
+        let n = self.sorted[self.majority() - 1];
         if n > self.commit && (self.log.term_at(n) == self.term || self.cfg.commit_by_counting_old_terms) {
             self.commit = n;
         }

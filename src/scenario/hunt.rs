@@ -148,17 +148,7 @@ pub struct Batch {
 
 /// Run the schedules of seeds `from..from + runs`, stopping at the first that fails.
 pub fn hunt_batch(switches: &[&str], from: u64, runs: u64) -> Result<Batch, String> {
-    let mut b = Batch::default();
-    for seed in from..from + runs {
-        let (v, events) = run_to_violation(&hunt_scenario(seed, switches)?);
-        b.runs += 1;
-        b.events += events;
-        if let Some((inv, _, _)) = v {
-            b.failed = Some((seed, inv));
-            break;
-        }
-    }
-    Ok(b)
+    run_schedules(switches, from, runs, true).map(|(b, _)| b)
 }
 
 /// The control experiment: the same schedules as [`hunt_batch`] (the switches' fault mix
@@ -166,12 +156,20 @@ pub fn hunt_batch(switches: &[&str], from: u64, runs: u64) -> Result<Batch, Stri
 /// `client_no_margin`), with the switches back off. Runs them all; returns the count and the
 /// failing seeds.
 pub fn control_batch(switches: &[&str], from: u64, runs: u64) -> Result<(Batch, Vec<u64>), String> {
+    run_schedules(switches, from, runs, false)
+}
+
+/// The hunt's schedules with the switches on (stopping at the first failure) or back off (all
+/// of them run): the batch, and every failing seed.
+fn run_schedules(switches: &[&str], from: u64, runs: u64, on: bool) -> Result<(Batch, Vec<u64>), String> {
     let mut b = Batch::default();
     let mut failing = Vec::new();
     for seed in from..from + runs {
         let mut sc = hunt_scenario(seed, switches)?;
-        for s in switches {
-            set_switch(&mut sc, s, false)?;
+        if !on {
+            for s in switches {
+                set_switch(&mut sc, s, false)?;
+            }
         }
         let (v, events) = run_to_violation(&sc);
         b.runs += 1;
@@ -179,6 +177,9 @@ pub fn control_batch(switches: &[&str], from: u64, runs: u64) -> Result<(Batch, 
         if let Some((inv, _, _)) = v {
             b.failed.get_or_insert((seed, inv));
             failing.push(seed);
+            if on {
+                break;
+            }
         }
     }
     Ok((b, failing))

@@ -304,8 +304,9 @@ fn observe_log_panel(
 }
 
 impl App {
-    /// The log panel's drawing tick (see `log_tick`).
-    pub fn log_tick(&self) -> u64 {
+    /// The log panel's drawing tick for this render (see `log_tick`): it advances, unless the
+    /// run is playing with the panel off screen.
+    pub fn next_log_tick(&self) -> u64 {
         if !(self.playing && !self.log_on_screen.get()) {
             self.log_tick.set(self.log_tick.get() + 1);
         }

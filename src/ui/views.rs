@@ -89,7 +89,7 @@ pub fn page(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
                 </section>
                 <section class="panel wide" aria-label="Replicated log" id="log-panel">
                     <h2>{ "Replicated log" }</h2>
-                    <LogPanel pg={app.pg.clone()} log_from={app.log_from} tick={app.log_tick()} on_from={app.on_log_from.clone()} />
+                    <LogPanel pg={app.pg.clone()} log_from={app.log_from} tick={app.next_log_tick()} on_from={app.on_log_from.clone()} />
                 </section>
                 <section class="panel wide" aria-label="Space-time diagram">
                     <h2>{ "Space-time diagram (last 2 s of true time)" }</h2>

@@ -8,13 +8,19 @@ let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
 after(async () => { await browser.close(); server.close(); });
 
-test('with check-quorum switched off the hunt finds isolated_leader_steps_down, shrinks it and opens it as a link', async () => {
-  const { page, errors } = await openApp(browser.context, url);
-  await page.check('#switch-no_check_quorum');
-  await page.click('#hunt-start');
-  await page.waitForFunction(() => /^Found/.test(document.querySelector('#hunt-status')?.textContent || ''), null, { timeout: 60000 });
+/** Turn one switch on, start the hunt with `button`, and wait for "Found…": the status line. */
+async function huntUntilFound(page, sw, button, timeout) {
+  await page.check(`#switch-${sw}`);
+  await page.click(button);
+  await page.waitForFunction(() => /^Found/.test(document.querySelector('#hunt-status')?.textContent || ''), null, { timeout });
   const status = await page.locator('#hunt-status').innerText();
   console.log(status);
+  return status;
+}
+
+test('with check-quorum switched off the hunt finds isolated_leader_steps_down, shrinks it and opens it as a link', async () => {
+  const { page, errors } = await openApp(browser.context, url);
+  const status = await huntUntilFound(page, 'no_check_quorum', '#hunt-start', 60000);
   assert.match(status, /isolated_leader_steps_down broke in run 2 /, 'the same run as `raftlock hunt --switch no_check_quorum`');
   assert.match(status, /Shrunk from \d+ to 1 fault actions and opened in the page/);
   // The shrunk schedule is the page's scenario now, with the switch carried in it, and a share link.
@@ -37,11 +43,7 @@ test('with check-quorum switched off the hunt finds isolated_leader_steps_down, 
 
 test('the Figure 8 switch: the page’s 10,000-run hunt finds the lost committed entry in the same run as the CLI', async () => {
   const { page, errors } = await openApp(browser.context, url);
-  await page.check('#switch-commit_by_counting_old_terms');
-  await page.click('#hunt-start-10k');
-  await page.waitForFunction(() => /^Found/.test(document.querySelector('#hunt-status')?.textContent || ''), null, { timeout: 240000 });
-  const status = await page.locator('#hunt-status').innerText();
-  console.log(status);
+  const status = await huntUntilFound(page, 'commit_by_counting_old_terms', '#hunt-start-10k', 240000);
   assert.match(status, /leader_completeness broke in run 1,?554 /, 'the same run as `raftlock hunt --switch commit_by_counting_old_terms`');
   assert.match(await page.evaluate(() => location.hash), /^#v1\./);
   await runToEnd(page);
