@@ -341,7 +341,8 @@ pub struct StorageWrite {
 pub struct Storage {
     pub ignores_tokens: bool,
     pub highest: BTreeMap<String, Token>,
-    pub writes: Vec<StorageWrite>,
+    /// Every write in order, in shared chunks (scrubber snapshots copy only the tail).
+    pub writes: crate::chunked::Chunked<StorageWrite>,
 }
 
 impl Storage {

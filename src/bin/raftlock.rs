@@ -9,7 +9,8 @@ const USAGE: &str = "usage:
   raftlock run --builtin NAME [...]              a built-in scenario, with its expected-outcome checks
   raftlock run --link URL [...]                  what a share link holds (run to its end)
   raftlock link SCENARIO.json [--at-ms T] [--base URL]   print the share URL
-  raftlock swarm [--seeds N] [--from S] [--dump DIR]
+  raftlock swarm [--seeds N] [--from S] [--dump DIR] [--snapshot-every E]
+                                                 (E: log compaction every E entries; 0 = the seeds' own)
   raftlock bench [--hours H | --minutes M] [--runs R] [--json]
   raftlock hunt [--switch NAME]... [--runs N] [--from S] [--out FILE.json] [--control]
                                                  random faults until an invariant breaks; shrink it
@@ -185,14 +186,26 @@ fn cmd_swarm(args: &[String]) -> Result<(), String> {
     let from: u64 = flag(args, "--from")?.unwrap_or(1);
     // --dump DIR writes each failing seed's scenario document there, to run, trace or share.
     let dump: Option<String> = flag(args, "--dump")?;
-    let mut failed = 0;
-    let mut events = 0;
+    let every: u64 = flag(args, "--snapshot-every")?.unwrap_or(0);
+    if every != 0 && every < 4 {
+        return Err("--snapshot-every: 0 (the seeds' own setting) or at least 4".into());
+    }
+    let scenario = |seed| {
+        let mut sc = swarm::random_scenario(seed);
+        if every > 0 {
+            sc.raft.snapshot_every = every;
+        }
+        sc
+    };
+    let (mut failed, mut events, mut installs) = (0, 0, 0);
     for seed in from..from + n {
-        let o = swarm::run_one(seed);
+        let o = swarm::run_with(seed, scenario(seed));
         events += o.events;
+        installs += o.snapshot_installs;
         if !o.ok() {
             failed += 1;
-            println!("seed {seed}: FAILED  (replay: raftlock swarm --seeds 1 --from {seed})");
+            let again = if every > 0 { format!(" --snapshot-every {every}") } else { String::new() };
+            println!("seed {seed}: FAILED  (replay: raftlock swarm --seeds 1 --from {seed}{again})");
             for v in o.violations.iter().take(5) {
                 println!("  violation {v}");
             }
@@ -201,12 +214,12 @@ fn cmd_swarm(args: &[String]) -> Result<(), String> {
             }
             if let Some(dir) = &dump {
                 let path = format!("{dir}/swarm-{seed}.json");
-                std::fs::write(&path, swarm::random_scenario(seed).to_json()).map_err(|e| format!("{path}: {e}"))?;
+                std::fs::write(&path, scenario(seed).to_json()).map_err(|e| format!("{path}: {e}"))?;
                 println!("  scenario written to {path} (raftlock run {path} --trace OUT.jsonl)");
             }
         }
     }
-    println!("swarm: {n} runs, {events} events, {failed} failed");
+    println!("swarm: {n} runs, {events} events, {installs} snapshots installed, {failed} failed");
     if failed > 0 {
         return Err(format!("{failed} of {n} runs failed"));
     }

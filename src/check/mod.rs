@@ -36,8 +36,11 @@ pub struct Checker {
     committed: BTreeMap<Term, (Index, u64)>,
     /// The reference state machine, fed by the first node to apply each index.
     reference: LockMachine,
+    /// Per index from `reference_from + 1`: the command's digest and the table's digest after
+    /// it. Indexes no node can apply again (below every node's snapshot) are let go.
     reference_cmds: crate::chunked::Chunked<u64>,
     reference_digests: crate::chunked::Chunked<u64>,
+    reference_from: Index,
     pub pending: Vec<Violation>,
     pub violations: Vec<(u64, Violation)>,
     /// Ghost locks detected: (key, token, detecting node, its term, deadline in true µs).
@@ -93,6 +96,7 @@ impl Checker {
             reference: LockMachine::default(),
             reference_cmds: Default::default(),
             reference_digests: Default::default(),
+            reference_from: 0,
             pending: Vec::new(),
             violations: Vec::new(),
             broken: BTreeMap::new(),
@@ -122,9 +126,10 @@ impl Checker {
         digest_after: u64,
     ) -> bool {
         let digest = cmd.map_or(0, |c| crate::raft::Command::digest(c));
-        let first = index as usize > self.reference_digests.len();
+        let known = self.reference_from + self.reference_digests.len() as Index;
+        let first = index > known;
         if first {
-            if index as usize != self.reference_digests.len() + 1 {
+            if index != known + 1 {
                 self.pending.push(v("state_machine_safety", format!("n{} applied index {index} out of order", i + 1)));
                 return false;
             }
@@ -139,7 +144,11 @@ impl Checker {
             self.reference_cmds.push(digest);
             self.reference_digests.push(self.reference.digest());
         }
-        let k = index as usize - 1;
+        if index <= self.reference_from {
+            // Below every snapshot: no node can apply it again (see `forget_before`).
+            return first;
+        }
+        let k = (index - self.reference_from) as usize - 1;
         if self.reference_cmds.get(k) != Some(&digest) {
             self.pending.push(v(
                 "state_machine_safety",
@@ -152,6 +161,25 @@ impl Checker {
             ));
         }
         first
+    }
+
+    /// The reference digest of the lock table after `index`, if still kept.
+    fn reference_digest(&self, index: Index) -> Option<u64> {
+        if index <= self.reference_from {
+            return None;
+        }
+        self.reference_digests.get((index - self.reference_from) as usize - 1).copied()
+    }
+
+    /// Let go of the reference before `index`: every node (up or crashed) restarts from a
+    /// snapshot at or after it. In steps of a few thousand, so it costs nothing per event.
+    fn forget_before(&mut self, index: Index) {
+        if index > self.reference_from + 4096 {
+            let n = (index - 1 - self.reference_from) as usize;
+            self.reference_cmds.drop_first(n);
+            self.reference_digests.drop_first(n);
+            self.reference_from = index - 1;
+        }
     }
 
     /// The seed's rules for what an apply may delete and issue, checked against the state
@@ -239,11 +267,13 @@ pub fn leader_append_only(w: &mut World, out: &mut Vec<Violation>) {
                 let log = s.raft.log();
                 let term = s.raft.term();
                 if let Some((t, idx, h)) = w.checker.leader_marks[i] {
-                    if t == term && (log.last_index() < idx || log.prefix_hash(idx) != h) {
+                    // (Below a compacted start the log cannot tell; those entries were applied.)
+                    let now_at = if idx < log.start() { Some(h) } else { log.prefix_hash(idx) };
+                    if t == term && (log.last_index() < idx || now_at != Some(h)) {
                         out.push(v("leader_append_only", format!("leader n{} of term {term} changed its log at or before index {idx}", i + 1)));
                     }
                 }
-                Some((term, log.last_index(), log.prefix_hash(log.last_index())))
+                Some((term, log.last_index(), log.prefix_hash(log.last_index()).expect("the last index is known")))
             }
             _ => None,
         };
@@ -265,7 +295,8 @@ fn logs(w: &World) -> Vec<(NodeId, &crate::raft::Log<LockCommand>, Index)> {
 }
 
 /// If two logs hold an entry with the same index and term, they are identical up to it (§5.3).
-/// Checked at each log's last index and commit index, through the prefix hashes.
+/// Checked at each log's last index and commit index, through the prefix hashes, where both
+/// logs still know them (not compacted).
 pub fn log_matching(w: &mut World, out: &mut Vec<Violation>) {
     let ls = logs(w);
     for (a, la, ca) in &ls {
@@ -277,7 +308,10 @@ pub fn log_matching(w: &mut World, out: &mut Vec<Violation>) {
                 if idx == 0 || idx > la.last_index() || idx > lb.last_index() {
                     continue;
                 }
-                if la.term_at(idx) == lb.term_at(idx) && la.prefix_hash(idx) != lb.prefix_hash(idx) {
+                let (Some(ta), Some(tb), Some(ha), Some(hb)) = (la.term(idx), lb.term(idx), la.prefix_hash(idx), lb.prefix_hash(idx)) else {
+                    continue;
+                };
+                if ta == tb && ha != hb {
                     out.push(v(
                         "log_matching",
                         format!("n{} and n{} agree on the term at index {idx} but not on the entries before it", a + 1, b + 1),
@@ -289,7 +323,8 @@ pub fn log_matching(w: &mut World, out: &mut Vec<Violation>) {
     }
 }
 
-/// Every committed entry is in the log of every leader of a later term (§5.4).
+/// Every committed entry is in the log of every leader of a later term (§5.4). A leader that
+/// compacted past that index holds it in its snapshot (compared at apply, `state_machine_safety`).
 pub fn leader_completeness(w: &mut World, out: &mut Vec<Violation>) {
     for i in 0..w.n {
         let Some(s) = w.nodes[i].server.as_ref() else { continue };
@@ -298,7 +333,7 @@ pub fn leader_completeness(w: &mut World, out: &mut Vec<Violation>) {
             let term = s.raft.term();
             let e = w.checker.committed.entry(term).or_insert((0, 0));
             if c > e.0 {
-                *e = (c, log.prefix_hash(c));
+                *e = (c, log.prefix_hash(c).expect("the commit index is at or after the log's start"));
             }
         }
     }
@@ -310,7 +345,7 @@ pub fn leader_completeness(w: &mut World, out: &mut Vec<Violation>) {
         let term = s.raft.term();
         if let Some((t, &(idx, h))) = w.checker.committed.range(..term).next_back() {
             let log = s.raft.log();
-            if log.last_index() < idx || log.prefix_hash(idx) != h {
+            if log.last_index() < idx || (idx >= log.start() && log.prefix_hash(idx) != Some(h)) {
                 // A lasting state: reported once per leader and term.
                 let detail = format!("leader n{} of term {term} lacks entries up to index {idx} committed in term {t}", i + 1);
                 if w.checker.reported.insert(detail.clone()) {
@@ -321,7 +356,9 @@ pub fn leader_completeness(w: &mut World, out: &mut Vec<Violation>) {
     }
 }
 
-/// No two nodes ever hold different committed entries at the same index (§5.4.3).
+/// No two nodes ever hold different committed entries at the same index (§5.4.3). Compared at
+/// the lower of the two commit indexes where both logs still know it; applies are compared one
+/// by one against the reference in [`Checker::on_apply`].
 pub fn state_machine_safety(w: &mut World, out: &mut Vec<Violation>) {
     let ls = logs(w);
     for (a, la, ca) in &ls {
@@ -330,7 +367,8 @@ pub fn state_machine_safety(w: &mut World, out: &mut Vec<Violation>) {
                 continue;
             }
             let idx = (*ca).min(*cb);
-            if idx > 0 && la.prefix_hash(idx) != lb.prefix_hash(idx) {
+            let (Some(ha), Some(hb)) = (la.prefix_hash(idx), lb.prefix_hash(idx)) else { continue };
+            if idx > 0 && ha != hb {
                 out.push(v(
                     "state_machine_safety",
                     format!("n{} and n{} committed different entries at or before index {idx}", a + 1, b + 1),
@@ -344,13 +382,22 @@ pub fn state_machine_safety(w: &mut World, out: &mut Vec<Violation>) {
 /// Between applies too: every node's lock table equals the reference table at the node's applied
 /// index (a table changed outside the log, e.g. by a follower's own countdown, shows here).
 pub fn lock_tables_agree(w: &mut World, out: &mut Vec<Violation>) {
+    let lowest_restart = (0..w.n)
+        .map(|i| match (&w.nodes[i].server, &w.nodes[i].persisted) {
+            (Some(s), _) => s.raft.snapshot_index(),
+            (None, Some(h)) => h.snapshot_index(),
+            _ => 0,
+        })
+        .min()
+        .unwrap_or(0);
+    w.checker.forget_before(lowest_restart);
     for i in 0..w.n {
         let Some(s) = w.nodes[i].server.as_ref() else { continue };
         let applied = s.machine.applied as usize;
         if applied == 0 {
             continue;
         }
-        if let Some(&want) = w.checker.reference_digests.get(applied - 1) {
+        if let Some(want) = w.checker.reference_digest(applied as Index) {
             if s.machine.digest() != want {
                 let detail = format!("n{}'s lock table at applied index {applied} differs from the other nodes' at that index", i + 1);
                 if w.checker.reported.insert(detail.clone()) {

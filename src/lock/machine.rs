@@ -56,6 +56,8 @@ fn digest_str(h: u64, s: &str) -> u64 {
 }
 
 impl Command for LockCommand {
+    /// A snapshot is the lock table with its sessions and token high-water mark, as applied.
+    type State = LockMachine;
     fn digest(&self) -> u64 {
         let (tag, key, a, b) = match &self.op {
             LockOp::Grant { key, lease_ms } => (1, key, *lease_ms, 0),

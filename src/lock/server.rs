@@ -84,6 +84,11 @@ pub enum ServerEvent {
     Applied { index: Index, term: Term, cmd: Option<LockCommand>, result: ApplyResult, digest: u64 },
     ExpireProposed { key: Key, token: Token },
     GhostRelease { key: Key, token: Token, client: ClientId },
+    /// This node snapshotted its lock table at `index` and its log now starts after `log_from`.
+    SnapshotTaken { index: Index, log_from: Index },
+    /// This node replaced its lock table with a snapshot at `index`: one from the leader
+    /// (InstallSnapshot), or its own after a restart.
+    SnapshotRestored { index: Index, term: Term, from_leader: bool },
 }
 
 /// What a call produced, for the simulator to carry out.
@@ -98,8 +103,11 @@ pub struct Output {
 pub struct Server {
     pub raft: Raft<LockCommand>,
     pub machine: LockMachine,
-    /// Result of each index this node applied since it (re)started: `results[i - 1]`.
+    /// Result of each index this node applied since it (re)started or restored a snapshot, as
+    /// far back as its log goes: see [`Server::result_at`].
     pub results: crate::chunked::Chunked<ApplyResult>,
+    /// The index just before `results[0]`.
+    results_from: Index,
     pub leases: BTreeMap<Key, Lease>,
     switches: Switches,
     rules: ApplyRules,
@@ -118,8 +126,9 @@ impl Server {
         Self::from_raft(Raft::new(id, n, cfg, rng, now), switches)
     }
 
-    /// Back from a crash: term, vote and log survive; the lock table is rebuilt by applying the
-    /// log again once the commit index is learned, and leases restart at full length.
+    /// Back from a crash: term, vote, log and snapshot survive; the lock table restarts from the
+    /// snapshot and is rebuilt by applying the log again once the commit index is learned, and
+    /// leases restart at full length.
     pub fn restart(
         id: NodeId,
         n: usize,
@@ -129,7 +138,12 @@ impl Server {
         switches: Switches,
         hs: HardState<LockCommand>,
     ) -> Self {
-        Self::from_raft(Raft::restart(id, n, cfg, rng, now, hs), switches)
+        let mut s = Self::from_raft(Raft::restart(id, n, cfg, rng, now, hs), switches);
+        if let Some(snap) = s.raft.snapshot().cloned() {
+            s.restore(now, &snap.state, snap.index);
+            s.out.events.push(ServerEvent::SnapshotRestored { index: snap.index, term: snap.term, from_leader: false });
+        }
+        s
     }
 
     fn from_raft(raft: Raft<LockCommand>, switches: Switches) -> Self {
@@ -137,6 +151,7 @@ impl Server {
             raft,
             machine: LockMachine::default(),
             results: Default::default(),
+            results_from: 0,
             leases: BTreeMap::new(),
             switches,
             rules: ApplyRules { expire_ignores_token: switches.expire_ignores_token },
@@ -146,6 +161,49 @@ impl Server {
             counter: 0,
             out: Output::default(),
         }
+    }
+
+    /// The result this node got applying `index` (None if it did not apply it, or no longer
+    /// remembers it: compacted, or before the snapshot it restored).
+    pub fn result_at(&self, index: Index) -> Option<&ApplyResult> {
+        if index <= self.results_from {
+            return None;
+        }
+        self.results.get((index - self.results_from) as usize - 1)
+    }
+
+    /// The lock table becomes a snapshot's (§7): applied up to `index`. Every node counts leases
+    /// on its own clock from when it learns of a Grant, so each held lock's countdown starts now
+    /// at full length, as after a restart.
+    fn restore(&mut self, now: i64, state: &LockMachine, index: Index) {
+        self.machine = state.clone();
+        debug_assert_eq!(self.machine.applied, index);
+        self.results = Default::default();
+        self.results_from = index;
+        self.leases.clear();
+        for (key, l) in &self.machine.locks {
+            let deadline_local_us = now.saturating_add((l.lease_ms as i64).saturating_mul(1000));
+            self.leases.insert(key.clone(), Lease { token: l.token, lease_ms: l.lease_ms, deadline_local_us });
+        }
+        self.expiring.clear();
+        self.waiters.retain(|&i, _| i > index);
+    }
+
+    /// Every `snapshot_every` applied entries: hand Raft a snapshot of the lock table, and forget
+    /// the results of the entries the log dropped.
+    fn maybe_snapshot(&mut self) {
+        let every = self.raft.config().snapshot_every;
+        let applied = self.machine.applied;
+        if every == 0 || applied < self.raft.snapshot_index() + every {
+            return;
+        }
+        self.raft.snapshot_taken(applied, self.machine.clone());
+        let log_from = self.raft.log().start();
+        if log_from > self.results_from {
+            self.results.drop_first((log_from - self.results_from) as usize);
+            self.results_from = log_from;
+        }
+        self.out.events.push(ServerEvent::SnapshotTaken { index: applied, log_from });
     }
 
     pub fn take_output(&mut self) -> Output {
@@ -356,7 +414,7 @@ impl Server {
     }
 
     fn process(&mut self, now: i64) {
-        self.drain_raft();
+        self.drain_raft(now);
         // An Expire may commit at once (a single-node cluster): apply until nothing is new.
         loop {
             self.apply_committed(now);
@@ -364,10 +422,16 @@ impl Server {
                 break;
             }
         }
-        self.drain_raft();
+        self.maybe_snapshot();
+        self.drain_raft(now);
     }
 
-    fn drain_raft(&mut self) {
+    fn drain_raft(&mut self, now: i64) {
+        let ready = self.raft.ready_mut();
+        if let Some(snap) = ready.restore.take() {
+            self.restore(now, &snap.state, snap.index);
+            self.out.events.push(ServerEvent::SnapshotRestored { index: snap.index, term: snap.term, from_leader: true });
+        }
         let ready = self.raft.ready_mut();
         self.out.messages.append(&mut ready.messages);
         let changes = std::mem::take(&mut ready.role_changes);

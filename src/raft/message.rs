@@ -1,10 +1,10 @@
 //! RequestVote and AppendEntries with their replies (Raft paper Figure 2; pre-vote, thesis §9.6).
 
-use super::{Entry, Index, Term};
-use serde::Serialize;
+use super::{Command, Entry, Index, Snapshot, Term};
+use std::rc::Rc;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub enum Message<C> {
+#[derive(Clone, Debug, PartialEq)]
+pub enum Message<C: Command> {
     /// RequestVote. With `pre`, a pre-vote: `term` is the term the sender would campaign in,
     /// and neither side changes its term (thesis §9.6).
     Vote { term: Term, last_index: Index, last_term: Term, pre: bool },
@@ -14,19 +14,24 @@ pub enum Message<C> {
     /// On success `match_index` is the last index known to match the leader's log. On failure
     /// `hint_index`/`hint_term` let the leader skip a whole conflicting term (fast back-off).
     AppendReply { term: Term, success: bool, match_index: Index, hint_index: Index, hint_term: Term },
+    /// InstallSnapshot (§7, Figure 13), in one message: the leader no longer has the entries the
+    /// follower needs. Answered with an `AppendReply` whose `match_index` is the snapshot's index.
+    Snapshot { term: Term, snapshot: Rc<Snapshot<C::State>> },
 }
 
-impl<C> Message<C> {
+impl<C: Command> Message<C> {
     pub fn term(&self) -> Term {
         match self {
             Message::Vote { term, .. }
             | Message::VoteReply { term, .. }
             | Message::Append { term, .. }
-            | Message::AppendReply { term, .. } => *term,
+            | Message::AppendReply { term, .. }
+            | Message::Snapshot { term, .. } => *term,
         }
     }
 
-    /// A short label for the UI and the trace: vote, prevote, vote_reply, append, heartbeat, append_reply.
+    /// A short label for the UI and the trace: vote, prevote, vote_reply, append, heartbeat,
+    /// append_reply, snapshot.
     pub fn kind(&self) -> &'static str {
         match self {
             Message::Vote { pre: true, .. } => "prevote",
@@ -36,6 +41,7 @@ impl<C> Message<C> {
             Message::Append { entries, .. } if entries.is_empty() => "heartbeat",
             Message::Append { .. } => "append",
             Message::AppendReply { .. } => "append_reply",
+            Message::Snapshot { .. } => "snapshot",
         }
     }
 }

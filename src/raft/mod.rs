@@ -17,7 +17,11 @@
 //! - §5.4.2 commit only current-term entries counted by majority (Figure 8): `maybe_commit`;
 //! - §8 a no-op entry at the start of each term: `become_leader`;
 //! - thesis §9.6 pre-vote: `campaign`, `handle_vote`; thesis §6.2 check-quorum: `tick`;
-//! - thesis §4.2.3 ignoring disruptive RequestVotes while a leader is heard: `in_leader_lease`.
+//! - thesis §4.2.3 ignoring disruptive RequestVotes while a leader is heard: `in_leader_lease`;
+//! - §7 log compaction: the host hands over a snapshot of its state machine with
+//!   [`Raft::snapshot_taken`], the log drops the prefix before the previous snapshot, and a
+//!   follower that needs a dropped entry gets InstallSnapshot instead (`send_append`,
+//!   `handle_snapshot`); the host restores what [`Ready::restore`] carries.
 
 pub mod log;
 pub mod message;
@@ -28,14 +32,27 @@ pub use message::Message;
 use crate::sim::rng::Rng;
 use serde::{Deserialize, Serialize};
 use std::fmt::Debug;
+use std::rc::Rc;
 
 pub type NodeId = usize;
 pub type Term = u64;
 pub type Index = u64;
 
-/// What Raft needs to know of a command: a stable digest for the log's prefix hash.
+/// What Raft needs to know of a command: a stable digest for the log's prefix hash, and the
+/// type of the state machine's snapshot that replaces a compacted prefix (§7).
 pub trait Command: Clone + Debug + PartialEq {
+    type State: Clone + Debug + PartialEq;
     fn digest(&self) -> u64;
+}
+
+/// A snapshot of the state machine after applying `index` (§7, Figure 13: last included index
+/// and term), with the log's prefix hash there so a follower that installs it keeps comparing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Snapshot<S> {
+    pub index: Index,
+    pub term: Term,
+    pub hash: u64,
+    pub state: S,
 }
 
 /// A log entry. `cmd == None` is the leader's no-op at the start of its term (§8).
@@ -78,6 +95,10 @@ pub struct RaftConfig {
     /// Break it (the Raft paper's Figure 8): commit an entry of an earlier term as soon as a
     /// majority holds it, instead of only entries of the leader's own term. Off by default.
     pub commit_by_counting_old_terms: bool,
+    /// Log compaction (§7): every this many applied entries a node snapshots its state machine
+    /// and drops the log before its previous snapshot (so the log keeps at least this many
+    /// entries for followers to catch up from). 0: never.
+    pub snapshot_every: u64,
 }
 
 impl Default for RaftConfig {
@@ -90,20 +111,24 @@ impl Default for RaftConfig {
             check_quorum: true,
             max_batch: 64,
             commit_by_counting_old_terms: false,
+            snapshot_every: 64,
         }
     }
 }
 
 /// Effects produced by calls since the last [`Raft::take_ready`].
 #[derive(Clone, Debug)]
-pub struct Ready<C> {
+pub struct Ready<C: Command> {
     pub messages: Vec<(NodeId, Message<C>)>,
     pub role_changes: Vec<(Role, Term)>,
+    /// A snapshot from the leader that replaced this follower's log (§7): the host replaces its
+    /// state machine with it.
+    pub restore: Option<Rc<Snapshot<C::State>>>,
 }
 
-impl<C> Default for Ready<C> {
+impl<C: Command> Default for Ready<C> {
     fn default() -> Self {
-        Ready { messages: Vec::new(), role_changes: Vec::new() }
+        Ready { messages: Vec::new(), role_changes: Vec::new(), restore: None }
     }
 }
 
@@ -113,16 +138,24 @@ pub struct NotLeader {
     pub hint: Option<NodeId>,
 }
 
-/// What survives a crash (§5 Figure 2 "persistent state on all servers").
+/// What survives a crash (§5 Figure 2 "persistent state on all servers", and §7's snapshot).
 #[derive(Clone, Debug)]
-pub struct HardState<C> {
+pub struct HardState<C: Command> {
     pub term: Term,
     pub voted_for: Option<NodeId>,
     pub log: Log<C>,
+    pub snapshot: Option<Rc<Snapshot<C::State>>>,
+}
+
+impl<C: Command> HardState<C> {
+    /// The index the state machine restarts from (0: the beginning of the log).
+    pub fn snapshot_index(&self) -> Index {
+        self.snapshot.as_ref().map_or(0, |s| s.index)
+    }
 }
 
 #[derive(Clone, Debug)]
-pub struct Raft<C> {
+pub struct Raft<C: Command> {
     id: NodeId,
     n: usize,
     cfg: RaftConfig,
@@ -131,6 +164,9 @@ pub struct Raft<C> {
     term: Term,
     voted_for: Option<NodeId>,
     log: Log<C>,
+    /// The latest snapshot of the state machine (shared with snapshots of the world and sent
+    /// as it is to followers that need it).
+    snapshot: Option<Rc<Snapshot<C::State>>>,
     // volatile
     role: Role,
     leader: Option<NodeId>,
@@ -150,10 +186,11 @@ pub struct Raft<C> {
 
 impl<C: Command> Raft<C> {
     pub fn new(id: NodeId, n: usize, cfg: RaftConfig, rng: Rng, now: i64) -> Self {
-        Self::restart(id, n, cfg, rng, now, HardState { term: 0, voted_for: None, log: Log::default() })
+        Self::restart(id, n, cfg, rng, now, HardState { term: 0, voted_for: None, log: Log::default(), snapshot: None })
     }
 
-    /// A node coming back from a crash: persistent state kept, volatile state fresh (§5.1).
+    /// A node coming back from a crash: persistent state kept, volatile state fresh (§5.1). The
+    /// snapshot's index counts as committed: the host restarts its state machine from it.
     pub fn restart(id: NodeId, n: usize, cfg: RaftConfig, rng: Rng, now: i64, hs: HardState<C>) -> Self {
         let mut r = Raft {
             id,
@@ -163,9 +200,10 @@ impl<C: Command> Raft<C> {
             term: hs.term,
             voted_for: hs.voted_for,
             log: hs.log,
+            commit: hs.snapshot.as_ref().map_or(0, |s| s.index),
+            snapshot: hs.snapshot,
             role: Role::Follower,
             leader: None,
-            commit: 0,
             votes: vec![None; n],
             next: vec![1; n],
             matched: vec![0; n],
@@ -182,11 +220,31 @@ impl<C: Command> Raft<C> {
     }
 
     pub fn hard_state(&self) -> HardState<C> {
-        HardState { term: self.term, voted_for: self.voted_for, log: self.log.clone() }
+        HardState { term: self.term, voted_for: self.voted_for, log: self.log.clone(), snapshot: self.snapshot.clone() }
     }
 
     pub fn into_hard_state(self) -> HardState<C> {
-        HardState { term: self.term, voted_for: self.voted_for, log: self.log }
+        HardState { term: self.term, voted_for: self.voted_for, log: self.log, snapshot: self.snapshot }
+    }
+
+    /// The latest snapshot of the state machine, if any.
+    pub fn snapshot(&self) -> Option<&Rc<Snapshot<C::State>>> {
+        self.snapshot.as_ref()
+    }
+
+    pub fn snapshot_index(&self) -> Index {
+        self.snapshot.as_ref().map_or(0, |s| s.index)
+    }
+
+    /// The host applied up to `index` and hands over its state machine there (§7). The log
+    /// drops everything up to the previous snapshot: the entries since then stay, so a follower
+    /// a little behind still catches up from the log rather than by a whole snapshot.
+    pub fn snapshot_taken(&mut self, index: Index, state: C::State) {
+        assert!(index <= self.commit && index > self.snapshot_index(), "snapshot at {index} of a committed, newer index");
+        let previous = self.snapshot_index();
+        let (term, hash) = (self.log.term_at(index), self.log.prefix_hash(index).expect("applied index is in the log"));
+        self.snapshot = Some(Rc::new(Snapshot { index, term, hash, state }));
+        self.log.compact(previous);
     }
 
     pub fn id(&self) -> NodeId {
@@ -281,14 +339,14 @@ impl<C: Command> Raft<C> {
                 // §4.2.3: ignore a RequestVote while a current leader is heard from.
                 Message::Vote { pre: false, .. } if self.cfg.check_quorum && self.in_leader_lease(now) => return,
                 _ => {
-                    let leader = matches!(msg, Message::Append { .. }).then_some(from);
+                    let leader = matches!(msg, Message::Append { .. } | Message::Snapshot { .. }).then_some(from);
                     self.become_follower(now, mterm, leader);
                 }
             }
         } else if mterm < self.term {
             // A stale sender learns the newer term from our reply and steps down (§5.1).
             match msg {
-                Message::Append { .. } => self.send(
+                Message::Append { .. } | Message::Snapshot { .. } => self.send(
                     from,
                     Message::AppendReply { term: self.term, success: false, match_index: 0, hint_index: 0, hint_term: 0 },
                 ),
@@ -310,6 +368,7 @@ impl<C: Command> Raft<C> {
             Message::AppendReply { success, match_index, hint_index, hint_term, .. } => {
                 self.handle_append_reply(from, success, match_index, hint_index, hint_term)
             }
+            Message::Snapshot { snapshot, .. } => self.handle_snapshot(now, from, snapshot),
         }
     }
 
@@ -482,6 +541,13 @@ impl<C: Command> Raft<C> {
 
     fn send_append(&mut self, to: NodeId) {
         let prev_index = self.next[to] - 1;
+        if prev_index < self.log.start() {
+            // The entries this follower needs are compacted: it gets the snapshot (§7).
+            let snap = self.snapshot.clone().expect("a compacted log has a snapshot");
+            self.next[to] = snap.index + 1;
+            self.send(to, Message::Snapshot { term: self.term, snapshot: snap });
+            return;
+        }
         let last = self.log.last_index().min(prev_index + self.cfg.max_batch);
         let entries = self.log.slice(prev_index + 1, last);
         self.next[to] = last + 1;
@@ -504,14 +570,21 @@ impl<C: Command> Raft<C> {
         entries: Vec<Entry<C>>,
         commit: Index,
     ) {
-        if self.role != Role::Follower {
-            let term = self.term;
-            self.become_follower(now, term, Some(from));
+        self.heard_from_leader(now, from);
+        let (mut prev_index, mut prev_term, mut entries) = (prev_index, prev_term, entries);
+        if prev_index < self.log.start() {
+            // Entries up to `start` are committed here and so in the leader's log too (§5.4):
+            // skip them and check consistency at `start`.
+            let skip = ((self.log.start() - prev_index) as usize).min(entries.len());
+            entries.drain(..skip);
+            prev_index += skip as Index;
+            if prev_index < self.log.start() {
+                let match_index = prev_index;
+                self.send(from, Message::AppendReply { term: self.term, success: true, match_index, hint_index: 0, hint_term: 0 });
+                return;
+            }
+            prev_term = self.log.term_at(prev_index);
         }
-        debug_assert_ne!(self.role, Role::Leader, "two leaders in one term");
-        self.leader = Some(from);
-        self.leader_contact = Some(now);
-        self.reset_election_deadline(now);
 
         // §5.3 consistency check.
         if prev_index > self.log.last_index() {
@@ -555,6 +628,40 @@ impl<C: Command> Raft<C> {
             from,
             Message::AppendReply { term: self.term, success: true, match_index: last_new, hint_index: 0, hint_term: 0 },
         );
+    }
+
+    /// A message from the leader of the current term: follow it and restart the election timer.
+    fn heard_from_leader(&mut self, now: i64, from: NodeId) {
+        if self.role != Role::Follower {
+            let term = self.term;
+            self.become_follower(now, term, Some(from));
+        }
+        debug_assert_ne!(self.role, Role::Leader, "two leaders in one term");
+        self.leader = Some(from);
+        self.leader_contact = Some(now);
+        self.reset_election_deadline(now);
+    }
+
+    /// InstallSnapshot (§7, Figure 13). A snapshot of what this node already committed changes
+    /// nothing. Otherwise the log keeps the entries after the snapshot if it holds the
+    /// snapshot's last entry, else it is discarded; the host restores its state machine.
+    fn handle_snapshot(&mut self, now: i64, from: NodeId, snap: Rc<Snapshot<C::State>>) {
+        self.heard_from_leader(now, from);
+        if snap.index <= self.commit {
+            let match_index = self.commit;
+            self.send(from, Message::AppendReply { term: self.term, success: true, match_index, hint_index: 0, hint_term: 0 });
+            return;
+        }
+        if self.log.term(snap.index) == Some(snap.term) {
+            self.log.compact(snap.index);
+        } else {
+            self.log.reset_to(snap.index, snap.term, snap.hash);
+        }
+        self.commit = snap.index;
+        let match_index = snap.index;
+        self.snapshot = Some(snap.clone());
+        self.ready.restore = Some(snap);
+        self.send(from, Message::AppendReply { term: self.term, success: true, match_index, hint_index: 0, hint_term: 0 });
     }
 
     fn handle_append_reply(&mut self, from: NodeId, success: bool, match_index: Index, hint_index: Index, hint_term: Term) {

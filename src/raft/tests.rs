@@ -6,6 +6,7 @@ use super::*;
 #[derive(Clone, Debug, PartialEq)]
 struct Cmd(u64);
 impl Command for Cmd {
+    type State = Vec<u64>;
     fn digest(&self) -> u64 {
         self.0
     }
@@ -424,4 +425,81 @@ fn commit_5_4_2_figure_8_counting_old_terms_loses_a_committed_entry() {
     let (committed, survived) = figure_8(true);
     assert!(committed, "counting replicas committed index 2");
     assert!(!survived, "a committed entry was lost: the Figure 8 anomaly");
+}
+
+/// §7: a follower that was away while the leader compacted its log gets InstallSnapshot, then
+/// the entries after the snapshot, and ends with the leader's log.
+#[test]
+fn compaction_7_a_follower_behind_the_compacted_log_installs_the_snapshot() {
+    let mut net = Net::new(3, cfg(true, true));
+    net.elect(0);
+    net.isolate(2);
+    for k in 1..=20 {
+        net.nodes[0].propose(net.now, Cmd(k)).unwrap();
+        net.settle();
+    }
+    let leader = &mut net.nodes[0];
+    assert_eq!(leader.commit_index(), 21);
+    leader.snapshot_taken(10, (1..=9).collect());
+    assert_eq!(leader.log().start(), 0, "the first snapshot drops nothing yet: the log keeps what followers may need");
+    leader.snapshot_taken(21, (1..=20).collect());
+    assert_eq!((leader.log().start(), leader.log().last_index()), (10, 21), "compacted up to the previous snapshot");
+    assert_eq!(leader.log().entry(10), None);
+    assert_eq!(leader.log().term(9), None, "below the start the log knows nothing");
+    net.heal();
+    net.fire(0); // a heartbeat: n3 needs index 2, which is gone
+    net.collect();
+    assert!(
+        net.queue.iter().any(|(_, to, m)| *to == 2 && matches!(m, Message::Snapshot { snapshot, .. } if snapshot.index == 21)),
+        "InstallSnapshot to n3"
+    );
+    let q = std::mem::take(&mut net.queue);
+    for (from, to, m) in q {
+        net.nodes[to].step(net.now, from, m);
+    }
+    let restored = net.nodes[2].ready_mut().restore.take().expect("n3 is told to restore the snapshot");
+    assert_eq!((restored.index, restored.state.len()), (21, 20));
+    net.settle();
+    net.nodes[0].propose(net.now, Cmd(21)).unwrap();
+    net.settle();
+    let (a, b) = (net.nodes[0].log(), net.nodes[2].log());
+    assert_eq!((b.start(), b.last_index()), (21, 22));
+    assert_eq!(a.prefix_hash(22), b.prefix_hash(22), "the same log, as far as the prefix hash can tell");
+    assert_eq!(net.nodes[2].commit_index(), 21);
+}
+
+/// §7, Figure 13: a follower whose log holds the snapshot's last entry keeps the entries after
+/// it; one whose log conflicts (or is shorter) discards its log.
+#[test]
+fn compaction_7_install_snapshot_keeps_the_entries_after_a_matching_last_entry() {
+    let entries = |terms: &[Term]| terms.iter().enumerate().map(|(k, &t)| Entry { term: t, cmd: Some(Cmd(k as u64)) }).collect::<Vec<_>>();
+    let follower = |terms: &[Term]| {
+        let mut f: Raft<Cmd> = Raft::new(1, 3, cfg(true, true), Rng::new(7), 0);
+        f.step(0, 0, Message::Append { term: 2, prev_index: 0, prev_term: 0, entries: entries(terms), commit: 0 });
+        f.take_ready();
+        f
+    };
+    let snap = |f: &Raft<Cmd>, term: Term| Rc::new(Snapshot { index: 3, term, hash: f.log().prefix_hash(3).unwrap(), state: vec![0, 1, 2] });
+
+    let mut f = follower(&[1, 1, 1, 2, 2]);
+    let s = snap(&f, 1);
+    f.step(0, 0, Message::Snapshot { term: 2, snapshot: s });
+    assert_eq!((f.log().start(), f.log().last_index(), f.commit_index()), (3, 5, 3), "entries 4 and 5 stay");
+    assert!(f.take_ready().restore.is_some());
+
+    let mut f = follower(&[1, 1, 2, 2]);
+    let s = Rc::new(Snapshot { index: 3, term: 1, hash: 99, state: vec![0, 1, 2] });
+    f.step(0, 0, Message::Snapshot { term: 2, snapshot: s });
+    assert_eq!((f.log().start(), f.log().last_index(), f.log().last_term()), (3, 3, 1), "a conflicting log is discarded");
+    assert_eq!(f.log().prefix_hash(3), Some(99), "and continues from the snapshot's hash");
+
+    // A snapshot of what the follower already committed changes nothing.
+    let mut f = follower(&[1, 1, 1, 1]);
+    f.step(0, 0, Message::Append { term: 2, prev_index: 4, prev_term: 1, entries: vec![], commit: 4 });
+    f.take_ready();
+    let s = snap(&f, 1);
+    f.step(0, 0, Message::Snapshot { term: 2, snapshot: s });
+    let r = f.take_ready();
+    assert!(r.restore.is_none() && f.log().start() == 0);
+    assert!(matches!(r.messages[..], [(0, Message::AppendReply { success: true, match_index: 4, .. })]));
 }

@@ -37,10 +37,19 @@ pub struct RaftSettings {
     /// window.
     #[serde(skip_serializing_if = "is_default_batch")]
     pub max_batch: u64,
+    /// Log compaction (§7): each node snapshots its lock table every this many applied entries
+    /// and drops its log before the previous snapshot; a follower that needs a dropped entry gets
+    /// InstallSnapshot. 0: never.
+    #[serde(skip_serializing_if = "is_default_snapshot_every")]
+    pub snapshot_every: u64,
 }
 
 fn is_default_batch(b: &u64) -> bool {
     *b == RaftConfig::default().max_batch
+}
+
+fn is_default_snapshot_every(n: &u64) -> bool {
+    *n == RaftConfig::default().snapshot_every
 }
 
 impl Default for RaftSettings {
@@ -53,6 +62,7 @@ impl Default for RaftSettings {
             check_quorum: c.check_quorum,
             commit_by_counting_old_terms: false,
             max_batch: c.max_batch,
+            snapshot_every: c.snapshot_every,
         }
     }
 }
@@ -67,7 +77,7 @@ impl RaftSettings {
             check_quorum: self.check_quorum,
             commit_by_counting_old_terms: self.commit_by_counting_old_terms,
             max_batch: self.max_batch,
-            ..RaftConfig::default()
+            snapshot_every: self.snapshot_every,
         }
     }
 }
@@ -247,6 +257,9 @@ impl Scenario {
         check_range("raft.election_timeout_ms[0]", r.election_timeout_ms[0], 2, 60_000)?;
         check_range("raft.election_timeout_ms[1]", r.election_timeout_ms[1], r.election_timeout_ms[0], 60_000)?;
         check_range("raft.max_batch", r.max_batch, 1, 1024)?;
+        if r.snapshot_every != 0 {
+            check_range("raft.snapshot_every", r.snapshot_every, 4, 1_000_000)?;
+        }
         let n = &self.network;
         check_range("network.latency_us[0]", n.latency_us[0], 0, 10_000_000)?;
         check_range("network.latency_us[1]", n.latency_us[1], n.latency_us[0], 10_000_000)?;

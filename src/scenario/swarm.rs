@@ -110,7 +110,7 @@ pub fn check_converged(w: &World) -> Result<(), String> {
             leaders.push((s.raft.term(), i));
         }
         let log = s.raft.log();
-        let mine = (log.last_index(), log.prefix_hash(log.last_index()));
+        let mine = (log.last_index(), log.prefix_hash(log.last_index()).expect("the last index is known"));
         if *first.get_or_insert(mine) != mine {
             return Err(format!("n{}'s log (last index {}) differs from n1's", i + 1, mine.0));
         }
@@ -139,6 +139,8 @@ pub struct SwarmOutcome {
     pub convergence: Result<(), String>,
     pub events: u64,
     pub trace_hash: String,
+    /// How many times a follower installed a leader's snapshot (§7).
+    pub snapshot_installs: u64,
 }
 
 impl SwarmOutcome {
@@ -150,7 +152,11 @@ impl SwarmOutcome {
 /// Run one seed with every invariant checked after every event. A panic (a broken `assert!`
 /// inside Raft) is caught and reported as a violation, so the seed is always printed.
 pub fn run_one(seed: u64) -> SwarmOutcome {
-    let sc = random_scenario(seed);
+    run_with(seed, random_scenario(seed))
+}
+
+/// [`run_one`] on a given scenario (a swarm seed's, changed: e.g. with frequent snapshots).
+pub fn run_with(seed: u64, sc: Scenario) -> SwarmOutcome {
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut w = World::new(&sc, false).expect("generated scenarios are valid");
         w.check_every_event = true;
@@ -164,6 +170,7 @@ pub fn run_one(seed: u64) -> SwarmOutcome {
             convergence: check_converged(&w),
             events: w.stats.events,
             trace_hash: w.trace.hash_hex(),
+            snapshot_installs: w.stats.snapshot_installs,
         },
         Err(p) => {
             let msg = p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()));
@@ -173,6 +180,7 @@ pub fn run_one(seed: u64) -> SwarmOutcome {
                 convergence: Err("the run panicked".into()),
                 events: 0,
                 trace_hash: String::new(),
+                snapshot_installs: 0,
             }
         }
     }

@@ -152,6 +152,8 @@ pub struct WorldStats {
     pub ghost_releases: u64,
     pub writes_accepted: u64,
     pub writes_rejected: u64,
+    /// Followers that installed a leader's snapshot (§7).
+    pub snapshot_installs: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -578,6 +580,14 @@ impl World {
                 let client = self.client_name(client);
                 self.trace.push(t, TraceEvent::GhostRelease { node, key: key.to_string(), token, client });
             }
+            ServerEvent::SnapshotTaken { index, log_from } => {
+                self.trace.push(t, TraceEvent::Snapshot { node, index, log_from });
+            }
+            ServerEvent::SnapshotRestored { index, term, from_leader } => {
+                self.stats.snapshot_installs += from_leader as u64;
+                let source = if from_leader { "leader" } else { "disk" };
+                self.trace.push(t, TraceEvent::SnapshotRestored { node, index, term, source });
+            }
         }
     }
 
@@ -863,7 +873,7 @@ impl World {
         self.nodes[i].server = Some(server);
         self.checker.on_restart(i);
         self.trace.push(self.now_us, TraceEvent::Restart { node: i + 1 });
-        self.reschedule_node(i);
+        self.after_node(i);
     }
 
     pub fn pause(&mut self, i: usize) {

@@ -542,7 +542,7 @@ fn log_view(log_from: Option<u64>, w: &World, on_from: &Callback<Option<u64>>) -
     let rows = (0..w.n).map(|i| {
         let slot = &w.nodes[i];
         let (log, commit, results) = match (&slot.server, &slot.persisted) {
-            (Some(s), _) => (Some(s.raft.log()), s.raft.commit_index(), Some(&s.results)),
+            (Some(s), _) => (Some(s.raft.log()), s.raft.commit_index(), Some(s)),
             (None, Some(h)) => (Some(&h.log), 0, None),
             _ => (None, 0, None),
         };
@@ -550,6 +550,11 @@ fn log_view(log_from: Option<u64>, w: &World, on_from: &Callback<Option<u64>>) -
             // Every cell has the same three spans, empty or not: while playing, a cell that fills
             // only changes text and classes (no elements created or removed).
             let Some(e) = log.and_then(|l| l.entry(idx)) else {
+                if log.is_some_and(|l| idx <= l.start()) {
+                    // Dropped by log compaction (§7): the node's snapshot holds its effect.
+                    let title = format!("index {idx}: compacted, its effect is in n{}'s snapshot", i + 1);
+                    return html! { <td class="compacted" title={title}><span class="txt">{ "" }</span><span class="meta">{ "snap" }</span><span class="res">{ "" }</span></td> };
+                }
                 return html! { <td class="empty"><span class="txt">{ "" }</span><span class="meta">{ "" }</span><span class="res">{ "" }</span></td> };
             };
             let (kind, text) = match e.cmd.as_ref().map(|c| &c.op) {
@@ -558,7 +563,7 @@ fn log_view(log_from: Option<u64>, w: &World, on_from: &Callback<Option<u64>>) -
                 Some(LockOp::Release { key, .. }) => ("release", format!("R {key}")),
                 Some(LockOp::Expire { key, token }) => ("expire", format!("E {key}·{token}")),
             };
-            let result = results.and_then(|r| r.get(idx as usize - 1)).map(|r| match r {
+            let result = results.and_then(|s| s.result_at(idx)).map(|r| match r {
                 ApplyResult::Granted { token } => format!("Granted{{token {token}}}"),
                 ApplyResult::GrantRejected => "GrantRejected".into(),
                 ApplyResult::Released => "Released".into(),
@@ -576,7 +581,13 @@ fn log_view(log_from: Option<u64>, w: &World, on_from: &Callback<Option<u64>>) -
                 </td>
             }
         });
-        html! { <tr><th scope="row">{ format!("n{}", i + 1) }</th>{ for cells }</tr> }
+        let snap = match (&slot.server, &slot.persisted) {
+            (Some(s), _) => s.raft.snapshot_index(),
+            (None, Some(h)) => h.snapshot_index(),
+            _ => 0,
+        };
+        let snap_title = if snap > 0 { format!("snapshot at index {snap}") } else { "no snapshot yet".to_string() };
+        html! { <tr><th scope="row" title={snap_title}>{ format!("n{}", i + 1) }</th>{ for cells }</tr> }
     });
     let follow = log_from.is_none();
     html! {
@@ -587,7 +598,7 @@ fn log_view(log_from: Option<u64>, w: &World, on_from: &Callback<Option<u64>>) -
                         oninput={on_from.reform(|e: InputEvent| input_value(&e).parse().ok())} />
                 </label>
                 <button aria-pressed={follow.to_string()} onclick={on_from.reform(|_| None)}>{ "Follow the end" }</button>
-                <span class="legend">{ "Solid: committed · dashed with ⋯: not committed · below each entry: its apply result on that node" }</span>
+                <span class="legend">{ "Solid: committed · dashed with ⋯: not committed · below each entry: its apply result on that node · hatched “snap”: compacted into the node's snapshot" }</span>
             </div>
             <table class="logtable"><thead><tr><th></th>{ for header }</tr></thead><tbody>{ for rows }</tbody></table>
         </div>
@@ -885,6 +896,9 @@ pub fn describe(w: &World, ev: &TraceEvent) -> Option<String> {
         TraceEvent::Fault { what } => format!("you: {what}"),
         TraceEvent::ExpireProposed { node, key, token } => format!("n{node}'s countdown for {key} ran out: it proposes Expire{{{key}, {token}}}"),
         TraceEvent::GhostRelease { node, key, client, .. } => format!("n{node} could not tell {client} it got {key}: it proposes Release{{{key}}} (ghost lock)"),
+        TraceEvent::Snapshot { node, index, log_from } => format!("n{node} snapshots its lock table at index {index}; its log now starts after {log_from}"),
+        TraceEvent::SnapshotRestored { node, index, source: "leader", .. } => format!("n{node} installs the leader's snapshot at index {index} (the entries it lacked are gone from the leader's log)"),
+        TraceEvent::SnapshotRestored { node, index, .. } => format!("n{node} restarts its lock table from its own snapshot at index {index}"),
         TraceEvent::Client { client, op, key, outcome, token } => format!("{client}: {op} {key} → {outcome}{}", token.map_or(String::new(), |t| format!(" (token {t})"))),
         TraceEvent::Write { client, key, token, accepted } => format!("storage: {client} writes {key} with token {token} → {}", if *accepted { "accepted" } else { "REJECTED" }),
         TraceEvent::Violation { invariant, detail } => format!("VIOLATION {invariant}: {detail}"),
