@@ -112,6 +112,8 @@ pub struct Summary {
     pub granted: std::collections::BTreeSet<(String, String)>,
     /// Per node (1-based), the highest term it entered as follower, candidate or leader.
     pub max_term: std::collections::BTreeMap<usize, u64>,
+    /// Nodes (1-based) that installed a leader's snapshot.
+    pub installed_snapshot: std::collections::BTreeSet<usize>,
 }
 
 impl Summary {
@@ -119,6 +121,9 @@ impl Summary {
         match ev {
             Event::Apply { result: crate::lock::ApplyResult::Expired { existed }, .. } => self.expire_applies[*existed as usize] += 1,
             Event::GhostRelease { .. } => self.ghost_releases += 1,
+            Event::SnapshotRestored { node, source: "leader", .. } => {
+                self.installed_snapshot.insert(*node);
+            }
             Event::Client { client, op: "acquire", key, outcome: "granted", .. } => {
                 if !self.granted.iter().any(|(c, k)| c == client && k == key) {
                     self.granted.insert((client.clone(), key.clone()));

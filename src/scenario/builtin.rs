@@ -14,6 +14,7 @@ pub const BUILTINS: &[(&str, &str)] = &[
     ("uncommitted-grant", include_str!("../../scenarios/uncommitted-grant.json")),
     ("drift-and-jump", include_str!("../../scenarios/drift-and-jump.json")),
     ("full-restart", include_str!("../../scenarios/full-restart.json")),
+    ("log-compaction", include_str!("../../scenarios/log-compaction.json")),
     ("retried-grant", include_str!("../../scenarios/retried-grant.json")),
     ("rejoin-without-prevote", include_str!("../../scenarios/rejoin-without-prevote.json")),
     ("rejoin-with-prevote", include_str!("../../scenarios/rejoin-with-prevote.json")),

@@ -20,6 +20,10 @@ pub enum Moment {
     WriteAccepted,
     WriteRejected,
     Violation,
+    /// A node snapshotted its lock table and compacted its log (§7).
+    SnapshotTaken,
+    /// A follower installed the leader's snapshot (InstallSnapshot, §7).
+    SnapshotInstalled,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,6 +63,8 @@ pub enum Check {
     TermAtMost { node: usize, term: u64 },
     /// Exactly this many Grants were committed.
     Grants { exactly: u64 },
+    /// Node `node` installed a leader's snapshot (its log lacked entries the leader compacted).
+    SnapshotInstalled { node: usize },
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -86,6 +92,7 @@ impl Check {
             Check::Violated { invariant } => format!("{invariant} is violated"),
             Check::TermAtMost { node, term } => format!("n{node} stays at term {term} or below"),
             Check::Grants { exactly } => format!("exactly {exactly} Grant(s) commit"),
+            Check::SnapshotInstalled { node } => format!("n{node} installs the leader's snapshot"),
         }
     }
 
@@ -116,6 +123,7 @@ impl Check {
                 w.trace.summary.max_term.get(node).is_none_or(|t| t <= term)
             }
             Check::Grants { exactly } => w.stats.grants == *exactly,
+            Check::SnapshotInstalled { node } => w.trace.summary.installed_snapshot.contains(node),
         }
     }
 }
@@ -133,6 +141,8 @@ impl Moment {
             (Moment::WriteAccepted, Event::Write { accepted: true, .. }) => true,
             (Moment::WriteRejected, Event::Write { accepted: false, .. }) => true,
             (Moment::Violation, Event::Violation { .. }) => true,
+            (Moment::SnapshotTaken, Event::Snapshot { .. }) => true,
+            (Moment::SnapshotInstalled, Event::SnapshotRestored { source: "leader", .. }) => true,
             _ => false,
         }
     }

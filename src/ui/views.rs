@@ -496,7 +496,7 @@ fn clocks(w: &World, link: &Scope<App>) -> Html {
 
 // ---- the replicated log -------------------------------------------------------------------------
 
-const LOG_COLS: u64 = 28;
+const LOG_COLS: u64 = 16;
 
 #[derive(Clone, Properties)]
 pub struct LogProps {
@@ -563,7 +563,8 @@ fn log_view(log_from: Option<u64>, w: &World, on_from: &Callback<Option<u64>>) -
                 Some(LockOp::Release { key, .. }) => ("release", format!("R {key}")),
                 Some(LockOp::Expire { key, token }) => ("expire", format!("E {key}·{token}")),
             };
-            let result = results.and_then(|s| s.result_at(idx)).map(|r| match r {
+            let applied = results.and_then(|s| s.result_at(idx));
+            let result = applied.map(|r| match r {
                 ApplyResult::Granted { token } => format!("Granted{{token {token}}}"),
                 ApplyResult::GrantRejected => "GrantRejected".into(),
                 ApplyResult::Released => "Released".into(),
@@ -571,13 +572,20 @@ fn log_view(log_from: Option<u64>, w: &World, on_from: &Callback<Option<u64>>) -
                 ApplyResult::Expired { existed } => format!("Expired{{existed: {existed}}}"),
                 ApplyResult::Noop => "Noop".into(),
             });
+            // In the cell, the seed's form with the value in place of the field's name (the
+            // token is what matters and must fit); the title has the whole result.
+            let short = applied.map(|r| match r {
+                ApplyResult::Granted { token } => format!("Granted{{{token}}}"),
+                ApplyResult::Expired { existed } => format!("Expired{{{existed}}}"),
+                _ => result.clone().unwrap_or_default(),
+            });
             let committed = idx <= commit;
             let title = format!("index {idx}, term {}: {}{}", e.term, text, result.as_ref().map_or(" (not applied here)".to_string(), |r| format!(" → {r}")));
             html! {
                 <td class={classes!("entry", kind, if committed { "committed" } else { "pending" }, format!("t{}", e.term % 6))} title={title}>
                     <span class="txt">{ text }</span>
                     <span class="meta">{ format!("t{}{}", e.term, if committed { "" } else { " ⋯" }) }</span>
-                    <span class="res">{ result.unwrap_or_default() }</span>
+                    <span class="res">{ short.unwrap_or_default() }</span>
                 </td>
             }
         });
@@ -598,7 +606,7 @@ fn log_view(log_from: Option<u64>, w: &World, on_from: &Callback<Option<u64>>) -
                         oninput={on_from.reform(|e: InputEvent| input_value(&e).parse().ok())} />
                 </label>
                 <button aria-pressed={follow.to_string()} onclick={on_from.reform(|_| None)}>{ "Follow the end" }</button>
-                <span class="legend">{ "Solid: committed · dashed with ⋯: not committed · below each entry: its apply result on that node · hatched “snap”: compacted into the node's snapshot" }</span>
+                <span class="legend">{ "Solid: committed · dashed with ⋯: not committed · below each entry: its apply result on that node (Granted{41}: granted with token 41) · grey “snap”: compacted into the node's snapshot" }</span>
             </div>
             <table class="logtable"><thead><tr><th></th>{ for header }</tr></thead><tbody>{ for rows }</tbody></table>
         </div>
