@@ -341,18 +341,52 @@ pub struct StorageWrite {
 pub struct Storage {
     pub ignores_tokens: bool,
     pub highest: BTreeMap<String, Token>,
-    /// Every write in order, in shared chunks (scrubber snapshots copy only the tail).
+    /// The writes in order, in shared chunks (scrubber snapshots copy only the tail); with a
+    /// cap (the page) only about the latest `cap` (`writes_dropped` were let go).
     pub writes: crate::chunked::Chunked<StorageWrite>,
+    pub writes_dropped: usize,
+    /// Keep about this many writes (0: all; see `set_cap`).
+    pub cap: usize,
+    /// What lesson checks ask about every write of the run, kept as writes pass.
+    pub summary: WriteSummary,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct WriteSummary {
+    pub accepted_from: std::collections::BTreeSet<ClientId>,
+    pub rejected_from: std::collections::BTreeSet<ClientId>,
+    /// The last accepted token per key, and whether an accepted token ever failed to exceed it.
+    last_accepted: BTreeMap<String, Token>,
+    pub accepted_tokens_not_increasing: bool,
 }
 
 impl Storage {
+    pub fn set_cap(&mut self, keep: usize) {
+        self.cap = keep;
+    }
+
     pub fn write(&mut self, t_us: u64, client: ClientId, key: &str, token: Token) -> bool {
         let highest = self.highest.get(key).copied().unwrap_or(0);
         let accepted = self.ignores_tokens || token >= highest;
+        let s = &mut self.summary;
         if accepted {
             self.highest.insert(key.to_string(), highest.max(token));
+            s.accepted_from.insert(client);
+            if s.last_accepted.insert(key.to_string(), token).is_some_and(|prev| prev >= token) {
+                s.accepted_tokens_not_increasing = true;
+            }
+        } else {
+            s.rejected_from.insert(client);
         }
         self.writes.push(StorageWrite { t_us, client, key: key.to_string(), token, accepted });
+        if self.cap > 0 && self.writes.len() > self.cap + crate::chunked::CHUNK {
+            self.keep_last(self.cap);
+        }
         accepted
+    }
+
+    /// Let go of all but (about) the latest `n` writes.
+    pub fn keep_last(&mut self, n: usize) {
+        self.writes_dropped += self.writes.drop_front(n);
     }
 }

@@ -12,6 +12,9 @@ pub const SNAPSHOT_EVERY_US_MIN: u64 = 250_000;
 /// Trace lines the page keeps (the event log, the space-time diagram and "next event" need
 /// only the latest; lesson checks read the trace's running summary; an export replays).
 pub const TRACE_KEEP: usize = 8192;
+/// Client operations and storage writes the page keeps (the diagram and the storage panel show
+/// the latest; lesson checks read running summaries; the history check replays the run).
+pub const HISTORY_KEEP: usize = 4096;
 /// Trace lines a scrubber snapshot keeps (copied, so snapshots spread over an hour do not pin
 /// an hour of lines).
 pub const SNAPSHOT_TRACE_LINES: usize = 256;
@@ -21,12 +24,19 @@ fn page_world(scenario: &Scenario) -> Result<World, ScenarioError> {
     let mut w = World::new(scenario, true)?;
     w.check_every_event = true;
     w.trace.set_cap(TRACE_KEEP);
+    w.history.set_cap(HISTORY_KEEP);
+    w.storage.set_cap(HISTORY_KEEP);
     Ok(w)
 }
 
 fn snapshot_of(w: &World) -> World {
     let mut s = w.clone();
     s.trace.keep_last(SNAPSHOT_TRACE_LINES);
+    // Snapshots spread over hours must not pin hours of operations and writes between them:
+    // each keeps about the latest few (the diagram and the storage panel show only those; the
+    // history check replays the run).
+    s.history.keep_last(SNAPSHOT_TRACE_LINES);
+    s.storage.keep_last(SNAPSHOT_TRACE_LINES);
     // The space-time diagram shows the last 2 s: older deliveries are not needed after a seek.
     let since = s.now_us.saturating_sub(2_000_000);
     while s.recent.front().is_some_and(|m| m.4 < since) {
@@ -240,6 +250,22 @@ impl Playground {
         while w.trace.position() < target && w.step() {}
         debug_assert_eq!(w.trace.hash(), self.world.trace.hash());
         w.trace.to_jsonl()
+    }
+
+    /// The clients' whole history checked against a mutex with leases (see
+    /// [`World::history_verdict`]); when the page let early operations go, the run is replayed
+    /// to this very event to check all of them. Conflict positions count from the run's start.
+    pub fn history_verdict(&self) -> Option<crate::check::history::Verdict> {
+        if self.world.history.from() == 0 {
+            return self.world.history_verdict();
+        }
+        // (A world records its history where it keeps its trace: keep a few lines.)
+        let mut w = World::new(&self.scenario, true).expect("the document was valid");
+        w.trace.set_cap(SNAPSHOT_TRACE_LINES);
+        let target = self.world.stats.events;
+        while w.stats.events < target && w.step() {}
+        debug_assert_eq!(w.history.ops.len(), self.world.history.from() + self.world.history.ops.len());
+        w.history_verdict()
     }
 
     pub fn snapshot_count(&self) -> usize {

@@ -929,3 +929,63 @@ fn swarm_with_frequent_snapshots_checks_every_invariant_after_every_event() {
     assert!(failures.is_empty(), "{} of {n} seeds failed:\n{}", failures.len(), failures.join("\n"));
     assert!(installs > n / 4, "followers installed leaders' snapshots: {installs} times in {n} runs");
 }
+
+// ---- the page's caps on what grows with the run ----------------------------------------------
+
+/// The page keeps only the latest client operations and storage writes (memory stays flat over
+/// hours of play); the history check replays the run to check every operation, and lesson checks
+/// read running summaries: both agree with an uncapped run.
+#[test]
+fn capped_history_and_writes_still_give_the_whole_runs_verdict_and_checks() {
+    // The broken release of etcd issue 22082, with a busy client C on another key: many
+    // operations before the conflict.
+    let mut doc: serde_json::Value = serde_json::from_str(&raftlock::scenario::builtin::get("break-release-without-holder-check").unwrap().to_json()).unwrap();
+    doc["clients"].as_array_mut().unwrap().push(json!({"name": "C", "repeat": true, "start_ms": 300, "script": [
+        {"acquire": {"key": "c", "lease_ms": 1000}}, {"work": {"key": "c", "ms": 5}}, {"release": {"key": "c"}}]}));
+    let mut p = Playground::new(scenario(doc)).unwrap();
+    p.world.history.set_cap(8);
+    p.world.storage.set_cap(8);
+    let end = p.end_us();
+    while !p.at_end() {
+        p.advance_to(end, false);
+    }
+    let full = raftlock::run_scenario(&p.scenario, true).unwrap();
+    assert!(p.world.history.from() > 0 && p.world.storage.writes_dropped > 0, "the caps let early items go");
+    let (capped, whole) = (p.history_verdict(), full.history_verdict());
+    assert!(matches!(whole, Some(Err(_))), "this run's history is not linearizable");
+    assert_eq!(capped, whole, "the same verdict, with the conflict's positions counted from the run's start");
+    for doc in ["gc-pause", "gc-pause-no-fencing", "three-clients"] {
+        let mut p = Playground::new(raftlock::scenario::builtin::get(doc).unwrap()).unwrap();
+        p.world.storage.set_cap(1);
+        p.advance_to(p.end_us(), false);
+        for c in &p.scenario.lesson.as_ref().unwrap().checks {
+            assert!(c.passed(&p.world), "{doc}: {}", c.describe());
+        }
+    }
+}
+
+/// The hour of the memory benchmark in the page's model: more operations than the page keeps.
+#[test]
+fn a_long_run_keeps_a_bounded_history_in_the_page() {
+    let doc = json!({"version": 1, "seed": 1, "nodes": 5, "until_ms": 3600000,
+        "clients": [{"name": "A", "repeat": true, "start_ms": 400, "script": [{"acquire": {"key": "k", "lease_ms": 1500}}, {"work": {"key": "k", "ms": 600}}, {"release": {"key": "k"}}, {"sleep": {"ms": 700}}]},
+            {"name": "B", "repeat": true, "start_ms": 900, "script": [{"acquire": {"key": "k", "lease_ms": 1500}}, {"work": {"key": "k", "ms": 400}}, {"release": {"key": "k"}}, {"sleep": {"ms": 900}}]}]});
+    let mut p = Playground::new(scenario(doc)).unwrap();
+    p.advance_to(30 * 60_000_000, false);
+    let h = &p.world.history;
+    assert!(h.from() > 0, "half an hour outgrows the cap");
+    assert!(h.ops.len() <= raftlock::playground::HISTORY_KEEP + raftlock::chunked::CHUNK);
+    assert!(p.world.storage.writes.len() <= raftlock::playground::HISTORY_KEEP + raftlock::chunked::CHUNK);
+    let verdict = p.history_verdict();
+    match &verdict {
+        Some(Ok(holds)) => assert!(holds.len() * 2 > h.from() + h.ops.len() - 10, "every hold of the run: {}", holds.len()),
+        other => panic!("{other:?}"),
+    }
+    // Snapshots keep only the latest operations; seeking back and forth gives the same run.
+    let (last, total, hash) = (format!("{:?}", h.ops.last()), h.from() + h.ops.len(), p.world.trace.hash());
+    p.seek(10 * 60_000_000);
+    p.seek(30 * 60_000_000);
+    let h = &p.world.history;
+    assert_eq!((format!("{:?}", h.ops.last()), h.from() + h.ops.len(), p.world.trace.hash()), (last, total, hash));
+    assert_eq!(p.history_verdict(), verdict);
+}

@@ -34,20 +34,49 @@ pub struct Op {
 /// Cloned with every scrubber snapshot: the operations live in shared chunks (a clone copies
 /// the short tail), and only each client's latest request is indexed (a client retries only its
 /// current request, and only its current request gets an answer recorded).
+/// With a cap (the page), only the latest operations are kept, like the trace's lines: `from`
+/// were let go, and a check of the whole history replays the run (`Playground::history_verdict`).
 #[derive(Clone, Debug, Default)]
 pub struct History {
+    /// Operations `from..`: `ops[i]` is operation `from + i` of the run.
     pub ops: crate::chunked::Chunked<Op>,
-    /// Per client: its latest request number and that operation's position in `ops`.
+    from: usize,
+    /// Keep about this many operations (0: all).
+    cap: usize,
+    /// Per client: its latest request number and that operation's position in the run.
     latest: BTreeMap<ClientId, (u64, usize)>,
 }
 
 impl History {
+    /// Keep only about the latest `keep` operations (whole chunks are let go).
+    pub fn set_cap(&mut self, keep: usize) {
+        self.cap = keep;
+    }
+
+    /// How many operations of the run were let go (0: the history is whole).
+    pub fn from(&self) -> usize {
+        self.from
+    }
+
     pub fn invoke(&mut self, client: ClientId, req: u64, key: &str, acquire: bool, t_us: u64) {
         if self.latest.get(&client).is_some_and(|&(r, _)| r == req) {
             return; // a retry of the same request
         }
-        self.latest.insert(client, (req, self.ops.len()));
+        self.latest.insert(client, (req, self.from + self.ops.len()));
         self.ops.push(Op { client, req, key: key.to_string(), acquire, invoke_us: t_us, answer: None });
+        if self.cap > 0 && self.ops.len() > self.cap + crate::chunked::CHUNK {
+            self.keep_last(self.cap);
+        }
+    }
+
+    /// Let go of early operations, keeping at least the latest `n` and every client's current
+    /// request (its answer is still to be recorded). Whole chunks go, shared ones stay with the
+    /// clones that hold them.
+    pub fn keep_last(&mut self, n: usize) {
+        let total = self.from + self.ops.len();
+        let current = self.latest.values().map(|&(_, i)| i).filter(|&i| i >= self.from).min();
+        let keep = current.map_or(n, |i| n.max(total - i));
+        self.from += self.ops.drop_front(keep);
     }
 
     pub fn respond(&mut self, client: ClientId, req: u64, outcome: &Outcome, t_us: u64) {
@@ -58,8 +87,8 @@ impl History {
             Outcome::NotHolder { .. } => Answer::NotHolder,
             Outcome::NotLeader { .. } => return, // not an answer: the client asks elsewhere
         };
-        if let Some(&(_, i)) = self.latest.get(&client).filter(|&&(r, _)| r == req) {
-            if let Some(op) = self.ops.get_mut(i).filter(|op| op.answer.is_none()) {
+        if let Some(&(_, i)) = self.latest.get(&client).filter(|&&(r, i)| r == req && i >= self.from) {
+            if let Some(op) = self.ops.get_mut(i - self.from).filter(|op| op.answer.is_none()) {
                 op.answer = Some((t_us, answer));
             }
         }
@@ -79,8 +108,9 @@ pub struct Hold {
     pub by_expiry: bool,
 }
 
-/// Why no mutex with leases explains the history: the two operations (indexes into
-/// `History::ops`) and the moment from which the prefix of the history is already unexplainable.
+/// Why no mutex with leases explains the history: the two operations (positions in the run,
+/// `History::from()` + index into `History::ops`) and the moment from which the prefix of the
+/// history is already unexplainable.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Conflict {
     pub message: String,
@@ -99,13 +129,17 @@ fn secs(us: u64) -> String {
     format!("{}.{:03} s", us / 1_000_000, us % 1_000_000 / 1000)
 }
 
-/// The position of `op` (a reference into `h.ops`) in the history; only for conflicts.
+/// The holds of a linearization, or why there is none.
+pub type Verdict = Result<Vec<Hold>, Conflict>;
+
+/// The position of `op` (a reference into `h.ops`) in the run; only for conflicts.
 fn op_index(h: &History, op: &Op) -> usize {
-    h.ops.iter().position(|o| std::ptr::eq(o, op)).unwrap_or(0)
+    h.from + h.ops.iter().position(|o| std::ptr::eq(o, op)).unwrap_or(0)
 }
 
 /// The verdict: the holds in token order per key (a linearization), or the conflict that ends
-/// the shortest prefix of the history no mutex with leases can explain.
+/// the shortest prefix of the history no mutex with leases can explain. (On a capped history,
+/// `from() > 0`, only the operations kept: check the whole one by replaying the run.)
 pub fn check_mutex(h: &History, name: &dyn Fn(ClientId) -> String) -> Result<Vec<Hold>, Conflict> {
     let mut grants: BTreeMap<&str, Vec<(Token, &Op, u64)>> = BTreeMap::new();
     for op in h.ops.iter() {

@@ -101,15 +101,9 @@ impl Check {
     pub fn passed(&self, w: &World) -> bool {
         let name = |c: u32| w.client_name(c);
         match self {
-            Check::WriteRejected { client } => w.storage.writes.iter().any(|x| !x.accepted && name(x.client) == *client),
-            Check::WriteAccepted { client } => w.storage.writes.iter().any(|x| x.accepted && name(x.client) == *client),
-            Check::TokensIncrease => {
-                let mut last = std::collections::BTreeMap::new();
-                w.storage.writes.iter().filter(|x| x.accepted).all(|x| {
-                    let prev = last.insert(x.key.clone(), x.token);
-                    prev.is_none_or(|p| p < x.token)
-                })
-            }
+            Check::WriteRejected { client } => w.storage.summary.rejected_from.iter().any(|&c| name(c) == *client),
+            Check::WriteAccepted { client } => w.storage.summary.accepted_from.iter().any(|&c| name(c) == *client),
+            Check::TokensIncrease => !w.storage.summary.accepted_tokens_not_increasing,
             Check::Expired { existed } => {
                 w.trace.summary.expire_applies[*existed as usize] > 0
             }

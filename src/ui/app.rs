@@ -589,7 +589,7 @@ impl App {
             }
             Msg::CheckHistory => {
                 let pg = self.pg.borrow();
-                self.history = Some((pg.now_us(), pg.world.history_verdict()));
+                self.history = Some((pg.now_us(), pg.history_verdict()));
                 true
             }
             Msg::Compare(None) => {

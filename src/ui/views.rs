@@ -738,7 +738,7 @@ fn history_overlay(w: &World, verdict: &Verdict, t0: u64, now: u64, x_of: &dyn F
         Err(c) => &c.ops,
         Ok(_) => &[],
     };
-    for (i, op) in w.history.ops.iter().enumerate() {
+    for (i, op) in (w.history.from()..).zip(w.history.ops.iter()) {
         let end = op.answer.as_ref().map_or(now, |a| a.0).min(now);
         if end < t0 || op.invoke_us > now {
             continue;
