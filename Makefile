@@ -26,7 +26,7 @@ test:
 	$(MAKE) bench-quick
 
 test-native:
-	cargo test
+	cargo test --workspace
 
 test-wasm:
 	cargo test --target wasm32-unknown-unknown --test web

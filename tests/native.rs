@@ -989,3 +989,58 @@ fn a_long_run_keeps_a_bounded_history_in_the_page() {
     assert_eq!((format!("{:?}", h.ops.last()), h.from() + h.ops.len(), p.world.trace.hash()), (last, total, hash));
     assert_eq!(p.history_verdict(), verdict);
 }
+
+/// Every timeline action reads back as written (actions are parsed through a flat struct, not
+/// serde's tagged-enum derive), and a wrong one is refused with serde's own words.
+#[test]
+fn every_action_round_trips_through_the_document() {
+    use raftlock::scenario::TimedAction;
+    let s = |x: &str| x.to_string();
+    let all = vec![
+        Action::Crash { node: 1 }, Action::Restart { node: 2 }, Action::Pause { node: 3 }, Action::Resume { node: 4 },
+        Action::Partition { groups: vec![vec![1, 2], vec![3]] }, Action::Isolate { node: 5 },
+        Action::Cut { from: s("n1"), to: s("A") }, Action::Heal { from: s("storage"), to: s("n2") }, Action::HealAll,
+        Action::SetRate { node: 1, rate_ppm: 1_500_000 }, Action::Jump { node: 2, ms: -300 },
+        Action::ClientPause { client: s("A") }, Action::ClientResume { client: s("A") }, Action::ClientCrash { client: s("B") },
+        Action::ClientRestart { client: s("B") }, Action::ClientDisconnect { client: s("C") }, Action::ClientReconnect { client: s("C") },
+        Action::ClientAcquire { client: s("A"), key: s("k"), lease_ms: 900 }, Action::ClientRelease { client: s("A"), key: s("k") },
+        Action::DuplicateExpire { key: s("k") }, Action::Calm,
+    ];
+    for (i, action) in all.into_iter().enumerate() {
+        let timed = TimedAction { at_ms: i as u64, action: action.clone() };
+        let text = serde_json::to_string(&timed).unwrap();
+        assert_eq!(serde_json::from_str::<TimedAction>(&text).unwrap(), timed, "{text}");
+        assert_eq!(serde_json::from_str::<Action>(&serde_json::to_string(&action).unwrap()).unwrap(), action);
+    }
+    let e = serde_json::from_str::<Action>(r#"{"do":"crsh","node":1}"#).unwrap_err().to_string();
+    assert!(e.contains("unknown variant `crsh`") && e.contains("`crash`"), "{e}");
+    let e = serde_json::from_str::<Action>(r#"{"do":"crash"}"#).unwrap_err().to_string();
+    assert!(e.contains("missing field `node`"), "{e}");
+    let e = serde_json::from_str::<TimedAction>(r#"{"do":"calm"}"#).unwrap_err().to_string();
+    assert!(e.contains("missing field `at_ms`"), "{e}");
+    let e = serde_json::from_str::<Action>(r#"{"do":"crash","node":"one"}"#).unwrap_err().to_string();
+    assert!(e.contains("invalid type"), "{e}");
+}
+
+/// Lesson checks read back as written, and a misspelt or misplaced field is refused.
+#[test]
+fn every_lesson_check_round_trips_and_strays_are_refused() {
+    use raftlock::scenario::lesson::Check;
+    let mut seen = std::collections::BTreeSet::new();
+    for name in raftlock::scenario::builtin::names() {
+        for c in raftlock::scenario::builtin::get(name).unwrap().lesson.map(|l| l.checks).unwrap_or_default() {
+            let text = serde_json::to_string(&c).unwrap();
+            assert_eq!(serde_json::from_str::<Check>(&text).unwrap(), c, "{text}");
+            seen.insert(text.split('"').nth(3).unwrap().to_string());
+        }
+    }
+    for c in [Check::TokensIncrease, Check::LeaderChanges { at_least: 2 }, Check::TermAtMost { node: 1, term: 3 }, Check::Grants { exactly: 1 }] {
+        assert_eq!(serde_json::from_str::<Check>(&serde_json::to_string(&c).unwrap()).unwrap(), c);
+    }
+    assert!(seen.len() >= 8, "the built-ins use many kinds of check: {seen:?}");
+    let e = |t: &str| serde_json::from_str::<Check>(t).unwrap_err().to_string();
+    assert!(e(r#"{"expect":"granted","client":"A"}"#).contains("missing field `key`"));
+    assert!(e(r#"{"expect":"granted","client":"A","key":"k","existed":true}"#).contains("unknown field `existed`"));
+    assert!(e(r#"{"expect":"granted","client":"A","key":"k","bogus":1}"#).contains("unknown field `bogus`"));
+    assert!(e(r#"{"expect":"grantd"}"#).contains("unknown variant `grantd`"));
+}

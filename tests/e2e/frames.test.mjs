@@ -13,7 +13,7 @@ function busyScenario() {
     name: `c${i}`, repeat: true, start_ms: 300 + 7 * i,
     script: [{ acquire: { key: `k${i}`, lease_ms: 2000 } }, { release: { key: `k${i}` } }, { sleep: { ms: 5 } }],
   }));
-  return JSON.stringify({ version: 1, seed: 3, nodes: 7, clients, until_ms: 3600000 });
+  return JSON.stringify({ version: 1, seed: 3, nodes: 7, raft: { snapshot_every: 0 }, clients, until_ms: 3600000 });
 }
 
 test('frame time at 7 nodes and a 10k-entry log', async () => {

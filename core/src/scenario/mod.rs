@@ -98,8 +98,8 @@ fn one_ppm() -> u32 {
 }
 
 /// A fault or change at a moment of the run. Nodes are numbered from 1; an endpoint is `n1`..`n7`,
-/// a client's name, or `storage`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// a client's name, or `storage`. Read through [`ActionFields`] (see there why).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "do", rename_all = "snake_case")]
 pub enum Action {
     Crash { node: usize },
@@ -134,11 +134,90 @@ pub enum Action {
     Calm,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TimedAction {
     pub at_ms: u64,
     #[serde(flatten)]
     pub action: Action,
+}
+
+/// An action as the document spells it: `"do"` and whichever fields that action takes (others
+/// are ignored, as serde ignores them). Actions are read through this flat struct instead of
+/// serde's derive for an internally tagged enum: that code (every field buffered, then one pass
+/// per variant, twice over with the timeline's `flatten`) was over 100 KB of the wasm.
+#[derive(Deserialize)]
+struct ActionFields {
+    #[serde(rename = "do")]
+    what: String,
+    at_ms: Option<u64>,
+    node: Option<usize>,
+    groups: Option<Vec<Vec<usize>>>,
+    from: Option<String>,
+    to: Option<String>,
+    rate_ppm: Option<u32>,
+    ms: Option<i64>,
+    client: Option<String>,
+    key: Option<String>,
+    lease_ms: Option<u64>,
+}
+
+const ACTION_NAMES: &[&str] = &[
+    "crash", "restart", "pause", "resume", "partition", "isolate", "cut", "heal", "heal_all", "set_rate", "jump",
+    "client_pause", "client_resume", "client_crash", "client_restart", "client_disconnect", "client_reconnect",
+    "client_acquire", "client_release", "duplicate_expire", "calm",
+];
+
+/// A required field of an action, or serde's "missing field" error.
+fn need<T, E: serde::de::Error>(v: Option<T>, name: &'static str) -> Result<T, E> {
+    v.ok_or_else(|| E::missing_field(name))
+}
+
+impl ActionFields {
+    fn into_action<E: serde::de::Error>(self) -> Result<Action, E> {
+        let f = self;
+        Ok(match f.what.as_str() {
+            "crash" => Action::Crash { node: need(f.node, "node")? },
+            "restart" => Action::Restart { node: need(f.node, "node")? },
+            "pause" => Action::Pause { node: need(f.node, "node")? },
+            "resume" => Action::Resume { node: need(f.node, "node")? },
+            "partition" => Action::Partition { groups: need(f.groups, "groups")? },
+            "isolate" => Action::Isolate { node: need(f.node, "node")? },
+            "cut" => Action::Cut { from: need(f.from, "from")?, to: need(f.to, "to")? },
+            "heal" => Action::Heal { from: need(f.from, "from")?, to: need(f.to, "to")? },
+            "heal_all" => Action::HealAll,
+            "set_rate" => Action::SetRate { node: need(f.node, "node")?, rate_ppm: need(f.rate_ppm, "rate_ppm")? },
+            "jump" => Action::Jump { node: need(f.node, "node")?, ms: need(f.ms, "ms")? },
+            "client_pause" => Action::ClientPause { client: need(f.client, "client")? },
+            "client_resume" => Action::ClientResume { client: need(f.client, "client")? },
+            "client_crash" => Action::ClientCrash { client: need(f.client, "client")? },
+            "client_restart" => Action::ClientRestart { client: need(f.client, "client")? },
+            "client_disconnect" => Action::ClientDisconnect { client: need(f.client, "client")? },
+            "client_reconnect" => Action::ClientReconnect { client: need(f.client, "client")? },
+            "client_acquire" => Action::ClientAcquire {
+                client: need(f.client, "client")?,
+                key: need(f.key, "key")?,
+                lease_ms: need(f.lease_ms, "lease_ms")?,
+            },
+            "client_release" => Action::ClientRelease { client: need(f.client, "client")?, key: need(f.key, "key")? },
+            "duplicate_expire" => Action::DuplicateExpire { key: need(f.key, "key")? },
+            "calm" => Action::Calm,
+            other => return Err(E::unknown_variant(other, ACTION_NAMES)),
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Action {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        ActionFields::deserialize(d)?.into_action()
+    }
+}
+
+impl<'de> Deserialize<'de> for TimedAction {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let f = ActionFields::deserialize(d)?;
+        let at_ms = need(f.at_ms, "at_ms")?;
+        Ok(TimedAction { at_ms, action: f.into_action()? })
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -391,7 +470,7 @@ fn check_key(field: &str, key: &str) -> Result<(), ScenarioError> {
 }
 
 /// The README's example scenario: the GC pause that fencing tokens defend against.
-pub const EXAMPLE_JSON: &str = include_str!("../../scenarios/gc-pause.json");
+pub const EXAMPLE_JSON: &str = include_str!("../../../scenarios/gc-pause.json");
 
 /// The scenario the page opens with.
-pub const PLAYGROUND_JSON: &str = include_str!("../../scenarios/playground.json");
+pub const PLAYGROUND_JSON: &str = include_str!("../../../scenarios/playground.json");

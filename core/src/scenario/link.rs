@@ -134,7 +134,7 @@ mod tests {
         let n: u64 = std::env::var("RAFTLOCK_FUZZ_INPUTS").ok().and_then(|s| s.parse().ok()).unwrap_or(100_000);
         let mut r = Rng::new(0xf022);
         let seeds: Vec<String> = (1..20).map(|s| encode_fragment(&swarm::random_scenario(s), s)).collect();
-        let corpus: Vec<&str> = include_str!("../../tests/corpus/links.txt").lines().collect();
+        let corpus: Vec<&str> = include_str!("../../../tests/corpus/links.txt").lines().collect();
         let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.#v";
         let mut ok = 0;
         for i in 0..n {

@@ -38,9 +38,10 @@ pub struct Caption {
     pub text: String,
 }
 
-/// An expected outcome, evaluated on the run so far.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "expect", rename_all = "snake_case", deny_unknown_fields)]
+/// An expected outcome, evaluated on the run so far. Read through [`CheckFields`] (as actions
+/// are: serde's derive for a tagged enum is large in the wasm).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "expect", rename_all = "snake_case")]
 pub enum Check {
     /// A storage write by `client` was rejected (a stale token) / accepted.
     WriteRejected { client: String },
@@ -65,6 +66,66 @@ pub enum Check {
     Grants { exactly: u64 },
     /// Node `node` installed a leader's snapshot (its log lacked entries the leader compacted).
     SnapshotInstalled { node: usize },
+}
+
+/// A check as the document spells it: `"expect"` and that check's fields, no other.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CheckFields {
+    expect: String,
+    client: Option<String>,
+    existed: Option<bool>,
+    at_least: Option<u64>,
+    key: Option<String>,
+    invariant: Option<String>,
+    node: Option<usize>,
+    term: Option<u64>,
+    exactly: Option<u64>,
+}
+
+const CHECK_NAMES: &[&str] = &[
+    "write_rejected", "write_accepted", "tokens_increase", "expired", "ghost_release", "leader_changes", "granted",
+    "no_violations", "violated", "term_at_most", "grants", "snapshot_installed",
+];
+
+impl<'de> Deserialize<'de> for Check {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let f = CheckFields::deserialize(d)?;
+        fn need<T, E: Error>(v: Option<T>, name: &'static str) -> Result<T, E> {
+            v.ok_or_else(|| E::missing_field(name))
+        }
+        let given = [
+            ("client", f.client.is_some()),
+            ("existed", f.existed.is_some()),
+            ("at_least", f.at_least.is_some()),
+            ("key", f.key.is_some()),
+            ("invariant", f.invariant.is_some()),
+            ("node", f.node.is_some()),
+            ("term", f.term.is_some()),
+            ("exactly", f.exactly.is_some()),
+        ];
+        let (check, takes): (Check, &[&str]) = match f.expect.as_str() {
+            "write_rejected" => (Check::WriteRejected { client: need(f.client, "client")? }, &["client"]),
+            "write_accepted" => (Check::WriteAccepted { client: need(f.client, "client")? }, &["client"]),
+            "tokens_increase" => (Check::TokensIncrease, &[]),
+            "expired" => (Check::Expired { existed: need(f.existed, "existed")? }, &["existed"]),
+            "ghost_release" => (Check::GhostRelease, &[]),
+            "leader_changes" => (Check::LeaderChanges { at_least: need(f.at_least, "at_least")? }, &["at_least"]),
+            "granted" => (Check::Granted { client: need(f.client, "client")?, key: need(f.key, "key")? }, &["client", "key"]),
+            "no_violations" => (Check::NoViolations, &[]),
+            "violated" => (Check::Violated { invariant: need(f.invariant, "invariant")? }, &["invariant"]),
+            "term_at_most" => (Check::TermAtMost { node: need(f.node, "node")?, term: need(f.term, "term")? }, &["node", "term"]),
+            "grants" => (Check::Grants { exactly: need(f.exactly, "exactly")? }, &["exactly"]),
+            "snapshot_installed" => (Check::SnapshotInstalled { node: need(f.node, "node")? }, &["node"]),
+            other => return Err(D::Error::unknown_variant(other, CHECK_NAMES)),
+        };
+        // As serde's deny_unknown_fields would: a field of another kind of check is an error.
+        match given.iter().find(|(name, present)| *present && !takes.contains(name)) {
+            Some((name, _)) => Err(D::Error::unknown_field(name, takes)),
+            None => Ok(check),
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
