@@ -292,6 +292,7 @@ fn kind_letter(kind: &str) -> &'static str {
         "append_reply" => "a",
         "request" => "Q",
         "reply" => "R",
+        "snapshot" => "S",
         _ => "W",
     }
 }
@@ -431,7 +432,7 @@ fn presets(w: &World, link: &Scope<App>) -> Html {
             <button id="isolate-leader" disabled={isolate.is_none()} onclick={link.callback(move |_| match &isolate { Some(a) => Msg::Act(a.clone()), None => Msg::Refresh })}>{ "Isolate the leader" }</button>
             <button id="split" disabled={split.is_none()} onclick={link.callback(move |_| match &split { Some(a) => Msg::Act(a.clone()), None => Msg::Refresh })}>{ "Split: leader in the minority" }</button>
             <button id="heal-all" onclick={link.callback(|_| Msg::Act(Action::HealAll))}>{ "Heal all" }</button>
-            <span class="legend">{ "Click a link to cut or heal one direction. Letters: P/V votes, H heartbeat, A append, a/v replies, Q client request, R reply, W storage write." }</span>
+            <span class="legend">{ "Click a link to cut or heal one direction. Letters: P/V votes, H heartbeat, A append, a/v replies, Q client request, R reply, S snapshot (InstallSnapshot), W storage write." }</span>
         </div>
     }
 }
@@ -843,13 +844,18 @@ fn spacetime(w: &World, verdict: Option<&Verdict>) -> Html {
     }
     arrow_paths.sort_by_key(|(k, _)| *k);
     let arrows = arrow_paths.into_iter().map(|(kind, d)| html! { <path class={classes!("arrow", kind)} d={d}><title>{ format!("{kind} messages") }</title></path> });
-    let mut mark_paths: [(&str, &str, String); 3] =
-        [("role", "role changes", String::new()), ("apply", "applied commands", String::new()), ("fault", "crashes, restarts, pauses", String::new())];
+    let mut mark_paths: [(&str, &str, String); 4] = [
+        ("role", "role changes", String::new()),
+        ("apply", "applied commands", String::new()),
+        ("fault", "crashes, restarts, pauses", String::new()),
+        ("snapshot", "snapshots taken and installed (log compaction)", String::new()),
+    ];
     let dots = w.trace.lines.iter().rev().take_while(|l| l.t_us >= t0).take(SPACETIME_MAX * 4).filter_map(|l| {
         let (lane, k) = match &l.ev {
             TraceEvent::Role { node, .. } => (node - 1, 0),
             TraceEvent::Apply { node, cmd, .. } if cmd.op != "noop" => (node - 1, 1),
             TraceEvent::Crash { node } | TraceEvent::Restart { node } | TraceEvent::Pause { node } | TraceEvent::Resume { node } => (node - 1, 2),
+            TraceEvent::Snapshot { node, .. } | TraceEvent::SnapshotRestored { node, .. } => (node - 1, 3),
             _ => return None,
         };
         Some((l.t_us, lane, k))
