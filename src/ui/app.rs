@@ -52,6 +52,9 @@ pub enum Msg {
     LoadHash,
     /// Turn a design switch on or off: the run restarts with the changed document.
     SetSwitch(&'static str, bool),
+    /// A Raft setting typed into the page (`max_batch`, `snapshot_every`): the run restarts with
+    /// it, or the value is refused with a message and the run stays as it is.
+    SetRaft(&'static str, String),
     LoadBuiltin(String),
     /// Check what the clients observed against a mutex with leases.
     CheckHistory,
@@ -583,6 +586,28 @@ impl App {
                 }
                 match Playground::new(sc) {
                     Ok(pg) => self.replace(pg),
+                    Err(e) => self.error = Some(e.to_string()),
+                }
+                true
+            }
+            Msg::SetRaft(field, text) => {
+                let mut sc = self.pg.borrow().scenario.clone();
+                let Ok(value) = text.trim().parse::<u64>() else {
+                    self.error = Some(format!("raft.{field}: \"{}\" is not a whole number", text.trim()));
+                    return true;
+                };
+                match field {
+                    "max_batch" => sc.raft.max_batch = value,
+                    _ => sc.raft.snapshot_every = value,
+                }
+                if sc == self.pg.borrow().scenario {
+                    return false;
+                }
+                match Playground::new(sc) {
+                    Ok(pg) => {
+                        self.replace(pg);
+                        self.error = None;
+                    }
                     Err(e) => self.error = Some(e.to_string()),
                 }
                 true

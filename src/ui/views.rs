@@ -109,6 +109,7 @@ pub fn page(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
                     <h2>{ "Design switches: break one safeguard and watch which guarantee fails" }</h2>
                     { hunt_panel(app, pg, link) }
                     { switches(pg, link) }
+                    { raft_settings(pg, link) }
                 </section>
             </main>
             { if app.help { help(link) } else { html! {} } }
@@ -1042,7 +1043,7 @@ const SWITCHES: [(&str, &str, &str); 10] = [
     ("no_pre_vote", "No pre-vote",
      "A node cut off from the others raises its term at every election timeout; when it returns, its higher term forces the working leader to step down (Ongaro's thesis, section 9.6)."),
     ("commit_by_counting_old_terms", "Commit earlier terms by counting",
-     "The leader commits an entry of an earlier term as soon as a majority holds it. The Raft paper's Figure 8 shows a later leader overwriting such an entry: a committed entry lost, a client told \"granted\" for a lock that vanishes. Section 5.4.2 commits only the leader's own term. Play break-figure-8; it needs one entry per message (raft.max_batch 1), else the new leader's no-op travels with the old entry and closes the window."),
+     "The leader commits an entry of an earlier term as soon as a majority holds it. The Raft paper's Figure 8 shows a later leader overwriting such an entry: a committed entry lost, a client told \"granted\" for a lock that vanishes. Section 5.4.2 commits only the leader's own term. Play break-figure-8; it needs one entry per message (Entries per AppendEntries 1, below), else the new leader's no-op travels with the old entry and closes the window."),
     ("no_check_quorum", "No check-quorum",
      "A leader cut off from the majority keeps believing it leads and keeps proposing entries that can never commit (Ongaro's thesis, section 6.2)."),
 ];
@@ -1066,6 +1067,35 @@ fn switches(pg: &Playground, link: &Scope<App>) -> Html {
         }
     });
     html! { <ul class="switches">{ for items }</ul> }
+}
+
+/// Two of Raft's knobs that change what the log panel and the messages show; the document
+/// carries them, so a link does. A change restarts the run (like a switch).
+fn raft_settings(pg: &Playground, link: &Scope<App>) -> Html {
+    let r = &pg.scenario.raft;
+    let field = |name: &'static str, label: &'static str, value: u64, why: &'static str| {
+        html! {
+            <li>
+                <label>
+                    <strong>{ label }</strong>{ " " }
+                    <input type="number" id={format!("raft-{name}")} value={value.to_string()} min="0" size="7"
+                        onchange={link.callback(move |e: yew::Event| Msg::SetRaft(name, e.target_unchecked_into::<web_sys::HtmlInputElement>().value()))} />
+                </label>
+                <p>{ why }</p>
+            </li>
+        }
+    };
+    html! {
+        <>
+        <h3 class="raft-settings">{ "Raft settings (the run restarts with a new value; links carry them)" }</h3>
+        <ul class="switches raft-settings">
+            { field("snapshot_every", "Snapshot every (applied entries; 0: never)", r.snapshot_every,
+                "Log compaction (Raft §7): each node snapshots its lock table this often and drops its log up to its previous snapshot. A follower that needs a dropped entry gets the leader's snapshot instead (InstallSnapshot); try 8 and crash a node for a few seconds. 0 or 4 to 1,000,000.") }
+            { field("max_batch", "Entries per AppendEntries", r.max_batch,
+                "The most entries one message carries (etcd's MaxSizePerMsg, counted in entries). With 1, a follower can hold an old-term entry without the new leader's no-op after it: the window of the Figure 8 switch. 1 to 1,024.") }
+        </ul>
+        </>
+    }
 }
 
 /// "Find a bug": the counterexample hunt with the switches that are on, in a Web Worker.

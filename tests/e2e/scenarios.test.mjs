@@ -222,3 +222,36 @@ test('loading a scenario through the handle resets the lesson position and the c
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('Raft settings in the page: a snapshot every 8 entries compacts the logs; a bad value is refused and the run stays', async () => {
+  const { page, errors } = await openAt(browser.context, `${url}#scenario=three-clients`);
+  await page.evaluate(() => window.raftlock.runTo(3_000_000));
+  const before = await snap(page);
+  await page.fill('#raft-snapshot_every', '2');
+  await page.locator('#raft-snapshot_every').dispatchEvent('change');
+  await page.waitForSelector('#error');
+  assert.match(await page.locator('#error').innerText(), /raft\.snapshot_every/);
+  assert.equal((await snap(page)).trace_hash, before.trace_hash, 'the run is left as it was');
+  await page.fill('#raft-max_batch', '');
+  await page.locator('#raft-max_batch').dispatchEvent('change');
+  await page.waitForFunction(() => /not a whole number/.test(document.querySelector('#error')?.innerText ?? ''));
+  await page.fill('#raft-max_batch', '5000');
+  await page.locator('#raft-max_batch').dispatchEvent('change');
+  await page.waitForFunction(() => /raft\.max_batch/.test(document.querySelector('#error')?.innerText ?? ''));
+  assert.equal((await snap(page)).trace_hash, before.trace_hash, 'still the same run');
+  await page.fill('#raft-snapshot_every', '8');
+  await page.locator('#raft-snapshot_every').dispatchEvent('change');
+  await page.waitForFunction(() => window.raftlock.snapshot().now_us === 0);
+  await runToEnd(page);
+  await page.locator('#log-panel').scrollIntoViewIfNeeded();
+  const last = (await snap(page)).nodes[0].last_index;
+  await page.locator('#log-panel input[type=range]').fill(String(last - 24)); // scroll the log back a little
+  await page.waitForFunction(() => document.querySelectorAll('#log-panel td.compacted').length > 0);
+  console.log('screenshot', await shot(page, 'raft-settings'));
+  await page.click('#share');
+  const link = await page.locator('#share-url').inputValue();
+  const doc = JSON.parse(zlib.inflateRawSync(Buffer.from(link.split('#v1.')[1].split('.')[0], 'base64url')).toString());
+  assert.equal(doc.raft.snapshot_every, 8, 'the link carries the setting');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
