@@ -750,14 +750,18 @@ fn history_checker_swarm_runs_are_linearizable_and_the_broken_release_is_not() {
     }
 }
 
+/// The memory benchmark's scenario: 5 nodes, clients A and B taking turns on one key, forever.
+fn two_clients_on_one_key(until_ms: u64) -> Scenario {
+    scenario(json!({"version": 1, "seed": 1, "nodes": 5, "until_ms": until_ms,
+        "clients": [{"name": "A", "repeat": true, "start_ms": 400, "script": [{"acquire": {"key": "k", "lease_ms": 1500}}, {"work": {"key": "k", "ms": 600}}, {"release": {"key": "k"}}, {"sleep": {"ms": 700}}]},
+            {"name": "B", "repeat": true, "start_ms": 900, "script": [{"acquire": {"key": "k", "lease_ms": 1500}}, {"work": {"key": "k", "ms": 400}}, {"release": {"key": "k"}}, {"sleep": {"ms": 900}}]}]}))
+}
+
 /// Not a test: what a long play keeps (`cargo test --release --test native memory_census -- --ignored --nocapture`).
 #[test]
 #[ignore]
 fn memory_census() {
-    let doc = json!({"version": 1, "seed": 1, "nodes": 5, "until_ms": 7200000,
-        "clients": [{"name": "A", "repeat": true, "start_ms": 400, "script": [{"acquire": {"key": "k", "lease_ms": 1500}}, {"work": {"key": "k", "ms": 600}}, {"release": {"key": "k"}}, {"sleep": {"ms": 700}}]},
-            {"name": "B", "repeat": true, "start_ms": 900, "script": [{"acquire": {"key": "k", "lease_ms": 1500}}, {"work": {"key": "k", "ms": 400}}, {"release": {"key": "k"}}, {"sleep": {"ms": 900}}]}]});
-    let mut p = Playground::new(scenario(doc)).unwrap();
+    let mut p = Playground::new(two_clients_on_one_key(7_200_000)).unwrap();
     for min in [1u64, 10, 60] {
         p.advance_to(min * 60_000_000, false);
         let w = &p.world;
@@ -967,10 +971,7 @@ fn capped_history_and_writes_still_give_the_whole_runs_verdict_and_checks() {
 /// The hour of the memory benchmark in the page's model: more operations than the page keeps.
 #[test]
 fn a_long_run_keeps_a_bounded_history_in_the_page() {
-    let doc = json!({"version": 1, "seed": 1, "nodes": 5, "until_ms": 3600000,
-        "clients": [{"name": "A", "repeat": true, "start_ms": 400, "script": [{"acquire": {"key": "k", "lease_ms": 1500}}, {"work": {"key": "k", "ms": 600}}, {"release": {"key": "k"}}, {"sleep": {"ms": 700}}]},
-            {"name": "B", "repeat": true, "start_ms": 900, "script": [{"acquire": {"key": "k", "lease_ms": 1500}}, {"work": {"key": "k", "ms": 400}}, {"release": {"key": "k"}}, {"sleep": {"ms": 900}}]}]});
-    let mut p = Playground::new(scenario(doc)).unwrap();
+    let mut p = Playground::new(two_clients_on_one_key(3_600_000)).unwrap();
     p.advance_to(30 * 60_000_000, false);
     let h = &p.world.history;
     assert!(h.from() > 0, "half an hour outgrows the cap");

@@ -591,11 +591,7 @@ fn log_view(log_from: Option<u64>, w: &World, on_from: &Callback<Option<u64>>) -
                 </td>
             }
         });
-        let snap = match (&slot.server, &slot.persisted) {
-            (Some(s), _) => s.raft.snapshot_index(),
-            (None, Some(h)) => h.snapshot_index(),
-            _ => 0,
-        };
+        let snap = slot.snapshot_index();
         let snap_title = if snap > 0 { format!("snapshot at index {snap}") } else { "no snapshot yet".to_string() };
         html! { <tr><th scope="row" title={snap_title}>{ format!("n{}", i + 1) }</th>{ for cells }</tr> }
     });

@@ -382,14 +382,7 @@ pub fn state_machine_safety(w: &mut World, out: &mut Vec<Violation>) {
 /// Between applies too: every node's lock table equals the reference table at the node's applied
 /// index (a table changed outside the log, e.g. by a follower's own countdown, shows here).
 pub fn lock_tables_agree(w: &mut World, out: &mut Vec<Violation>) {
-    let lowest_restart = (0..w.n)
-        .map(|i| match (&w.nodes[i].server, &w.nodes[i].persisted) {
-            (Some(s), _) => s.raft.snapshot_index(),
-            (None, Some(h)) => h.snapshot_index(),
-            _ => 0,
-        })
-        .min()
-        .unwrap_or(0);
+    let lowest_restart = w.nodes.iter().map(|slot| slot.snapshot_index()).min().unwrap_or(0);
     w.checker.forget_before(lowest_restart);
     for i in 0..w.n {
         let Some(s) = w.nodes[i].server.as_ref() else { continue };

@@ -131,6 +131,17 @@ pub struct NodeSlot {
     timer: TimerSlot,
 }
 
+impl NodeSlot {
+    /// The index of this node's latest snapshot, up or crashed (0: none).
+    pub fn snapshot_index(&self) -> crate::raft::Index {
+        match (&self.server, &self.persisted) {
+            (Some(s), _) => s.raft.snapshot_index(),
+            (None, Some(h)) => h.snapshot_index(),
+            _ => 0,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct ClientSlot {
     pub client: Client,
