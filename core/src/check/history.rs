@@ -142,9 +142,15 @@ fn op_index(h: &History, op: &Op) -> usize {
 /// `from() > 0`, only the operations kept: check the whole one by replaying the run.)
 pub fn check_mutex(h: &History, name: &dyn Fn(ClientId) -> String) -> Result<Vec<Hold>, Conflict> {
     let mut grants: BTreeMap<&str, Vec<(Token, &Op, u64)>> = BTreeMap::new();
+    // Each client's releases per key, in request order (a client's requests are numbered in the
+    // order it sends them): a grant's release is the first one after it, found by bisection.
+    let mut releases: BTreeMap<(ClientId, &str), Vec<&Op>> = BTreeMap::new();
     for op in h.ops.iter() {
         if let Some((t, Answer::Granted { token, .. })) = &op.answer {
             grants.entry(op.key.as_str()).or_default().push((*token, op, *t));
+        }
+        if !op.acquire {
+            releases.entry((op.client, op.key.as_str())).or_default().push(op);
         }
     }
     let mut holds = Vec::new();
@@ -159,7 +165,7 @@ pub fn check_mutex(h: &History, name: &dyn Fn(ClientId) -> String) -> Result<Vec
             };
             let expiry = g.invoke_us + lease_us;
             // g's release, if the client sent one after its grant.
-            let release = h.ops.iter().find(|o| o.client == g.client && o.key == g.key && !o.acquire && o.req > g.req);
+            let release = releases.get(&(g.client, g.key.as_str())).and_then(|rs| rs.get(rs.partition_point(|o| o.req <= g.req)).copied());
             // A release that succeeded, or was never answered (either outcome), may have ended it.
             let (end_lb, by_expiry) = match release {
                 Some(r) if matches!(r.answer, None | Some((_, Answer::Released))) && r.invoke_us < expiry => (r.invoke_us, false),
