@@ -216,6 +216,13 @@ mod tests {
                 *x += 1;
                 v[2] += 1;
             }
+            // Whole chunks from the front, with part of the first already gone.
+            let keep = v.len() / 3;
+            let d = c.drop_front(keep);
+            v.drain(..d);
+            assert!(v.len() >= keep && v.len() < keep + 2 * CHUNK, "kept {} of at least {keep}", v.len());
+            assert_eq!(c.iter().copied().collect::<Vec<_>>(), v);
+            assert_eq!(c.len(), v.len());
             assert_eq!(snap.len(), snap.iter().count(), "a clone taken before is intact");
         }
     }
