@@ -648,7 +648,9 @@ impl<C: Command> Raft<C> {
     fn handle_snapshot(&mut self, now: i64, from: NodeId, snap: Rc<Snapshot<C::State>>) {
         self.heard_from_leader(now, from);
         if snap.index <= self.commit {
-            let match_index = self.commit;
+            // The snapshot's index, not our commit: under the Figure 8 switch entries we count
+            // as committed may be missing from the leader's log.
+            let match_index = snap.index;
             self.send(from, Message::AppendReply { term: self.term, success: true, match_index, hint_index: 0, hint_term: 0 });
             return;
         }

@@ -501,5 +501,5 @@ fn compaction_7_install_snapshot_keeps_the_entries_after_a_matching_last_entry()
     f.step(0, 0, Message::Snapshot { term: 2, snapshot: s });
     let r = f.take_ready();
     assert!(r.restore.is_none() && f.log().start() == 0);
-    assert!(matches!(r.messages[..], [(0, Message::AppendReply { success: true, match_index: 4, .. })]));
+    assert!(matches!(r.messages[..], [(0, Message::AppendReply { success: true, match_index: 3, .. })]));
 }
