@@ -206,7 +206,7 @@ pub fn snapshot(w: &World) -> Snapshot {
         clients,
         writes,
         invariants,
-        in_flight: w.in_flight().len(),
+        in_flight: w.in_flight_count(),
         events: w.stats.events,
         trace_hash: w.trace.hash_hex(),
         trace_count: w.trace.count(),

@@ -1,6 +1,7 @@
 //! The root component. The simulation advances in bounded batches inside requestAnimationFrame.
 
 use super::{api, views};
+pub use views::Verdict;
 use crate::playground::Playground;
 use crate::scenario::{Action, Scenario, PLAYGROUND_JSON};
 use gloo::events::{EventListener, EventListenerOptions};
@@ -184,12 +185,12 @@ pub struct App {
     frame_log: FrameLog,
     /// How long the latest `view` took (ms).
     view_ms: std::cell::Cell<f64>,
-    /// Whether the log panel is on screen (an IntersectionObserver keeps it), and the tick the
-    /// log panel was last drawn at: while playing with the panel off screen the tick stays,
-    /// and the table (the page's largest) is skipped.
-    log_on_screen: Rc<std::cell::Cell<bool>>,
-    log_tick: std::cell::Cell<u64>,
-    _log_observer: Option<(web_sys::IntersectionObserver, wasm_bindgen::closure::Closure<dyn FnMut(js_sys::Array)>)>,
+    /// Whether each of [`LAZY_PANELS`] is on screen (an IntersectionObserver keeps it), and the
+    /// tick each was last drawn at: while playing with a panel off screen its tick stays, and
+    /// the panel is neither rebuilt nor diffed.
+    on_screen: Rc<[std::cell::Cell<bool>; LAZY_PANELS.len()]>,
+    ticks: [std::cell::Cell<u64>; LAZY_PANELS.len()],
+    _observer: Option<(web_sys::IntersectionObserver, wasm_bindgen::closure::Closure<dyn FnMut(js_sys::Array)>)>,
     pub on_log_from: Callback<Option<u64>>,
     /// Lesson mode: how many captions have been reached, and when each was.
     pub lesson_pos: usize,
@@ -197,7 +198,7 @@ pub struct App {
     pub share_url: Option<String>,
     pub list_open: bool,
     /// The last history check: (moment checked, verdict).
-    pub history: Option<(u64, Option<Result<Vec<crate::check::history::Hold>, crate::check::history::Conflict>>)>,
+    pub history: Option<(u64, Option<Rc<Verdict>>)>,
     /// The second pane of the side-by-side view and the switch it flips.
     pub compare: Option<(Shared, &'static str)>,
     _hash: EventListener,
@@ -283,37 +284,50 @@ impl App {
     }
 }
 
-/// Watch whether the log panel is on screen (with a margin, so it is drawn before it scrolls
-/// in); a change re-renders the page.
-fn observe_log_panel(
-    on_screen: Rc<std::cell::Cell<bool>>,
+/// The panels (by element id) drawn during play only while on screen: the log (the page's
+/// largest table), the space-time diagram, the event list and the clocks table.
+pub const LAZY_PANELS: [&str; 4] = ["log-panel", "spacetime-panel", "events-panel", "clocks-panel"];
+
+/// Watch whether each of [`LAZY_PANELS`] is on screen (with a margin, so that it is drawn
+/// before it scrolls in); a change re-renders the page.
+fn observe_panels(
+    on_screen: Rc<[std::cell::Cell<bool>; LAZY_PANELS.len()]>,
     link: yew::html::Scope<App>,
 ) -> Option<(web_sys::IntersectionObserver, wasm_bindgen::closure::Closure<dyn FnMut(js_sys::Array)>)> {
-    let panel = web_sys::window()?.document()?.get_element_by_id("log-panel")?;
+    let doc = web_sys::window()?.document()?;
     let cb = wasm_bindgen::closure::Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        let mut changed = false;
         for e in entries.iter() {
             if let Ok(e) = e.dyn_into::<web_sys::IntersectionObserverEntry>() {
-                if on_screen.replace(e.is_intersecting()) != e.is_intersecting() {
-                    link.send_message(Msg::Refresh);
+                let id = e.target().id();
+                if let Some(i) = LAZY_PANELS.iter().position(|p| *p == id) {
+                    changed |= on_screen[i].replace(e.is_intersecting()) != e.is_intersecting();
                 }
             }
+        }
+        if changed {
+            link.send_message(Msg::Refresh);
         }
     });
     let init = web_sys::IntersectionObserverInit::new();
     init.set_root_margin("300px");
     let obs = web_sys::IntersectionObserver::new_with_options(cb.as_ref().unchecked_ref(), &init).ok()?;
-    obs.observe(&panel);
+    for id in LAZY_PANELS {
+        if let Some(panel) = doc.get_element_by_id(id) {
+            obs.observe(&panel);
+        }
+    }
     Some((obs, cb))
 }
 
 impl App {
-    /// The log panel's drawing tick for this render (see `log_tick`): it advances, unless the
-    /// run is playing with the panel off screen.
-    pub fn next_log_tick(&self) -> u64 {
-        if !(self.playing && !self.log_on_screen.get()) {
-            self.log_tick.set(self.log_tick.get() + 1);
+    /// The drawing tick of panel `i` of [`LAZY_PANELS`] for this render: it advances, unless
+    /// the run is playing with the panel off screen.
+    pub fn panel_tick(&self, i: usize) -> u64 {
+        if !(self.playing && !self.on_screen[i].get()) {
+            self.ticks[i].set(self.ticks[i].get() + 1);
         }
-        self.log_tick.get()
+        self.ticks[i].get()
     }
 }
 
@@ -377,16 +391,16 @@ impl Component for App {
             frame_t0: None,
             frame_log,
             view_ms: std::cell::Cell::new(0.0),
-            log_on_screen: Rc::new(std::cell::Cell::new(true)),
-            log_tick: std::cell::Cell::new(0),
-            _log_observer: None,
+            on_screen: Rc::new(std::array::from_fn(|_| std::cell::Cell::new(true))),
+            ticks: Default::default(),
+            _observer: None,
             on_log_from: ctx.link().callback(Msg::LogFrom),
         }
     }
 
     fn rendered(&mut self, ctx: &Context<Self>, first_render: bool) {
         if first_render {
-            self._log_observer = observe_log_panel(self.log_on_screen.clone(), ctx.link().clone());
+            self._observer = observe_panels(self.on_screen.clone(), ctx.link().clone());
         }
         if let Some(t0) = self.frame_t0.take() {
             let mut log = self.frame_log.borrow_mut();
@@ -614,7 +628,7 @@ impl App {
             }
             Msg::CheckHistory => {
                 let pg = self.pg.borrow();
-                self.history = Some((pg.now_us(), pg.history_verdict()));
+                self.history = Some((pg.now_us(), pg.history_verdict().map(Rc::new)));
                 true
             }
             Msg::Compare(None) => {

@@ -83,21 +83,21 @@ pub fn page(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
                     { clients(w, link) }
                     { storage(w) }
                 </section>
-                <section class="panel wide" aria-label="Clocks">
+                <section class="panel wide" aria-label="Clocks" id="clocks-panel">
                     <h2>{ "Clocks and nodes" }</h2>
-                    { clocks(w, link) }
+                    <Lazy tick={app.panel_tick(3)} render={lazy(app, link, move |w, _, link| clocks(w, link))} />
                 </section>
                 <section class="panel wide" aria-label="Replicated log" id="log-panel">
                     <h2>{ "Replicated log" }</h2>
-                    <LogPanel pg={app.pg.clone()} log_from={app.log_from} tick={app.next_log_tick()} on_from={app.on_log_from.clone()} />
+                    <LogPanel pg={app.pg.clone()} log_from={app.log_from} tick={app.panel_tick(0)} on_from={app.on_log_from.clone()} />
                 </section>
-                <section class="panel wide" aria-label="Space-time diagram">
+                <section class="panel wide" aria-label="Space-time diagram" id="spacetime-panel">
                     <h2>{ "Space-time diagram (last 2 s of true time)" }</h2>
-                    { spacetime(w, app.history.as_ref().and_then(|h| h.1.as_ref())) }
+                    <Lazy tick={app.panel_tick(1)} render={lazy(app, link, move |w, v, _| spacetime(w, v))} />
                 </section>
-                <section class="panel" aria-label="Events">
+                <section class="panel" aria-label="Events" id="events-panel">
                     <h2>{ "What happened" }</h2>
-                    { event_log(w) }
+                    <Lazy tick={app.panel_tick(2)} render={lazy(app, link, move |w, _, _| event_log(w))} />
                 </section>
                 <section class="panel" aria-label="Invariants">
                     <h2>{ "Invariants" }</h2>
@@ -153,7 +153,7 @@ fn controls(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
             </label>
             <button id="presenter" onclick={link.callback(|_| Msg::Presenter)} aria-pressed={app.presenter.to_string()} title="Large type (p)">{ "Presenter" }</button>
             <button id="help" onclick={link.callback(|_| Msg::Help(true))} title="Shortcuts (?)">{ "?" }</button>
-            <span class="status" id="status">{ format!("{} events · {} in flight · frame {} ms", w.stats.events, w.in_flight().len(), num(app.frame_work_ms)) }</span>
+            <span class="status" id="status">{ format!("{} events · {} in flight · frame {} ms", w.stats.events, w.in_flight_count(), num(app.frame_work_ms)) }</span>
         </nav>
     }
 }
@@ -333,16 +333,18 @@ fn cluster(w: &World, link: &Scope<App>) -> Html {
         html! { <line class={classes!("conn", (!up).then_some("cut"))} x1={num(cp.0)} y1={num(cp.1)} x2={num(np.0)} y2={num(np.1)} /> }
     });
     let now = w.now_us;
-    let msgs = w.in_flight().into_iter().take(300).map(|(f, t, kind, sent, at)| {
+    // Placed by one transform (one attribute a frame). Not keyed: at 1x most messages live
+    // less than a frame, and patching an element is cheaper than replacing it.
+    let msgs = w.in_flight().into_iter().take(300).map(|(_, f, t, kind, sent, at)| {
         let off = if f < n && t < n { 5.0 } else { 0.0 };
         let (p, q) = offset_line(endpoint_pos(w, f), endpoint_pos(w, t), off);
         let frac = if at > sent { (now.saturating_sub(sent)) as f64 / (at - sent) as f64 } else { 1.0 };
         let frac = frac.clamp(0.0, 1.0);
         let (x, y) = (p.0 + (q.0 - p.0) * frac, p.1 + (q.1 - p.1) * frac);
         html! {
-            <g class={classes!("msg", kind)}>
-                <circle cx={num(x)} cy={num(y)} r="7" />
-                <text x={num(x)} y={num(y + 3.5)}>{ kind_letter(kind) }</text>
+            <g class={classes!("msg", kind)} transform={format!("translate({} {})", num(x), num(y))}>
+                <circle r="7" />
+                <text y="3.5">{ kind_letter(kind) }</text>
             </g>
         }
     });
@@ -499,6 +501,32 @@ fn clocks(w: &World, link: &Scope<App>) -> Html {
 // ---- the replicated log -------------------------------------------------------------------------
 
 const LOG_COLS: u64 = 16;
+
+/// A panel drawn by `render` whenever `tick` changes, and skipped (neither rebuilt nor diffed)
+/// while it stays: see `App::panel_tick`.
+#[derive(Clone, Properties)]
+pub struct LazyProps {
+    pub tick: u64,
+    pub render: std::rc::Rc<dyn Fn() -> Html>,
+}
+
+impl PartialEq for LazyProps {
+    fn eq(&self, o: &Self) -> bool {
+        self.tick == o.tick
+    }
+}
+
+#[function_component(Lazy)]
+pub fn lazy_panel(p: &LazyProps) -> Html {
+    (p.render)()
+}
+
+/// A `Lazy` panel's drawing function: `f` of the world, the last history verdict and the link.
+fn lazy(app: &App, link: &Scope<App>, f: impl Fn(&World, Option<&Verdict>, &Scope<App>) -> Html + 'static) -> std::rc::Rc<dyn Fn() -> Html> {
+    let (pg, link) = (app.pg.clone(), link.clone());
+    let verdict = app.history.as_ref().and_then(|h| h.1.clone());
+    std::rc::Rc::new(move || f(&pg.borrow().world, verdict.as_deref(), &link))
+}
 
 #[derive(Clone, Properties)]
 pub struct LogProps {
@@ -723,7 +751,7 @@ fn storage(w: &World) -> Html {
 
 const SPACETIME_MAX: usize = 300;
 
-type Verdict = Result<Vec<crate::check::history::Hold>, crate::check::history::Conflict>;
+pub type Verdict = Result<Vec<crate::check::history::Hold>, crate::check::history::Conflict>;
 
 /// The history check drawn on the client lanes: each client's operations (invocation → answer),
 /// then either the linearization (each hold as a bar from its linearization point to its end,
@@ -942,7 +970,7 @@ fn invariant_label(name: &str) -> String {
 }
 
 fn history_check(app: &App, link: &Scope<App>) -> Html {
-    let verdict = match &app.history {
+    let verdict = match app.history.as_ref().map(|(t, v)| (t, v.as_deref())) {
         None => html! {},
         Some((t, None)) => html! { <p id="history-verdict">{ format!("At {}: not checked — server clocks drifted or jumped, so lease expiry says nothing about true time.", fmt_us(*t as i64)) }</p> },
         Some((t, Some(Ok(holds)))) => html! { <p id="history-verdict" class="ok">{ format!("✓ At {}: what the clients saw is linearizable as a mutex with leases ({} holds, in token order; drawn on the space-time diagram as bars on the client lanes).", fmt_us(*t as i64), holds.len()) }</p> },

@@ -52,3 +52,35 @@ test('frame time at 7 nodes and a 10k-entry log', async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('while playing, panels off screen are not redrawn; scrolled in, or on pause, they are', async () => {
+  const { page, errors } = await openApp(browser.context, url);
+  assert.equal(await page.evaluate((d) => window.raftlock.loadScenario(d), busyScenario()), null);
+  await page.evaluate(() => window.raftlock.runTo(2_000_000));
+  await page.evaluate(() => window.scrollTo(0, 0));
+  // textContent, not innerText: an off-screen panel is skipped by content-visibility, and
+  // innerText reads what is rendered.
+  const events = () => page.locator('#events-panel ol.events').evaluate((e) => e.textContent);
+  const status = () => page.locator('#status').innerText();
+  const [e0, s0] = [await events(), await status()];
+  await page.evaluate(() => { window.raftlock.setSpeed(6); window.raftlock.play(true); });
+  await page.waitForFunction((s0) => document.querySelector('#status').innerText !== s0, s0);
+  await page.waitForTimeout(300);
+  assert.notEqual(await status(), s0, 'the run plays');
+  assert.equal(await events(), e0, 'the event list, off screen, is not redrawn during play');
+  await page.locator('#events-panel').scrollIntoViewIfNeeded();
+  await page.waitForFunction((e0) => document.querySelector('#events-panel ol.events').textContent !== e0, e0, { timeout: 5000 });
+  // Off screen again: frozen; a pause redraws it where it is.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForTimeout(300);
+  const frozen = await events();
+  await page.waitForTimeout(300);
+  assert.equal(await events(), frozen, 'frozen again once scrolled away');
+  await page.evaluate(() => window.raftlock.play(false));
+  await page.waitForFunction((f) => document.querySelector('#events-panel ol.events').textContent !== f, frozen, { timeout: 5000 });
+  const t = (await snap(page)).now_us;
+  const first = await page.locator('#events-panel ol.events li time').first().evaluate((e) => e.textContent);
+  assert.ok(Number.parseFloat(first) * 1e6 <= t && Number.parseFloat(first) * 1e6 > t - 500_000, `after the pause the list is current: ${first} at ${t} µs`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
