@@ -757,6 +757,29 @@ fn two_clients_on_one_key(until_ms: u64) -> Scenario {
             {"name": "B", "repeat": true, "start_ms": 900, "script": [{"acquire": {"key": "k", "lease_ms": 1500}}, {"work": {"key": "k", "ms": 400}}, {"release": {"key": "k"}}, {"sleep": {"ms": 900}}]}]}))
 }
 
+/// A client that crashes while its request waits for an answer never gets one: that request
+/// must not pin the page's history for the rest of the run (it did, and the history grew again).
+#[test]
+fn a_crashed_clients_unanswered_request_does_not_pin_the_history() {
+    let mut doc: serde_json::Value = serde_json::from_str(&two_clients_on_one_key(600_000).to_json()).unwrap();
+    doc["clients"].as_array_mut().unwrap().push(json!({"name": "C", "start_ms": 300, "script": [{"acquire": {"key": "c", "lease_ms": 1000}}]}));
+    doc["timeline"] = json!([{"at_ms": 301, "do": "client_crash", "client": "C"}]);
+    let mut p = Playground::new(scenario(doc)).unwrap();
+    let cap = 64;
+    p.world.history.set_cap(cap);
+    p.advance_to(p.end_us(), false);
+    let h = &p.world.history;
+    let c = p.world.clients.iter().position(|s| s.client.cfg.name == "C").unwrap() as raftlock::lock::ClientId;
+    let full = raftlock::run_scenario(&p.scenario, true).unwrap();
+    let first_c = full.history.ops.iter().find(|op| op.client == c).expect("C invoked its acquire");
+    assert!(first_c.answer.is_none(), "C crashed before its answer: {first_c:?}");
+    assert!(h.from() > 0, "ten minutes outgrow the cap");
+    let bound = raftlock::check::history::PIN_SPAN * cap + raftlock::chunked::CHUNK;
+    assert!(h.ops.len() <= bound, "{} operations kept, at most {bound}", h.ops.len());
+    assert!(h.from() + h.ops.len() > 2 * bound, "the run has more operations than the bound: {}", h.from() + h.ops.len());
+    assert!(p.history_verdict() == full.history_verdict(), "the whole run's verdict is unchanged");
+}
+
 /// Not a test: what a long play keeps (`cargo test --release --test native memory_census -- --ignored --nocapture`).
 #[test]
 #[ignore]

@@ -31,6 +31,9 @@ pub struct Op {
     pub answer: Option<(u64, Answer)>,
 }
 
+/// How far back (in multiples of the cap) a request waiting for its answer keeps the history.
+pub const PIN_SPAN: usize = 4;
+
 /// Cloned with every scrubber snapshot: the operations live in shared chunks (a clone copies
 /// the short tail), and only each client's latest request is indexed (a client retries only its
 /// current request, and only its current request gets an answer recorded).
@@ -70,11 +73,18 @@ impl History {
     }
 
     /// Let go of early operations, keeping at least the latest `n` and every client's current
-    /// request (its answer is still to be recorded). Whole chunks go, shared ones stay with the
-    /// clones that hold them.
+    /// request still waiting for its answer, as long as it is among the latest `PIN_SPAN × n`
+    /// (a client that crashed or stopped never gets one: its request must not pin the history
+    /// for the rest of the run). Whole chunks go, shared ones stay with the clones that hold them.
     pub fn keep_last(&mut self, n: usize) {
         let total = self.from + self.ops.len();
-        let current = self.latest.values().map(|&(_, i)| i).filter(|&i| i >= self.from).min();
+        let waiting = |i: usize| self.ops.get(i - self.from).is_some_and(|op| op.answer.is_none());
+        let current = self
+            .latest
+            .values()
+            .map(|&(_, i)| i)
+            .filter(|&i| i >= self.from && total - i <= PIN_SPAN * n && waiting(i))
+            .min();
         let keep = current.map_or(n, |i| n.max(total - i));
         self.from += self.ops.drop_front(keep);
     }
