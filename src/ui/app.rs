@@ -56,6 +56,8 @@ pub enum Msg {
     /// A Raft setting typed into the page (`max_batch`, `snapshot_every`): the run restarts with
     /// it, or the value is refused with a message and the run stays as it is.
     SetRaft(&'static str, String),
+    /// Text typed into a Raft setting, not yet committed (Enter or leaving the field does).
+    RaftDraft(&'static str, String),
     LoadBuiltin(String),
     /// Check what the clients observed against a mutex with leases.
     CheckHistory,
@@ -204,6 +206,9 @@ pub struct App {
     _hash: EventListener,
     reader: Option<gloo::file::callbacks::FileReader>,
     pub hunt: Option<Hunt>,
+    /// A Raft setting being typed: the field shows this text until its change event, so that
+    /// frames drawn meanwhile (while playing) do not put the current value back.
+    pub raft_draft: Option<(&'static str, String)>,
 }
 
 fn default_scenario() -> Scenario {
@@ -267,6 +272,7 @@ impl App {
         self.caption_times.clear();
         self.share_url = None;
         self.playing = false;
+        self.raft_draft = None;
     }
 
     fn start_frames(&mut self, ctx: &Context<Self>) {
@@ -375,6 +381,7 @@ impl Component for App {
             _hash: hash,
             reader: None,
             hunt: None,
+            raft_draft: None,
             pg,
             playing: false,
             speed_pos: 2,
@@ -604,7 +611,12 @@ impl App {
                 }
                 true
             }
+            Msg::RaftDraft(field, text) => {
+                self.raft_draft = Some((field, text));
+                false
+            }
             Msg::SetRaft(field, text) => {
+                self.raft_draft = None;
                 let mut sc = self.pg.borrow().scenario.clone();
                 let Ok(value) = text.trim().parse::<u64>() else {
                     self.error = Some(format!("raft.{field}: \"{}\" is not a whole number", text.trim()));

@@ -109,7 +109,7 @@ pub fn page(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
                     <h2>{ "Design switches: break one safeguard and watch which guarantee fails" }</h2>
                     { hunt_panel(app, pg, link) }
                     { switches(pg, link) }
-                    { raft_settings(pg, link) }
+                    { raft_settings(app, pg, link) }
                 </section>
             </main>
             { if app.help { help(link) } else { html! {} } }
@@ -1095,14 +1095,19 @@ fn switches(pg: &Playground, link: &Scope<App>) -> Html {
 
 /// Two of Raft's knobs that change what the log panel and the messages show; the document
 /// carries them, so a link does. A change restarts the run (like a switch).
-fn raft_settings(pg: &Playground, link: &Scope<App>) -> Html {
+fn raft_settings(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
     let r = &pg.scenario.raft;
     let field = |name: &'static str, label: &'static str, value: u64, why: &'static str| {
+        let shown = match &app.raft_draft {
+            Some((n, text)) if *n == name => text.clone(),
+            _ => value.to_string(),
+        };
         html! {
             <li>
                 <label>
                     <strong>{ label }</strong>{ " " }
-                    <input type="number" id={format!("raft-{name}")} value={value.to_string()} min="0" size="7"
+                    <input type="number" id={format!("raft-{name}")} value={shown} min="0" size="7"
+                        oninput={link.callback(move |e: yew::InputEvent| Msg::RaftDraft(name, e.target_unchecked_into::<web_sys::HtmlInputElement>().value()))}
                         onchange={link.callback(move |e: yew::Event| Msg::SetRaft(name, e.target_unchecked_into::<web_sys::HtmlInputElement>().value()))} />
                 </label>
                 <p>{ why }</p>

@@ -255,3 +255,25 @@ test('Raft settings in the page: a snapshot every 8 entries compacts the logs; a
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a Raft setting typed while the run plays keeps what is typed until it is committed', async () => {
+  const { page, errors } = await openAt(browser.context, `${url}#scenario=three-clients`);
+  const input = page.locator('#raft-snapshot_every');
+  await input.scrollIntoViewIfNeeded();
+  await page.evaluate(() => { window.raftlock.setSpeed(6); window.raftlock.play(true); });
+  const t0 = (await snap(page)).now_us;
+  await input.fill('');
+  await input.pressSequentially('16', { delay: 120 });
+  await page.waitForTimeout(300);
+  assert.ok((await snap(page)).now_us > t0, 'frames were drawn while typing');
+  assert.equal(await input.inputValue(), '16', 'the frames drawn meanwhile did not put the old value back');
+  await input.blur();
+  await page.waitForFunction(() => window.raftlock.snapshot().now_us === 0);
+  assert.equal(await input.inputValue(), '16');
+  await page.click('#share');
+  const link = await page.locator('#share-url').inputValue();
+  const doc = JSON.parse(zlib.inflateRawSync(Buffer.from(link.split('#v1.')[1].split('.')[0], 'base64url')).toString());
+  assert.equal(doc.raft.snapshot_every, 16, 'the run restarted with the typed value');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
