@@ -327,9 +327,10 @@ fn observe_panels(
 }
 
 impl App {
-    /// The drawing tick of panel `i` of [`LAZY_PANELS`] for this render: it advances, unless
-    /// the run is playing with the panel off screen.
-    pub fn panel_tick(&self, i: usize) -> u64 {
+    /// The drawing tick of the panel with element id `id` (one of [`LAZY_PANELS`]) for this
+    /// render: it advances, unless the run is playing with the panel off screen.
+    pub fn panel_tick(&self, id: &str) -> u64 {
+        let i = LAZY_PANELS.iter().position(|p| *p == id).expect("a lazy panel");
         if !(self.playing && !self.on_screen[i].get()) {
             self.ticks[i].set(self.ticks[i].get() + 1);
         }

@@ -85,19 +85,19 @@ pub fn page(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
                 </section>
                 <section class="panel wide" aria-label="Clocks" id="clocks-panel">
                     <h2>{ "Clocks and nodes" }</h2>
-                    <Lazy tick={app.panel_tick(3)} render={lazy(app, link, move |w, _, link| clocks(w, link))} />
+                    <Lazy tick={app.panel_tick("clocks-panel")} render={lazy(app, link, move |w, _, link| clocks(w, link))} />
                 </section>
                 <section class="panel wide" aria-label="Replicated log" id="log-panel">
                     <h2>{ "Replicated log" }</h2>
-                    <LogPanel pg={app.pg.clone()} log_from={app.log_from} tick={app.panel_tick(0)} on_from={app.on_log_from.clone()} />
+                    <LogPanel pg={app.pg.clone()} log_from={app.log_from} tick={app.panel_tick("log-panel")} on_from={app.on_log_from.clone()} />
                 </section>
                 <section class="panel wide" aria-label="Space-time diagram" id="spacetime-panel">
                     <h2>{ "Space-time diagram (last 2 s of true time)" }</h2>
-                    <Lazy tick={app.panel_tick(1)} render={lazy(app, link, move |w, v, _| spacetime(w, v))} />
+                    <Lazy tick={app.panel_tick("spacetime-panel")} render={lazy(app, link, move |w, v, _| spacetime(w, v))} />
                 </section>
                 <section class="panel" aria-label="Events" id="events-panel">
                     <h2>{ "What happened" }</h2>
-                    <Lazy tick={app.panel_tick(2)} render={lazy(app, link, move |w, _, _| event_log(w))} />
+                    <Lazy tick={app.panel_tick("events-panel")} render={lazy(app, link, move |w, _, _| event_log(w))} />
                 </section>
                 <section class="panel" aria-label="Invariants">
                     <h2>{ "Invariants" }</h2>
@@ -335,7 +335,7 @@ fn cluster(w: &World, link: &Scope<App>) -> Html {
     let now = w.now_us;
     // Placed by one transform (one attribute a frame). Not keyed: at 1x most messages live
     // less than a frame, and patching an element is cheaper than replacing it.
-    let msgs = w.in_flight().into_iter().take(300).map(|(_, f, t, kind, sent, at)| {
+    let msgs = w.in_flight().into_iter().take(300).map(|(f, t, kind, sent, at)| {
         let off = if f < n && t < n { 5.0 } else { 0.0 };
         let (p, q) = offset_line(endpoint_pos(w, f), endpoint_pos(w, t), off);
         let frac = if at > sent { (now.saturating_sub(sent)) as f64 / (at - sent) as f64 } else { 1.0 };

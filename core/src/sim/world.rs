@@ -324,22 +324,20 @@ impl World {
     }
 
     /// Messages in flight, in delivery order: (from, to, kind, sent, delivery time).
-    /// The messages in flight, in delivery order: (id, from, to, kind, sent, delivery time). The id
-    /// is unique among the messages in flight and stays the message's own while it flies.
-    pub fn in_flight(&self) -> Vec<(u64, usize, usize, &'static str, u64, u64)> {
+    pub fn in_flight(&self) -> Vec<(usize, usize, &'static str, u64, u64)> {
         let mut v: Vec<_> = self
             .queue
             .iter()
             .filter_map(|q| match &q.ev {
                 Ev::Deliver(k) => {
                     let p = self.packets.get(*k);
-                    Some((q.seq, p.from as usize, p.to as usize, p.payload.kind(), p.sent_us, q.at))
+                    Some((q.at, q.seq, p.from as usize, p.to as usize, p.payload.kind(), p.sent_us))
                 }
                 _ => None,
             })
             .collect();
-        v.sort_by_key(|x| (x.5, x.0));
-        v
+        v.sort_by_key(|x| (x.0, x.1));
+        v.into_iter().map(|(at, _, f, t, k, s)| (f, t, k, s, at)).collect()
     }
 
     /// How many messages are in flight.
