@@ -15,6 +15,13 @@ after(async () => { await browser.close(); server.close(); });
 
 const openAt = openApp;
 
+// The scenario document a click on Share link puts in the link (`#v1.<deflated JSON>.<moment>`).
+async function sharedDoc(page) {
+  await page.click('#share');
+  const link = await page.locator('#share-url').inputValue();
+  return JSON.parse(zlib.inflateRawSync(Buffer.from(link.split('#v1.')[1].split('.')[0], 'base64url')).toString());
+}
+
 test('every built-in scenario plays its lesson in the page, its checks pass, and its trace hash equals the native one', async () => {
   for (const [name, hash] of Object.entries(golden)) {
     const { page, errors } = await openAt(browser.context, `${url}#scenario=${name}`);
@@ -149,10 +156,7 @@ test('a design switch turned on in the page breaks its invariant, pauses the run
   assert.equal(await page.locator('#inv-expire_deletes_only_on_token_match.broken').count(), 1);
   assert.ok(await page.locator('ol.events li.bad').count() > 0, 'the event is highlighted in the event log');
   console.log('screenshot', await shot(page, 'switch-violation'));
-  await page.click('#share');
-  const link = await page.locator('#share-url').inputValue();
-  const payload = link.split('#v1.')[1].split('.')[0];
-  const doc = JSON.parse(zlib.inflateRawSync(Buffer.from(payload, 'base64url')).toString());
+  const doc = await sharedDoc(page);
   assert.equal(doc.switches.expire_ignores_token, true, 'the link carries the switch');
   await page.uncheck('#switch-expire_ignores_token');
   await page.evaluate(() => window.raftlock.runTo(1e12));
@@ -248,9 +252,7 @@ test('Raft settings in the page: a snapshot every 8 entries compacts the logs; a
   await page.locator('#log-panel input[type=range]').fill(String(last - 24)); // scroll the log back a little
   await page.waitForFunction(() => document.querySelectorAll('#log-panel td.compacted').length > 0);
   console.log('screenshot', await shot(page, 'raft-settings'));
-  await page.click('#share');
-  const link = await page.locator('#share-url').inputValue();
-  const doc = JSON.parse(zlib.inflateRawSync(Buffer.from(link.split('#v1.')[1].split('.')[0], 'base64url')).toString());
+  const doc = await sharedDoc(page);
   assert.equal(doc.raft.snapshot_every, 8, 'the link carries the setting');
   assert.deepEqual(errors, []);
   await page.close();
@@ -270,9 +272,7 @@ test('a Raft setting typed while the run plays keeps what is typed until it is c
   await input.blur();
   await page.waitForFunction(() => window.raftlock.snapshot().now_us === 0);
   assert.equal(await input.inputValue(), '16');
-  await page.click('#share');
-  const link = await page.locator('#share-url').inputValue();
-  const doc = JSON.parse(zlib.inflateRawSync(Buffer.from(link.split('#v1.')[1].split('.')[0], 'base64url')).toString());
+  const doc = await sharedDoc(page);
   assert.equal(doc.raft.snapshot_every, 16, 'the run restarted with the typed value');
   assert.deepEqual(errors, []);
   await page.close();
