@@ -22,7 +22,6 @@ pub const SNAPSHOT_TRACE_LINES: usize = 256;
 /// A world as the page runs it: lines kept (capped), every invariant after every event.
 fn page_world(scenario: &Scenario) -> Result<World, ScenarioError> {
     let mut w = World::new(scenario, true)?;
-    w.check_every_event = true;
     w.trace.set_cap(TRACE_KEEP);
     w.history.set_cap(HISTORY_KEEP);
     w.storage.set_cap(HISTORY_KEEP);
@@ -245,7 +244,6 @@ impl Playground {
             return self.world.trace.to_jsonl();
         }
         let mut w = World::new(&self.scenario, true).expect("the document was valid");
-        w.check_every_event = true;
         let target = self.world.trace.position();
         while w.trace.position() < target && w.step() {}
         debug_assert_eq!(w.trace.hash(), self.world.trace.hash());

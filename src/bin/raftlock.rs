@@ -101,7 +101,6 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
     let trace_out: Option<String> = flag(args, "--trace")?;
     sc.validate().map_err(|e| e.to_string())?;
     let mut w = raftlock::sim::World::new(&sc, true).map_err(|e| e.to_string())?;
-    w.check_every_event = true;
     w.run_until(sc.until_ms * 1000);
     let s = &w.stats;
     println!("scenario        {}", if sc.name.is_empty() { path.as_str() } else { &sc.name });

@@ -193,7 +193,6 @@ pub struct App {
     on_screen: Rc<[std::cell::Cell<bool>; LAZY_PANELS.len()]>,
     ticks: [std::cell::Cell<u64>; LAZY_PANELS.len()],
     _observer: Option<(web_sys::IntersectionObserver, wasm_bindgen::closure::Closure<dyn FnMut(js_sys::Array)>)>,
-    pub on_log_from: Callback<Option<u64>>,
     /// Lesson mode: how many captions have been reached, and when each was.
     pub lesson_pos: usize,
     pub caption_times: Vec<u64>,
@@ -402,7 +401,6 @@ impl Component for App {
             on_screen: Rc::new(std::array::from_fn(|_| std::cell::Cell::new(true))),
             ticks: Default::default(),
             _observer: None,
-            on_log_from: ctx.link().callback(Msg::LogFrom),
         }
     }
 

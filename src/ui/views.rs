@@ -89,7 +89,7 @@ pub fn page(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
                 </section>
                 <section class="panel wide" aria-label="Replicated log" id="log-panel">
                     <h2>{ "Replicated log" }</h2>
-                    <LogPanel pg={app.pg.clone()} log_from={app.log_from} tick={app.panel_tick("log-panel")} on_from={app.on_log_from.clone()} />
+                    <Lazy tick={app.panel_tick("log-panel")} render={{ let from = app.log_from; lazy(app, link, move |w, _, link| log_view(from, w, link)) }} />
                 </section>
                 <section class="panel wide" aria-label="Space-time diagram" id="spacetime-panel">
                     <h2>{ "Space-time diagram (last 2 s of true time)" }</h2>
@@ -528,29 +528,7 @@ fn lazy(app: &App, link: &Scope<App>, f: impl Fn(&World, Option<&Verdict>, &Scop
     std::rc::Rc::new(move || f(&pg.borrow().world, verdict.as_deref(), &link))
 }
 
-#[derive(Clone, Properties)]
-pub struct LogProps {
-    pub pg: super::app::Shared,
-    pub log_from: Option<u64>,
-    /// Changes whenever the log must be drawn again; stays put while the panel is off screen
-    /// during play, so the table is neither rebuilt nor diffed then.
-    pub tick: u64,
-    pub on_from: Callback<Option<u64>>,
-}
-
-impl PartialEq for LogProps {
-    fn eq(&self, o: &Self) -> bool {
-        std::rc::Rc::ptr_eq(&self.pg, &o.pg) && self.log_from == o.log_from && self.tick == o.tick && self.on_from == o.on_from
-    }
-}
-
-#[function_component(LogPanel)]
-pub fn log_panel(p: &LogProps) -> Html {
-    let pg = p.pg.borrow();
-    log_view(p.log_from, &pg.world, &p.on_from)
-}
-
-fn log_view(log_from: Option<u64>, w: &World, on_from: &Callback<Option<u64>>) -> Html {
+fn log_view(log_from: Option<u64>, w: &World, link: &Scope<App>) -> Html {
     let last = (0..w.n)
         .map(|i| match (&w.nodes[i].server, &w.nodes[i].persisted) {
             (Some(s), _) => s.raft.log().last_index(),
@@ -629,9 +607,9 @@ fn log_view(log_from: Option<u64>, w: &World, on_from: &Callback<Option<u64>>) -
             <div class="logbar">
                 <label>{ "From index " }
                     <input type="range" min="1" max={max_from.to_string()} value={from.to_string()} aria-label="Scroll the log"
-                        oninput={on_from.reform(|e: InputEvent| input_value(&e).parse().ok())} />
+                        oninput={link.callback(|e: InputEvent| Msg::LogFrom(input_value(&e).parse().ok()))} />
                 </label>
-                <button aria-pressed={follow.to_string()} onclick={on_from.reform(|_| None)}>{ "Follow the end" }</button>
+                <button aria-pressed={follow.to_string()} onclick={link.callback(|_| Msg::LogFrom(None))}>{ "Follow the end" }</button>
                 <span class="legend">{ "Solid: committed · dashed with ⋯: not committed · below each entry: its apply result on that node (Granted{41}: granted with token 41) · grey “snap”: compacted into the node's snapshot" }</span>
             </div>
             <table class="logtable"><thead><tr><th></th>{ for header }</tr></thead><tbody>{ for rows }</tbody></table>

@@ -123,7 +123,6 @@ pub fn run_to_violation(sc: &Scenario) -> (Option<(&'static str, String, u64)>, 
     let mut events = 0;
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut w = World::new(sc, false).ok()?;
-        w.check_every_event = true;
         let end = sc.until_ms * 1000;
         while w.next_event_time().is_some_and(|t| t <= end) {
             w.step();

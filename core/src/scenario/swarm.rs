@@ -159,7 +159,6 @@ pub fn run_one(seed: u64) -> SwarmOutcome {
 pub fn run_with(seed: u64, sc: Scenario) -> SwarmOutcome {
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut w = World::new(&sc, false).expect("generated scenarios are valid");
-        w.check_every_event = true;
         w.run_until(sc.until_ms * 1000);
         w
     }));

@@ -182,7 +182,8 @@ pub struct World {
     pub net: Network,
     pub trace: Trace,
     pub checker: Checker,
-    /// Run the invariant checks after every event (tests, the UI); off for benchmarks.
+    /// Run the invariant checks after every event: on from `World::new` in every build; the
+    /// benchmark turns it off.
     pub check_every_event: bool,
     pub stats: WorldStats,
     /// Clients start no new step (after `calm`).
