@@ -63,7 +63,9 @@ pub fn hunt_shrink(switches: &str, seed: u32) -> String {
             "scenario": f.shrunk.to_json(),
         })
         .to_string(),
-        Ok(None) => serde_json::json!({ "error": format!("seed {seed} no longer fails") }).to_string(),
+        Ok(None) => {
+            serde_json::json!({ "error": format!("seed {seed} no longer fails") }).to_string()
+        }
         Err(e) => serde_json::json!({ "error": e }).to_string(),
     }
 }

@@ -52,12 +52,26 @@ fn an_hour_of_play_keeps_snapshots_small() {
     let mb = |b: usize| b as f64 / 1048576.0;
     println!(
         "live bytes: {} ; one world clone {:.0} KB; {} snapshots",
-        at.iter().map(|(m, b)| format!("{m} min {:.1} MB", mb(*b))).collect::<Vec<_>>().join(", "),
+        at.iter()
+            .map(|(m, b)| format!("{m} min {:.1} MB", mb(*b)))
+            .collect::<Vec<_>>()
+            .join(", "),
         one as f64 / 1024.0,
         p.snapshot_count()
     );
-    assert!(one < 1 << 20, "a world clone (a snapshot) at 60 min costs {one} B");
-    assert!(at[2].1 < 14 << 20, "an hour of play holds {:.1} MB", mb(at[2].1));
+    assert!(
+        one < 1 << 20,
+        "a world clone (a snapshot) at 60 min costs {one} B"
+    );
+    assert!(
+        at[2].1 < 14 << 20,
+        "an hour of play holds {:.1} MB",
+        mb(at[2].1)
+    );
     let later = at[3].1 as f64 - at[2].1 as f64;
-    assert!(later < 2.5 * 1048576.0, "three more hours added {:.1} MB", later / 1048576.0);
+    assert!(
+        later < 2.5 * 1048576.0,
+        "three more hours added {:.1} MB",
+        later / 1048576.0
+    );
 }

@@ -13,7 +13,10 @@ wasm_bindgen_test_configure!(run_in_browser);
 fn determinism_example_scenario_has_the_native_golden_hash_in_the_browser() {
     let sc = Scenario::from_json(raftlock::scenario::EXAMPLE_JSON).unwrap();
     let w = raftlock::run_scenario(&sc, true).unwrap();
-    assert_eq!(w.trace.hash_hex(), include_str!("golden/gc-pause.hash").trim());
+    assert_eq!(
+        w.trace.hash_hex(),
+        include_str!("golden/gc-pause.hash").trim()
+    );
     assert_eq!(w.trace.to_jsonl(), include_str!("golden/gc-pause.jsonl"));
 }
 
@@ -22,7 +25,12 @@ fn determinism_swarm_seeds_have_the_native_golden_hashes_in_the_browser() {
     for line in include_str!("golden/swarm-hashes.txt").lines() {
         let (seed, hash) = line.split_once(' ').unwrap();
         let o = swarm::run_one(seed.parse().unwrap());
-        assert!(o.ok(), "seed {seed}: {:?} {:?}", o.violations, o.convergence);
+        assert!(
+            o.ok(),
+            "seed {seed}: {:?} {:?}",
+            o.violations,
+            o.convergence
+        );
         assert_eq!(o.trace_hash, hash, "seed {seed}");
     }
 }
@@ -41,21 +49,58 @@ async fn app_mounts_and_draws_the_cluster_and_steps_on_click() {
     doc().body().unwrap().append_child(&root).unwrap();
     yew::Renderer::<raftlock::ui::App>::with_root(root.clone()).render();
     tick().await;
-    assert_eq!(root.query_selector_all("svg.cluster g.node").unwrap().length(), 5, "five nodes on the ring");
+    assert_eq!(
+        root.query_selector_all("svg.cluster g.node")
+            .unwrap()
+            .length(),
+        5,
+        "five nodes on the ring"
+    );
     assert!(root.text_content().unwrap().contains("raftlock"));
-    let now = || root.query_selector("#now").unwrap().unwrap().text_content().unwrap();
+    let now = || {
+        root.query_selector("#now")
+            .unwrap()
+            .unwrap()
+            .text_content()
+            .unwrap()
+    };
     assert_eq!(now(), "0.000 s");
-    let step: web_sys::HtmlElement = root.query_selector("#step-apply").unwrap().unwrap().dyn_into().unwrap();
+    let step: web_sys::HtmlElement = root
+        .query_selector("#step-apply")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
     step.click();
     tick().await;
     assert_ne!(now(), "0.000 s", "running to the first apply moved time");
-    assert!(root.query_selector("td.entry.noop").unwrap().is_some(), "the leader's no-op is in the log view");
+    assert!(
+        root.query_selector("td.entry.noop").unwrap().is_some(),
+        "the leader's no-op is in the log view"
+    );
     // The JS handle sees the same state.
     let api = js_sys::Reflect::get(&web_sys::window().unwrap(), &"raftlock".into()).unwrap();
-    let f: js_sys::Function = js_sys::Reflect::get(&api, &"act".into()).unwrap().dyn_into().unwrap();
-    let refused = f.call1(&api, &r#"{"do":"set_rate","node":1,"rate_ppm":5}"#.into()).unwrap();
-    assert!(refused.as_string().unwrap().contains("rate_ppm"), "an absurd rate is refused with a message");
+    let f: js_sys::Function = js_sys::Reflect::get(&api, &"act".into())
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    let refused = f
+        .call1(&api, &r#"{"do":"set_rate","node":1,"rate_ppm":5}"#.into())
+        .unwrap();
+    assert!(
+        refused.as_string().unwrap().contains("rate_ppm"),
+        "an absurd rate is refused with a message"
+    );
     tick().await;
-    assert!(root.query_selector("#error").unwrap().is_some(), "and the message is shown");
-    assert_eq!(root.query_selector_all("svg.cluster g.node").unwrap().length(), 5, "the state is intact");
+    assert!(
+        root.query_selector("#error").unwrap().is_some(),
+        "and the message is shown"
+    );
+    assert_eq!(
+        root.query_selector_all("svg.cluster g.node")
+            .unwrap()
+            .length(),
+        5,
+        "the state is intact"
+    );
 }

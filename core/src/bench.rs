@@ -9,9 +9,17 @@ pub fn bench_scenario(until_ms: u64) -> Scenario {
         .map(|i| ClientConfig {
             name: format!("c{i}"),
             script: vec![
-                Step::Acquire { key: format!("k{}", i % 4), lease_ms: 1000 },
-                Step::Work { key: format!("k{}", i % 4), ms: 100 },
-                Step::Release { key: format!("k{}", i % 4) },
+                Step::Acquire {
+                    key: format!("k{}", i % 4),
+                    lease_ms: 1000,
+                },
+                Step::Work {
+                    key: format!("k{}", i % 4),
+                    ms: 100,
+                },
+                Step::Release {
+                    key: format!("k{}", i % 4),
+                },
                 Step::Sleep { ms: 200 },
             ],
             repeat: true,

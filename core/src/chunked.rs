@@ -24,13 +24,21 @@ pub struct Chunked<T> {
 
 impl<T: Clone> Clone for Chunked<T> {
     fn clone(&self) -> Self {
-        Chunked { full: self.full.clone(), tail: self.tail.clone(), front: self.front }
+        Chunked {
+            full: self.full.clone(),
+            tail: self.tail.clone(),
+            front: self.front,
+        }
     }
 }
 
 impl<T> Default for Chunked<T> {
     fn default() -> Self {
-        Chunked { full: Vec::new(), tail: Vec::new(), front: 0 }
+        Chunked {
+            full: Vec::new(),
+            tail: Vec::new(),
+            front: 0,
+        }
     }
 }
 
@@ -73,7 +81,9 @@ impl<T: Clone> Chunked<T> {
         if self.is_empty() {
             return None;
         }
-        self.tail.last().or_else(|| self.full.last().and_then(|c| c.last()))
+        self.tail
+            .last()
+            .or_else(|| self.full.last().and_then(|c| c.last()))
     }
 
     pub fn push(&mut self, x: T) {
@@ -109,7 +119,11 @@ impl<T: Clone> Chunked<T> {
     }
 
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &T> + '_ {
-        let mut it = self.full.iter().flat_map(|c| c.iter()).chain(self.tail.iter());
+        let mut it = self
+            .full
+            .iter()
+            .flat_map(|c| c.iter())
+            .chain(self.tail.iter());
         if self.front > 0 {
             it.nth(self.front - 1);
         }
@@ -146,7 +160,9 @@ impl<T: Clone> Chunked<T> {
 
     /// Clones of items `from..to` (exclusive).
     pub fn to_vec_range(&self, from: usize, to: usize) -> Vec<T> {
-        (from..to.min(self.len())).filter_map(|i| self.get(i).cloned()).collect()
+        (from..to.min(self.len()))
+            .filter_map(|i| self.get(i).cloned())
+            .collect()
     }
 }
 
@@ -163,7 +179,10 @@ mod tests {
             v.push(i);
         }
         let snap = c.clone();
-        assert!(Rc::ptr_eq(&snap.full[0], &c.full[0]), "full chunks are shared");
+        assert!(
+            Rc::ptr_eq(&snap.full[0], &c.full[0]),
+            "full chunks are shared"
+        );
         for n in [4999, 3000, 2048, 1024, 1023, 7, 0] {
             c.truncate(n);
             v.truncate(n);
@@ -174,9 +193,15 @@ mod tests {
                 c.push(i);
                 v.push(i);
             }
-            assert_eq!(c.iter().rev().copied().collect::<Vec<_>>(), v.iter().rev().copied().collect::<Vec<_>>());
+            assert_eq!(
+                c.iter().rev().copied().collect::<Vec<_>>(),
+                v.iter().rev().copied().collect::<Vec<_>>()
+            );
             assert_eq!(c.to_vec_range(10, 2000), v[10..2000].to_vec());
-            assert_eq!(c.iter_from(v.len() - 3).copied().collect::<Vec<_>>(), v[v.len() - 3..].to_vec());
+            assert_eq!(
+                c.iter_from(v.len() - 3).copied().collect::<Vec<_>>(),
+                v[v.len() - 3..].to_vec()
+            );
         }
         assert_eq!(snap.len(), 5000, "the snapshot did not change");
         assert_eq!(snap.get(4321), Some(&4321));
@@ -184,7 +209,10 @@ mod tests {
         let mut c = snap.clone();
         *c.get_mut(5).unwrap() = 77;
         *c.get_mut(4999).unwrap() = 78;
-        assert_eq!((c.get(5), c.get(4999), snap.get(5), snap.get(4999)), (Some(&77), Some(&78), Some(&5), Some(&4999)));
+        assert_eq!(
+            (c.get(5), c.get(4999), snap.get(5), snap.get(4999)),
+            (Some(&77), Some(&78), Some(&5), Some(&4999))
+        );
         assert!(!Rc::ptr_eq(&snap.full[0], &c.full[0]) && Rc::ptr_eq(&snap.full[1], &c.full[1]));
         assert_eq!(c.get_mut(5000), None);
     }
@@ -194,7 +222,16 @@ mod tests {
         let mut c = Chunked::default();
         let mut v: Vec<u32> = Vec::new();
         let mut next = 0u32;
-        for (push, drop, trunc) in [(600, 10, 0), (5, 250, 0), (1000, 256, 3), (0, 700, 1), (300, 1, 0), (40, 0, 0), (0, 5000, 0), (900, 3, 2)] {
+        for (push, drop, trunc) in [
+            (600, 10, 0),
+            (5, 250, 0),
+            (1000, 256, 3),
+            (0, 700, 1),
+            (300, 1, 0),
+            (40, 0, 0),
+            (0, 5000, 0),
+            (900, 3, 2),
+        ] {
             for _ in 0..push {
                 c.push(next);
                 v.push(next);
@@ -208,10 +245,16 @@ mod tests {
             v.truncate(t);
             assert_eq!(c.len(), v.len());
             assert_eq!(c.iter().copied().collect::<Vec<_>>(), v);
-            assert_eq!(c.iter().rev().copied().collect::<Vec<_>>(), v.iter().rev().copied().collect::<Vec<_>>());
+            assert_eq!(
+                c.iter().rev().copied().collect::<Vec<_>>(),
+                v.iter().rev().copied().collect::<Vec<_>>()
+            );
             assert_eq!(c.last(), v.last());
             assert_eq!(c.get(0), v.first());
-            assert_eq!(c.to_vec_range(1, 100), v[1.min(v.len())..100.min(v.len())].to_vec());
+            assert_eq!(
+                c.to_vec_range(1, 100),
+                v[1.min(v.len())..100.min(v.len())].to_vec()
+            );
             if let Some(x) = c.get_mut(2) {
                 *x += 1;
                 v[2] += 1;
@@ -220,10 +263,18 @@ mod tests {
             let keep = v.len() / 3;
             let d = c.drop_front(keep);
             v.drain(..d);
-            assert!(v.len() >= keep && v.len() < keep + 2 * CHUNK, "kept {} of at least {keep}", v.len());
+            assert!(
+                v.len() >= keep && v.len() < keep + 2 * CHUNK,
+                "kept {} of at least {keep}",
+                v.len()
+            );
             assert_eq!(c.iter().copied().collect::<Vec<_>>(), v);
             assert_eq!(c.len(), v.len());
-            assert_eq!(snap.len(), snap.iter().count(), "a clone taken before is intact");
+            assert_eq!(
+                snap.len(),
+                snap.iter().count(),
+                "a clone taken before is intact"
+            );
         }
     }
 }

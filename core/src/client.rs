@@ -15,12 +15,22 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Step {
-    Acquire { key: String, lease_ms: u64 },
+    Acquire {
+        key: String,
+        lease_ms: u64,
+    },
     /// Check the lease, work for `ms`, then write to the storage with the token. A pause in the
     /// middle of the work is the GC pause of the fencing-token argument.
-    Work { key: String, ms: u64 },
-    Release { key: String },
-    Sleep { ms: u64 },
+    Work {
+        key: String,
+        ms: u64,
+    },
+    Release {
+        key: String,
+    },
+    Sleep {
+        ms: u64,
+    },
 }
 
 fn default_margin() -> u64 {
@@ -74,9 +84,20 @@ pub struct Held {
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Phase {
     Starting,
-    Waiting { req: u64, op: RequestOp, first_sent_us: i64 },
-    Backoff { req: u64, op: RequestOp, first_sent_us: i64 },
-    Working { key: String, token: Token },
+    Waiting {
+        req: u64,
+        op: RequestOp,
+        first_sent_us: i64,
+    },
+    Backoff {
+        req: u64,
+        op: RequestOp,
+        first_sent_us: i64,
+    },
+    Working {
+        key: String,
+        token: Token,
+    },
     Sleeping,
     Done,
 }
@@ -165,13 +186,21 @@ impl Client {
         }
         match std::mem::replace(&mut self.phase, Phase::Done) {
             Phase::Starting => self.run_step(now),
-            Phase::Waiting { req, op, first_sent_us } => {
+            Phase::Waiting {
+                req,
+                op,
+                first_sent_us,
+            } => {
                 let key = op_key(&op).to_string();
                 self.event(op_name(&op), key, "timeout", None);
                 self.target = (self.target + 1) % self.n_nodes;
                 self.send(now, req, op, first_sent_us);
             }
-            Phase::Backoff { req, op, first_sent_us } => self.send(now, req, op, first_sent_us),
+            Phase::Backoff {
+                req,
+                op,
+                first_sent_us,
+            } => self.send(now, req, op, first_sent_us),
             Phase::Working { key, token } => {
                 self.out.writes.push((key, token));
                 self.pc += 1;
@@ -193,14 +222,28 @@ impl Client {
 
     pub fn on_reply(&mut self, now: i64, from: NodeId, reply: ClientReply) {
         let (req, op, first_sent_us) = match &self.phase {
-            Phase::Waiting { req, op, first_sent_us } if *req == reply.req => (*req, op.clone(), *first_sent_us),
+            Phase::Waiting {
+                req,
+                op,
+                first_sent_us,
+            } if *req == reply.req => (*req, op.clone(), *first_sent_us),
             _ => return, // a late answer to a request the client gave up on
         };
         match reply.outcome {
-            Outcome::Granted { key, token, lease_ms } => {
+            Outcome::Granted {
+                key,
+                token,
+                lease_ms,
+            } => {
                 let lease_us = (lease_ms as i64) * 1000;
                 let until_local_us = first_sent_us + lease_us - (self.cfg.margin_ms as i64) * 1000;
-                self.held.insert(key.to_string(), Held { token, until_local_us });
+                self.held.insert(
+                    key.to_string(),
+                    Held {
+                        token,
+                        until_local_us,
+                    },
+                );
                 self.event("acquire", key.to_string(), "granted", Some(token));
                 self.target = from;
                 self.pc += 1;
@@ -238,18 +281,44 @@ impl Client {
     }
 
     fn backoff(&mut self, now: i64, req: u64, op: RequestOp, first_sent_us: i64) {
-        self.phase = Phase::Backoff { req, op, first_sent_us };
+        self.phase = Phase::Backoff {
+            req,
+            op,
+            first_sent_us,
+        };
         self.deadline = now + (self.cfg.retry_ms as i64) * 1000;
     }
 
     fn send(&mut self, now: i64, req: u64, op: RequestOp, first_sent_us: i64) {
-        self.out.requests.push((self.target, ClientRequest { client: self.id, req, op: op.clone() }));
-        self.phase = Phase::Waiting { req, op, first_sent_us };
+        self.out.requests.push((
+            self.target,
+            ClientRequest {
+                client: self.id,
+                req,
+                op: op.clone(),
+            },
+        ));
+        self.phase = Phase::Waiting {
+            req,
+            op,
+            first_sent_us,
+        };
         self.deadline = now + (self.cfg.timeout_ms as i64) * 1000;
     }
 
-    fn event(&mut self, op: &'static str, key: String, outcome: &'static str, token: Option<Token>) {
-        self.out.events.push(ClientEvent { op, key, outcome, token });
+    fn event(
+        &mut self,
+        op: &'static str,
+        key: String,
+        outcome: &'static str,
+        token: Option<Token>,
+    ) {
+        self.out.events.push(ClientEvent {
+            op,
+            key,
+            outcome,
+            token,
+        });
     }
 
     fn run_step(&mut self, now: i64) {
@@ -273,7 +342,10 @@ impl Client {
             // Borrowed, not cloned: each arm copies only what it keeps.
             match &self.cfg.script[self.pc] {
                 Step::Acquire { key, lease_ms } => {
-                    let op = RequestOp::Acquire { key: key.as_str().into(), lease_ms: *lease_ms };
+                    let op = RequestOp::Acquire {
+                        key: key.as_str().into(),
+                        lease_ms: *lease_ms,
+                    };
                     self.req_seq += 1;
                     self.send(now, self.req_seq, op, now);
                     return;
@@ -281,7 +353,10 @@ impl Client {
                 Step::Work { key, ms } => {
                     let (key, ms) = (key.clone(), *ms);
                     if let Some(h) = self.held.get(&key).filter(|h| h.until_local_us > now) {
-                        self.phase = Phase::Working { key, token: h.token };
+                        self.phase = Phase::Working {
+                            key,
+                            token: h.token,
+                        };
                         self.deadline = now + (ms as i64) * 1000;
                         return;
                     }
@@ -294,7 +369,15 @@ impl Client {
                     if let Some(h) = self.held.remove(&key) {
                         self.req_seq += 1;
                         let token = h.token;
-                        self.send(now, self.req_seq, RequestOp::Release { key: key.into(), token }, now);
+                        self.send(
+                            now,
+                            self.req_seq,
+                            RequestOp::Release {
+                                key: key.into(),
+                                token,
+                            },
+                            now,
+                        );
                         return;
                     }
                     self.pc += 1;
@@ -372,13 +455,22 @@ impl Storage {
         if accepted {
             self.highest.insert(key.to_string(), highest.max(token));
             s.accepted_from.insert(client);
-            if s.last_accepted.insert(key.to_string(), token).is_some_and(|prev| prev >= token) {
+            if s.last_accepted
+                .insert(key.to_string(), token)
+                .is_some_and(|prev| prev >= token)
+            {
                 s.accepted_tokens_not_increasing = true;
             }
         } else {
             s.rejected_from.insert(client);
         }
-        self.writes.push(StorageWrite { t_us, client, key: key.to_string(), token, accepted });
+        self.writes.push(StorageWrite {
+            t_us,
+            client,
+            key: key.to_string(),
+            token,
+            accepted,
+        });
         if self.cap > 0 && self.writes.len() > self.cap + crate::chunked::CHUNK {
             self.keep_last(self.cap);
         }

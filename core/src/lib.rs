@@ -33,7 +33,10 @@ pub mod snapshot;
 pub mod trace;
 
 /// Run a scenario to its end and return the world (the CLI, tests and the browser share it).
-pub fn run_scenario(sc: &scenario::Scenario, keep_trace: bool) -> Result<sim::World, scenario::ScenarioError> {
+pub fn run_scenario(
+    sc: &scenario::Scenario,
+    keep_trace: bool,
+) -> Result<sim::World, scenario::ScenarioError> {
     let mut w = sim::World::new(sc, keep_trace)?;
     w.run_until(sc.until_ms * 1000);
     Ok(w)

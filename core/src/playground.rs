@@ -138,7 +138,11 @@ impl Playground {
 
     /// Process exactly one event.
     pub fn step_event(&mut self) {
-        if self.world.next_event_time().is_some_and(|t| t <= self.end_us()) {
+        if self
+            .world
+            .next_event_time()
+            .is_some_and(|t| t <= self.end_us())
+        {
             self.world.step();
             self.after_progress();
         }
@@ -152,13 +156,21 @@ impl Playground {
 
     /// Run until trace event `moment` happens (or `limit_us` of true time is reached). Returns
     /// whether it happened; the run stops right after that event.
-    pub fn run_until_moment(&mut self, moment: crate::scenario::lesson::Moment, limit_us: u64) -> bool {
+    pub fn run_until_moment(
+        &mut self,
+        moment: crate::scenario::lesson::Moment,
+        limit_us: u64,
+    ) -> bool {
         self.run_until_event(|e| moment.matches(e), limit_us)
     }
 
     /// Step events until one writes a trace line satisfying `hit` (then stop right after it), or
     /// run to `limit_us` (at most the end of the run). Returns whether it hit.
-    fn run_until_event(&mut self, hit: impl Fn(&crate::trace::Event) -> bool, limit_us: u64) -> bool {
+    fn run_until_event(
+        &mut self,
+        hit: impl Fn(&crate::trace::Event) -> bool,
+        limit_us: u64,
+    ) -> bool {
         let limit_us = limit_us.min(self.end_us());
         while self.world.next_event_time().is_some_and(|t| t <= limit_us) {
             let before = self.world.trace.position();
@@ -178,7 +190,10 @@ impl Playground {
     pub fn seek(&mut self, t_us: u64) {
         let t_us = t_us.min(self.horizon_us.max(self.world.now_us));
         if t_us < self.world.now_us || self.world.now_us + self.snapshot_every_us < t_us {
-            let i = self.snapshots.partition_point(|s| s.now_us <= t_us).saturating_sub(1);
+            let i = self
+                .snapshots
+                .partition_point(|s| s.now_us <= t_us)
+                .saturating_sub(1);
             self.world = self.snapshots[i].clone();
             self.world.adopt_timeline(&self.scenario);
         }
@@ -219,7 +234,9 @@ impl Playground {
         }
         let at_ms = self.world.now_us / 1000 + 1;
         self.world.schedule(at_ms, action.clone())?;
-        self.scenario.timeline.push(crate::scenario::TimedAction { at_ms, action });
+        self.scenario
+            .timeline
+            .push(crate::scenario::TimedAction { at_ms, action });
         self.advance_to(at_ms * 1000, false);
         Ok(())
     }
@@ -262,7 +279,10 @@ impl Playground {
         w.trace.set_cap(SNAPSHOT_TRACE_LINES);
         let target = self.world.stats.events;
         while w.stats.events < target && w.step() {}
-        debug_assert_eq!(w.history.ops.len(), self.world.history.from() + self.world.history.ops.len());
+        debug_assert_eq!(
+            w.history.ops.len(),
+            self.world.history.from() + self.world.history.ops.len()
+        );
         w.history_verdict()
     }
 

@@ -94,8 +94,14 @@ pub fn client_state(c: &crate::client::Client) -> String {
     use crate::lock::server::RequestOp;
     match &c.phase {
         Phase::Starting => "starting".into(),
-        Phase::Waiting { op: RequestOp::Acquire { key, .. }, .. } => format!("acquiring {key}"),
-        Phase::Waiting { op: RequestOp::Release { key, .. }, .. } => format!("releasing {key}"),
+        Phase::Waiting {
+            op: RequestOp::Acquire { key, .. },
+            ..
+        } => format!("acquiring {key}"),
+        Phase::Waiting {
+            op: RequestOp::Release { key, .. },
+            ..
+        } => format!("releasing {key}"),
         Phase::Backoff { op, .. } => match op {
             RequestOp::Acquire { key, .. } => format!("waiting to retry {key}"),
             RequestOp::Release { key, .. } => format!("waiting to release {key}"),
@@ -127,13 +133,21 @@ pub fn snapshot(w: &World) -> Snapshot {
                     leases: s
                         .leases
                         .iter()
-                        .map(|(k, l)| LeaseView { key: k.to_string(), token: l.token, remaining_local_us: l.deadline_local_us - local })
+                        .map(|(k, l)| LeaseView {
+                            key: k.to_string(),
+                            token: l.token,
+                            remaining_local_us: l.deadline_local_us - local,
+                        })
                         .collect(),
                     locks: s
                         .machine
                         .locks
                         .iter()
-                        .map(|(k, l)| LockView { key: k.to_string(), holder: l.holder.map(|c| w.client_name(c)), token: l.token })
+                        .map(|(k, l)| LockView {
+                            key: k.to_string(),
+                            holder: l.holder.map(|c| w.client_name(c)),
+                            token: l.token,
+                        })
                         .collect(),
                     table_digest: format!("{:04x}", s.machine.digest() & 0xffff),
                 },
@@ -166,7 +180,11 @@ pub fn snapshot(w: &World) -> Snapshot {
             let local = c.clock.local_at(w.now_us);
             ClientView {
                 name: c.client.cfg.name.clone(),
-                state: if c.crashed { "crashed".into() } else { client_state(&c.client) },
+                state: if c.crashed {
+                    "crashed".into()
+                } else {
+                    client_state(&c.client)
+                },
                 crashed: c.crashed,
                 paused: c.paused,
                 target: c.client.target + 1,
@@ -189,13 +207,23 @@ pub fn snapshot(w: &World) -> Snapshot {
         .storage
         .writes
         .iter()
-        .map(|x| WriteView { t_us: x.t_us, client: w.client_name(x.client), key: x.key.clone(), token: x.token, accepted: x.accepted })
+        .map(|x| WriteView {
+            t_us: x.t_us,
+            client: w.client_name(x.client),
+            key: x.key.clone(),
+            token: x.token,
+            accepted: x.accepted,
+        })
         .collect();
     let invariants = INVARIANTS
         .iter()
         .map(|&name| {
             let n = w.checker.broken.get(name).copied().unwrap_or(0) as usize;
-            InvariantView { name, ok: n == 0, violations: n }
+            InvariantView {
+                name,
+                ok: n == 0,
+                violations: n,
+            }
         })
         .collect();
     Snapshot {

@@ -35,15 +35,44 @@ pub struct CmdRef<'a> {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "ev", rename_all = "snake_case")]
 pub enum Event {
-    Role { node: usize, role: &'static str, term: u64 },
-    Apply { node: usize, index: u64, term: u64, cmd: CmdView, result: crate::lock::ApplyResult },
-    Crash { node: usize },
-    Restart { node: usize },
-    Pause { node: usize },
-    Resume { node: usize },
-    Fault { what: String },
-    ExpireProposed { node: usize, key: String, token: u64 },
-    GhostRelease { node: usize, key: String, token: u64, client: String },
+    Role {
+        node: usize,
+        role: &'static str,
+        term: u64,
+    },
+    Apply {
+        node: usize,
+        index: u64,
+        term: u64,
+        cmd: CmdView,
+        result: crate::lock::ApplyResult,
+    },
+    Crash {
+        node: usize,
+    },
+    Restart {
+        node: usize,
+    },
+    Pause {
+        node: usize,
+    },
+    Resume {
+        node: usize,
+    },
+    Fault {
+        what: String,
+    },
+    ExpireProposed {
+        node: usize,
+        key: String,
+        token: u64,
+    },
+    GhostRelease {
+        node: usize,
+        key: String,
+        token: u64,
+        client: String,
+    },
     Client {
         client: String,
         op: &'static str,
@@ -52,11 +81,28 @@ pub enum Event {
         #[serde(skip_serializing_if = "Option::is_none")]
         token: Option<u64>,
     },
-    Write { client: String, key: String, token: u64, accepted: bool },
-    Violation { invariant: &'static str, detail: String },
+    Write {
+        client: String,
+        key: String,
+        token: u64,
+        accepted: bool,
+    },
+    Violation {
+        invariant: &'static str,
+        detail: String,
+    },
     // (Added kinds go last: the trace hash covers each kind's position in this list.)
-    Snapshot { node: usize, index: u64, log_from: u64 },
-    SnapshotRestored { node: usize, index: u64, term: u64, source: &'static str },
+    Snapshot {
+        node: usize,
+        index: u64,
+        log_from: u64,
+    },
+    SnapshotRestored {
+        node: usize,
+        index: u64,
+        term: u64,
+        source: &'static str,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -119,12 +165,25 @@ pub struct Summary {
 impl Summary {
     fn observe(&mut self, ev: &Event) {
         match ev {
-            Event::Apply { result: crate::lock::ApplyResult::Expired { existed }, .. } => self.expire_applies[*existed as usize] += 1,
+            Event::Apply {
+                result: crate::lock::ApplyResult::Expired { existed },
+                ..
+            } => self.expire_applies[*existed as usize] += 1,
             Event::GhostRelease { .. } => self.ghost_releases += 1,
-            Event::SnapshotRestored { node, source: "leader", .. } => {
+            Event::SnapshotRestored {
+                node,
+                source: "leader",
+                ..
+            } => {
                 self.installed_snapshot.insert(*node);
             }
-            Event::Client { client, op: "acquire", key, outcome: "granted", .. } => {
+            Event::Client {
+                client,
+                op: "acquire",
+                key,
+                outcome: "granted",
+                ..
+            } => {
                 if !self.granted.iter().any(|(c, k)| c == client && k == key) {
                     self.granted.insert((client.clone(), key.clone()));
                 }
@@ -191,7 +250,15 @@ impl std::hash::Hasher for TraceHasher {
 
 impl Trace {
     pub fn new(keep: bool) -> Self {
-        Trace { keep, lines: Default::default(), cap: usize::MAX, dropped: 0, hash: TraceHasher(0xcbf2_9ce4_8422_2325), count: 0, summary: Summary::default() }
+        Trace {
+            keep,
+            lines: Default::default(),
+            cap: usize::MAX,
+            dropped: 0,
+            hash: TraceHasher(0xcbf2_9ce4_8422_2325),
+            count: 0,
+            summary: Summary::default(),
+        }
     }
 
     /// Keep at most about `cap` lines (the page: memory stays flat however long it plays; a
@@ -221,7 +288,8 @@ impl Trace {
 
     /// The kept lines pushed at or after `position` (all of them while lines are kept).
     pub fn lines_since(&self, position: u64) -> impl Iterator<Item = &Line> + '_ {
-        self.lines.iter_from(position.saturating_sub(self.dropped) as usize)
+        self.lines
+            .iter_from(position.saturating_sub(self.dropped) as usize)
     }
 
     /// Lines pushed but no longer kept.
@@ -231,8 +299,21 @@ impl Trace {
 
     pub fn push(&mut self, t_us: u64, ev: Event) {
         use std::hash::Hash;
-        if let Event::Apply { node, index, term, cmd, result } = &ev {
-            let r = CmdRef { op: cmd.op, key: cmd.key.as_deref(), lease_ms: cmd.lease_ms, token: cmd.token, client: cmd.client.as_deref() };
+        if let Event::Apply {
+            node,
+            index,
+            term,
+            cmd,
+            result,
+        } = &ev
+        {
+            let r = CmdRef {
+                op: cmd.op,
+                key: cmd.key.as_deref(),
+                lease_ms: cmd.lease_ms,
+                token: cmd.token,
+                client: cmd.client.as_deref(),
+            };
             self.hash_apply(t_us, *node, *index, *term, &r, result);
         } else {
             t_us.hash(&mut self.hash);
@@ -251,7 +332,15 @@ impl Trace {
 
     /// An apply event when lines are not kept: hashed from borrowed parts, exactly as `push`
     /// hashes the owned event, without cloning keys and names (the hot path of a benchmark).
-    pub fn push_apply_ref(&mut self, t_us: u64, node: usize, index: u64, term: u64, cmd: &CmdRef<'_>, result: crate::lock::ApplyResult) {
+    pub fn push_apply_ref(
+        &mut self,
+        t_us: u64,
+        node: usize,
+        index: u64,
+        term: u64,
+        cmd: &CmdRef<'_>,
+        result: crate::lock::ApplyResult,
+    ) {
         debug_assert!(!self.keep);
         self.hash_apply(t_us, node, index, term, cmd, &result);
         if let crate::lock::ApplyResult::Expired { existed } = result {
@@ -260,7 +349,15 @@ impl Trace {
         self.count += 1;
     }
 
-    fn hash_apply(&mut self, t_us: u64, node: usize, index: u64, term: u64, cmd: &CmdRef<'_>, result: &crate::lock::ApplyResult) {
+    fn hash_apply(
+        &mut self,
+        t_us: u64,
+        node: usize,
+        index: u64,
+        term: u64,
+        cmd: &CmdRef<'_>,
+        result: &crate::lock::ApplyResult,
+    ) {
         use std::hash::Hash;
         (t_us, "apply", node, index, term, cmd, result).hash(&mut self.hash);
     }

@@ -30,7 +30,10 @@ fn main() -> ExitCode {
         Some("list") => {
             for name in raftlock::scenario::builtin::names() {
                 let sc = raftlock::scenario::builtin::get(name).expect("listed");
-                let title = sc.lesson.as_ref().map_or(String::new(), |l| l.title.clone());
+                let title = sc
+                    .lesson
+                    .as_ref()
+                    .map_or(String::new(), |l| l.title.clone());
                 println!("{name:<24} {title}");
             }
             Ok(())
@@ -59,7 +62,9 @@ fn flag<T: std::str::FromStr>(args: &[String], name: &str) -> Result<Option<T>, 
         None => Ok(None),
         Some(i) => {
             let v = args.get(i + 1).ok_or(format!("{name} needs a value"))?;
-            v.parse().map(Some).map_err(|_| format!("{name}: cannot read \"{v}\""))
+            v.parse()
+                .map(Some)
+                .map_err(|_| format!("{name}: cannot read \"{v}\""))
         }
     }
 }
@@ -73,8 +78,12 @@ fn cmd_link(args: &[String]) -> Result<(), String> {
     let path = args.first().filter(|a| !a.starts_with("--")).ok_or(USAGE)?;
     let sc = read_scenario(path)?;
     let at_ms: u64 = flag(args, "--at-ms")?.unwrap_or(sc.until_ms);
-    let base: String = flag(args, "--base")?.unwrap_or_else(|| "http://127.0.0.1:8080/".to_string());
-    println!("{}", raftlock::scenario::link::encode_url(&base, &sc, at_ms * 1000));
+    let base: String =
+        flag(args, "--base")?.unwrap_or_else(|| "http://127.0.0.1:8080/".to_string());
+    println!(
+        "{}",
+        raftlock::scenario::link::encode_url(&base, &sc, at_ms * 1000)
+    );
     Ok(())
 }
 
@@ -103,7 +112,14 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
     let mut w = raftlock::sim::World::new(&sc, true).map_err(|e| e.to_string())?;
     w.run_until(sc.until_ms * 1000);
     let s = &w.stats;
-    println!("scenario        {}", if sc.name.is_empty() { path.as_str() } else { &sc.name });
+    println!(
+        "scenario        {}",
+        if sc.name.is_empty() {
+            path.as_str()
+        } else {
+            &sc.name
+        }
+    );
     println!("seed            {}", sc.seed);
     println!("virtual time    {} ms", sc.until_ms);
     println!("events          {}", s.events);
@@ -111,7 +127,10 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
     println!("grants          {}", s.grants);
     println!("expiries        {}", s.expiries);
     println!("ghost releases  {}", s.ghost_releases);
-    println!("writes          {} accepted, {} rejected", s.writes_accepted, s.writes_rejected);
+    println!(
+        "writes          {} accepted, {} rejected",
+        s.writes_accepted, s.writes_rejected
+    );
     println!("violations      {}", w.violations().len());
     for (t, v) in w.violations().iter().take(10) {
         println!("  t={t}us {}: {}", v.invariant, v.detail);
@@ -120,15 +139,25 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
     println!("trace hash      {}", w.trace.hash_hex());
     match w.history_verdict() {
         None => println!("client history  not checked (server clocks drifted or jumped)"),
-        Some(Ok(holds)) => println!("client history  linearizable as a mutex with leases ({} holds)", holds.len()),
-        Some(Err(c)) => println!("client history  NOT linearizable (the shortest failing prefix ends at t={}us): {c}", c.at_us),
+        Some(Ok(holds)) => println!(
+            "client history  linearizable as a mutex with leases ({} holds)",
+            holds.len()
+        ),
+        Some(Err(c)) => println!(
+            "client history  NOT linearizable (the shortest failing prefix ends at t={}us): {c}",
+            c.at_us
+        ),
     }
     let mut failed = 0;
     if let Some(lesson) = &sc.lesson {
         for c in &lesson.checks {
             let ok = c.passed(&w);
             failed += !ok as usize;
-            println!("check           {} {}", if ok { "PASS" } else { "FAIL" }, c.describe());
+            println!(
+                "check           {} {}",
+                if ok { "PASS" } else { "FAIL" },
+                c.describe()
+            );
         }
     }
     if let Some(out) = trace_out {
@@ -142,11 +171,19 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
 }
 
 fn cmd_hunt(args: &[String]) -> Result<(), String> {
-    let switches: Vec<&str> = args.windows(2).filter(|w| w[0] == "--switch").map(|w| w[1].as_str()).collect();
+    let switches: Vec<&str> = args
+        .windows(2)
+        .filter(|w| w[0] == "--switch")
+        .map(|w| w[1].as_str())
+        .collect();
     let runs: u64 = flag(args, "--runs")?.unwrap_or(1000);
     let from: u64 = flag(args, "--from")?.unwrap_or(1);
     let out: Option<String> = flag(args, "--out")?;
-    let label = if switches.is_empty() { "no switch (the seed's design)".to_string() } else { switches.join(", ") };
+    let label = if switches.is_empty() {
+        "no switch (the seed's design)".to_string()
+    } else {
+        switches.join(", ")
+    };
     if args.iter().any(|a| a == "--control") {
         let (b, failing) = raftlock::scenario::hunt::control_batch(&switches, from, runs)?;
         println!(
@@ -167,14 +204,29 @@ fn cmd_hunt(args: &[String]) -> Result<(), String> {
             Ok(())
         }
         Some(f) => {
-            println!("hunt with {label}: {} broke after {} run(s) (seed {})", f.invariant, f.runs, f.seed);
+            println!(
+                "hunt with {label}: {} broke after {} run(s) (seed {})",
+                f.invariant, f.runs, f.seed
+            );
             println!("  {}", f.detail);
-            println!("  shrunk from {} to {} timeline actions, {} ms", f.original_actions, f.shrunk.timeline.len(), f.shrunk.until_ms);
+            println!(
+                "  shrunk from {} to {} timeline actions, {} ms",
+                f.original_actions,
+                f.shrunk.timeline.len(),
+                f.shrunk.until_ms
+            );
             if let Some(path) = out {
                 std::fs::write(&path, f.shrunk.to_json()).map_err(|e| format!("{path}: {e}"))?;
                 println!("  scenario written to {path}");
             }
-            println!("  link: {}", raftlock::scenario::link::encode_url("http://127.0.0.1:8080/", &f.shrunk, f.shrunk.until_ms * 1000));
+            println!(
+                "  link: {}",
+                raftlock::scenario::link::encode_url(
+                    "http://127.0.0.1:8080/",
+                    &f.shrunk,
+                    f.shrunk.until_ms * 1000
+                )
+            );
             Ok(())
         }
     }
@@ -203,8 +255,14 @@ fn cmd_swarm(args: &[String]) -> Result<(), String> {
         installs += o.snapshot_installs;
         if !o.ok() {
             failed += 1;
-            let again = if every > 0 { format!(" --snapshot-every {every}") } else { String::new() };
-            println!("seed {seed}: FAILED  (replay: raftlock swarm --seeds 1 --from {seed}{again})");
+            let again = if every > 0 {
+                format!(" --snapshot-every {every}")
+            } else {
+                String::new()
+            };
+            println!(
+                "seed {seed}: FAILED  (replay: raftlock swarm --seeds 1 --from {seed}{again})"
+            );
             for v in o.violations.iter().take(5) {
                 println!("  violation {v}");
             }
@@ -213,7 +271,8 @@ fn cmd_swarm(args: &[String]) -> Result<(), String> {
             }
             if let Some(dir) = &dump {
                 let path = format!("{dir}/swarm-{seed}.json");
-                std::fs::write(&path, scenario(seed).to_json()).map_err(|e| format!("{path}: {e}"))?;
+                std::fs::write(&path, scenario(seed).to_json())
+                    .map_err(|e| format!("{path}: {e}"))?;
                 println!("  scenario written to {path} (raftlock run {path} --trace OUT.jsonl)");
             }
         }
@@ -259,7 +318,15 @@ fn cmd_bench(args: &[String]) -> Result<(), String> {
     println!("| figure | min | median |");
     println!("|---|---|---|");
     println!("| native events/s | {:.0} | {:.0} |", min.0, median.0);
-    println!("| wall time for {minutes} min virtual (s) | {:.3} | {:.3} |", rates.last().unwrap().1, median.1);
-    println!("| virtual/real time ratio | {:.0}x | {:.0}x |", virtual_s / rates.last().unwrap().1, virtual_s / median.1);
+    println!(
+        "| wall time for {minutes} min virtual (s) | {:.3} | {:.3} |",
+        rates.last().unwrap().1,
+        median.1
+    );
+    println!(
+        "| virtual/real time ratio | {:.0}x | {:.0}x |",
+        virtual_s / rates.last().unwrap().1,
+        virtual_s / median.1
+    );
     Ok(())
 }

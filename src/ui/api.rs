@@ -8,7 +8,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
 }
 use yew::html::Scope;
 
@@ -40,7 +42,11 @@ pub fn install(pg: Shared, link: Scope<App>, frames: FrameLog) {
     let frame_work = Closure::<dyn Fn() -> JsValue>::new(move || {
         let a = js_sys::Array::new();
         for x in frames.borrow_mut().drain(..) {
-            a.push(&x.iter().map(|v| JsValue::from_f64(*v)).collect::<js_sys::Array>());
+            a.push(
+                &x.iter()
+                    .map(|v| JsValue::from_f64(*v))
+                    .collect::<js_sys::Array>(),
+            );
         }
         a.into()
     });
@@ -63,7 +69,10 @@ pub fn install(pg: Shared, link: Scope<App>, frames: FrameLog) {
             Ok(a) => a,
             Err(e) => return answer(&l, Err(format!("That is not an action: {e}")), Msg::Refresh),
         };
-        let r = p.borrow_mut().act(action).map_err(|e| format!("That action was refused: {e}"));
+        let r = p
+            .borrow_mut()
+            .act(action)
+            .map_err(|e| format!("That action was refused: {e}"));
         answer(&l, r, Msg::Refresh)
     });
     set(&obj, "act", act.as_ref());
@@ -71,7 +80,11 @@ pub fn install(pg: Shared, link: Scope<App>, frames: FrameLog) {
 
     let (p, l) = (pg.clone(), link.clone());
     let run_to = Closure::<dyn Fn(f64)>::new(move |t_us: f64| {
-        let t = if t_us.is_finite() && t_us > 0.0 { t_us as u64 } else { 0 };
+        let t = if t_us.is_finite() && t_us > 0.0 {
+            t_us as u64
+        } else {
+            0
+        };
         p.borrow_mut().advance_to(t, true);
         l.send_message(Msg::Refresh);
     });
@@ -80,7 +93,11 @@ pub fn install(pg: Shared, link: Scope<App>, frames: FrameLog) {
 
     let l = link.clone();
     let seek = Closure::<dyn Fn(f64)>::new(move |t_us: f64| {
-        let t = if t_us.is_finite() && t_us > 0.0 { t_us as u64 } else { 0 };
+        let t = if t_us.is_finite() && t_us > 0.0 {
+            t_us as u64
+        } else {
+            0
+        };
         l.send_message(Msg::Seek(t));
     });
     set(&obj, "seek", seek.as_ref());
@@ -113,9 +130,13 @@ pub fn install(pg: Shared, link: Scope<App>, frames: FrameLog) {
 
     // runScenario(json, until_ms): run a document headless and return its trace hash (the
     // determinism check between native and browser).
-    let run = Closure::<dyn Fn(String) -> String>::new(move |json: String| match crate::scenario::Scenario::from_json(&json) {
-        Ok(sc) => crate::run_scenario(&sc, false).map(|w| w.trace.hash_hex()).unwrap_or_else(|e| e.to_string()),
-        Err(e) => format!("error: {e}"),
+    let run = Closure::<dyn Fn(String) -> String>::new(move |json: String| {
+        match crate::scenario::Scenario::from_json(&json) {
+            Ok(sc) => crate::run_scenario(&sc, false)
+                .map(|w| w.trace.hash_hex())
+                .unwrap_or_else(|e| e.to_string()),
+            Err(e) => format!("error: {e}"),
+        }
     });
     set(&obj, "runScenario", run.as_ref());
     run.forget();
@@ -151,7 +172,9 @@ pub fn install(pg: Shared, link: Scope<App>, frames: FrameLog) {
     // pseudo-random moments; returns each seek's wall time in ms.
     let seek_bench = Closure::<dyn Fn(u32, u32) -> JsValue>::new(move |minutes: u32, n: u32| {
         let sc = crate::bench::bench_scenario(minutes.max(1) as u64 * 60_000);
-        let Ok(mut p) = crate::playground::Playground::new(sc) else { return JsValue::NULL };
+        let Ok(mut p) = crate::playground::Playground::new(sc) else {
+            return JsValue::NULL;
+        };
         let end = p.end_us();
         p.advance_to(end, false);
         let mut rng = crate::sim::rng::Rng::new(42);
@@ -168,9 +191,13 @@ pub fn install(pg: Shared, link: Scope<App>, frames: FrameLog) {
     seek_bench.forget();
 
     let memory = Closure::<dyn Fn() -> f64>::new(move || {
-        wasm_bindgen::memory().dyn_into::<js_sys::WebAssembly::Memory>().map_or(0.0, |m| {
-            m.buffer().dyn_into::<js_sys::ArrayBuffer>().map_or(0.0, |b| b.byte_length() as f64)
-        })
+        wasm_bindgen::memory()
+            .dyn_into::<js_sys::WebAssembly::Memory>()
+            .map_or(0.0, |m| {
+                m.buffer()
+                    .dyn_into::<js_sys::ArrayBuffer>()
+                    .map_or(0.0, |b| b.byte_length() as f64)
+            })
     });
     set(&obj, "memoryBytes", memory.as_ref());
     memory.forget();

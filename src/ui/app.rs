@@ -1,13 +1,13 @@
 //! The root component. The simulation advances in bounded batches inside requestAnimationFrame.
 
 use super::{api, views};
-pub use views::Verdict;
 use crate::playground::Playground;
 use crate::scenario::{Action, Scenario, PLAYGROUND_JSON};
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{request_animation_frame, AnimationFrame};
 use std::cell::RefCell;
 use std::rc::Rc;
+pub use views::Verdict;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -18,8 +18,21 @@ pub type FrameLog = Rc<RefCell<std::collections::VecDeque<[f64; 3]>>>;
 const FRAME_LOG_MAX: usize = 1000;
 
 /// The speed slider's stops (in millionths of real time): 1/100× to 100×, logarithmic.
-pub const SPEED_STOPS: [u64; 13] =
-    [10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000, 2_000_000, 5_000_000, 10_000_000, 20_000_000, 50_000_000, 100_000_000];
+pub const SPEED_STOPS: [u64; 13] = [
+    10_000,
+    20_000,
+    50_000,
+    100_000,
+    200_000,
+    500_000,
+    1_000_000,
+    2_000_000,
+    5_000_000,
+    10_000_000,
+    20_000_000,
+    50_000_000,
+    100_000_000,
+];
 
 /// Virtual microseconds per real millisecond at slider stop `pos` (× 1000 = ppm of real time).
 pub fn speed_of(pos: i32) -> u64 {
@@ -98,8 +111,17 @@ struct WorkerReport {
 #[derive(Clone, Debug, PartialEq)]
 pub enum HuntPhase {
     Running,
-    Shrinking { seed: u64, invariant: String },
-    Found { seed: u64, invariant: String, detail: String, original_actions: usize, actions: usize },
+    Shrinking {
+        seed: u64,
+        invariant: String,
+    },
+    Found {
+        seed: u64,
+        invariant: String,
+        detail: String,
+        original_actions: usize,
+        actions: usize,
+    },
     NoViolation,
     Failed(String),
 }
@@ -128,29 +150,42 @@ fn linked_url(selector: &str) -> Option<String> {
     let doc = web_sys::window()?.document()?;
     let href = doc.query_selector(selector).ok()??.get_attribute("href")?;
     let base = location()?.href().ok()?;
-    web_sys::Url::new_with_base(&href, &base).ok().map(|u| u.href())
+    web_sys::Url::new_with_base(&href, &base)
+        .ok()
+        .map(|u| u.href())
 }
 
-fn start_worker(link: &yew::html::Scope<App>, switches: &[&'static str], runs: u32) -> Result<Hunt, String> {
+fn start_worker(
+    link: &yew::html::Scope<App>,
+    switches: &[&'static str],
+    runs: u32,
+) -> Result<Hunt, String> {
     use wasm_bindgen::JsCast;
     // The app's own JS module and wasm (Trunk names them with a hash and preloads both).
     let module = linked_url("link[rel=modulepreload]").ok_or("the page's module was not found")?;
-    let wasm = linked_url("link[rel=preload][type='application/wasm']").ok_or("the page's wasm was not found")?;
+    let wasm = linked_url("link[rel=preload][type='application/wasm']")
+        .ok_or("the page's wasm was not found")?;
     let opts = web_sys::WorkerOptions::new();
     opts.set_type(web_sys::WorkerType::Module);
-    let worker = web_sys::Worker::new_with_options("hunt-worker.js", &opts).map_err(|e| format!("{e:?}"))?;
+    let worker =
+        web_sys::Worker::new_with_options("hunt-worker.js", &opts).map_err(|e| format!("{e:?}"))?;
     let l = link.clone();
-    let on_message = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-        l.send_message(Msg::HuntReport(e.data()));
-    });
+    let on_message = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
+        move |e: web_sys::MessageEvent| {
+            l.send_message(Msg::HuntReport(e.data()));
+        },
+    );
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     let l = link.clone();
-    let on_error = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::Event)>::new(move |_e: web_sys::Event| {
-        let o = js_sys::Object::new();
-        let _ = js_sys::Reflect::set(&o, &"type".into(), &"error".into());
-        let _ = js_sys::Reflect::set(&o, &"message".into(), &"the worker could not start".into());
-        l.send_message(Msg::HuntReport(o.into()));
-    });
+    let on_error = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::Event)>::new(
+        move |_e: web_sys::Event| {
+            let o = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&o, &"type".into(), &"error".into());
+            let _ =
+                js_sys::Reflect::set(&o, &"message".into(), &"the worker could not start".into());
+            l.send_message(Msg::HuntReport(o.into()));
+        },
+    );
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     on_error.forget(); // one small closure per hunt started
     let msg = serde_json::json!({ "module": module, "wasm": wasm, "switches": switches.join(","), "from": 1, "runs": runs, "slice": 10 });
@@ -192,7 +227,10 @@ pub struct App {
     /// the panel is neither rebuilt nor diffed.
     on_screen: Rc<[std::cell::Cell<bool>; LAZY_PANELS.len()]>,
     ticks: [std::cell::Cell<u64>; LAZY_PANELS.len()],
-    _observer: Option<(web_sys::IntersectionObserver, wasm_bindgen::closure::Closure<dyn FnMut(js_sys::Array)>)>,
+    _observer: Option<(
+        web_sys::IntersectionObserver,
+        wasm_bindgen::closure::Closure<dyn FnMut(js_sys::Array)>,
+    )>,
     /// Lesson mode: how many captions have been reached, and when each was.
     pub lesson_pos: usize,
     pub caption_times: Vec<u64>,
@@ -227,17 +265,22 @@ fn playground_from_hash() -> Result<Option<Playground>, String> {
         return Ok(None);
     }
     if let Some(name) = frag.strip_prefix("scenario=") {
-        let sc = crate::scenario::builtin::get(name).ok_or_else(|| format!("There is no built-in scenario \"{name}\"."))?;
+        let sc = crate::scenario::builtin::get(name)
+            .ok_or_else(|| format!("There is no built-in scenario \"{name}\"."))?;
         return Playground::new(sc).map(Some).map_err(|e| e.to_string());
     }
-    let shared = crate::scenario::link::decode(frag).map_err(|e| format!("This link could not be opened: {e}. The default scenario is shown instead."))?;
+    let shared = crate::scenario::link::decode(frag).map_err(|e| {
+        format!("This link could not be opened: {e}. The default scenario is shown instead.")
+    })?;
     let mut pg = Playground::new(shared.scenario).map_err(|e| e.to_string())?;
     pg.advance_to(shared.moment_us, false);
     Ok(Some(pg))
 }
 
 fn download(name: &str, text: &str, mime: &str) -> Result<(), wasm_bindgen::JsValue> {
-    let doc = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let doc = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type(mime);
@@ -251,7 +294,9 @@ fn download(name: &str, text: &str, mime: &str) -> Result<(), wasm_bindgen::JsVa
 }
 
 fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
 }
 
 impl App {
@@ -277,7 +322,9 @@ impl App {
     fn start_frames(&mut self, ctx: &Context<Self>) {
         if self.raf.is_none() {
             let link = ctx.link().clone();
-            self.raf = Some(request_animation_frame(move |ts| link.send_message(Msg::Frame(ts))));
+            self.raf = Some(request_animation_frame(move |ts| {
+                link.send_message(Msg::Frame(ts))
+            }));
         }
     }
 
@@ -291,32 +338,43 @@ impl App {
 
 /// The panels (by element id) drawn during play only while on screen: the log (the page's
 /// largest table), the space-time diagram, the event list and the clocks table.
-pub const LAZY_PANELS: [&str; 4] = ["log-panel", "spacetime-panel", "events-panel", "clocks-panel"];
+pub const LAZY_PANELS: [&str; 4] = [
+    "log-panel",
+    "spacetime-panel",
+    "events-panel",
+    "clocks-panel",
+];
 
 /// Watch whether each of [`LAZY_PANELS`] is on screen (with a margin, so that it is drawn
 /// before it scrolls in); a change re-renders the page.
 fn observe_panels(
     on_screen: Rc<[std::cell::Cell<bool>; LAZY_PANELS.len()]>,
     link: yew::html::Scope<App>,
-) -> Option<(web_sys::IntersectionObserver, wasm_bindgen::closure::Closure<dyn FnMut(js_sys::Array)>)> {
+) -> Option<(
+    web_sys::IntersectionObserver,
+    wasm_bindgen::closure::Closure<dyn FnMut(js_sys::Array)>,
+)> {
     let doc = web_sys::window()?.document()?;
-    let cb = wasm_bindgen::closure::Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
-        let mut changed = false;
-        for e in entries.iter() {
-            if let Ok(e) = e.dyn_into::<web_sys::IntersectionObserverEntry>() {
-                let id = e.target().id();
-                if let Some(i) = LAZY_PANELS.iter().position(|p| *p == id) {
-                    changed |= on_screen[i].replace(e.is_intersecting()) != e.is_intersecting();
+    let cb = wasm_bindgen::closure::Closure::<dyn FnMut(js_sys::Array)>::new(
+        move |entries: js_sys::Array| {
+            let mut changed = false;
+            for e in entries.iter() {
+                if let Ok(e) = e.dyn_into::<web_sys::IntersectionObserverEntry>() {
+                    let id = e.target().id();
+                    if let Some(i) = LAZY_PANELS.iter().position(|p| *p == id) {
+                        changed |= on_screen[i].replace(e.is_intersecting()) != e.is_intersecting();
+                    }
                 }
             }
-        }
-        if changed {
-            link.send_message(Msg::Refresh);
-        }
-    });
+            if changed {
+                link.send_message(Msg::Refresh);
+            }
+        },
+    );
     let init = web_sys::IntersectionObserverInit::new();
     init.set_root_margin("300px");
-    let obs = web_sys::IntersectionObserver::new_with_options(cb.as_ref().unchecked_ref(), &init).ok()?;
+    let obs =
+        web_sys::IntersectionObserver::new_with_options(cb.as_ref().unchecked_ref(), &init).ok()?;
     for id in LAZY_PANELS {
         if let Some(panel) = doc.get_element_by_id(id) {
             obs.observe(&panel);
@@ -329,7 +387,10 @@ impl App {
     /// The drawing tick of the panel with element id `id` (one of [`LAZY_PANELS`]) for this
     /// render: it advances, unless the run is playing with the panel off screen.
     pub fn panel_tick(&self, id: &str) -> u64 {
-        let i = LAZY_PANELS.iter().position(|p| *p == id).expect("a lazy panel");
+        let i = LAZY_PANELS
+            .iter()
+            .position(|p| *p == id)
+            .expect("a lazy panel");
         if !(self.playing && !self.on_screen[i].get()) {
             self.ticks[i].set(self.ticks[i].get() + 1);
         }
@@ -351,19 +412,30 @@ impl Component for App {
         let frame_log: FrameLog = Rc::default();
         api::install(pg.clone(), ctx.link().clone(), frame_log.clone());
         let link = ctx.link().clone();
-        let doc = web_sys::window().and_then(|w| w.document()).expect("a document");
+        let doc = web_sys::window()
+            .and_then(|w| w.document())
+            .expect("a document");
         let opts = EventListenerOptions::enable_prevent_default();
         let keys = EventListener::new_with_options(&doc, "keydown", opts, move |e| {
-            let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
+            let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
+                return;
+            };
             if e.ctrl_key() || e.meta_key() || e.alt_key() {
                 return;
             }
-            let tag = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| el.tag_name()).unwrap_or_default();
+            let tag = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .map(|el| el.tag_name())
+                .unwrap_or_default();
             if tag == "SELECT" || tag == "TEXTAREA" || (tag == "INPUT" && e.key() != "Escape") {
                 return;
             }
             let key = e.key();
-            if matches!(key.as_str(), " " | "ArrowRight" | "ArrowLeft" | "?" | "a" | "p" | "Escape" | "t") {
+            if matches!(
+                key.as_str(),
+                " " | "ArrowRight" | "ArrowLeft" | "?" | "a" | "p" | "Escape" | "t"
+            ) {
                 e.prevent_default();
                 link.send_message(Msg::Key(key));
             }
@@ -377,7 +449,9 @@ impl Component for App {
             share_url: None,
             compare: None,
             history: None,
-            list_open: location().and_then(|l| l.hash().ok()).is_some_and(|h| h == "#scenarios"),
+            list_open: location()
+                .and_then(|l| l.hash().ok())
+                .is_some_and(|h| h == "#scenarios"),
             _hash: hash,
             reader: None,
             hunt: None,
@@ -453,7 +527,14 @@ impl App {
                 loop {
                     let (reached, violated) = pg.advance_bounded(target, 400);
                     if violated {
-                        let v = pg.world.violations().last().map(|(t, v)| format!("t = {} : {} — {}", views::fmt_us(*t as i64), v.invariant, v.detail));
+                        let v = pg.world.violations().last().map(|(t, v)| {
+                            format!(
+                                "t = {} : {} — {}",
+                                views::fmt_us(*t as i64),
+                                v.invariant,
+                                v.detail
+                            )
+                        });
                         self.stopped_at = v;
                         self.playing = false;
                         break;
@@ -618,7 +699,10 @@ impl App {
                 self.raft_draft = None;
                 let mut sc = self.pg.borrow().scenario.clone();
                 let Ok(value) = text.trim().parse::<u64>() else {
-                    self.error = Some(format!("raft.{field}: \"{}\" is not a whole number", text.trim()));
+                    self.error = Some(format!(
+                        "raft.{field}: \"{}\" is not a whole number",
+                        text.trim()
+                    ));
                     return true;
                 };
                 match field {
@@ -649,7 +733,10 @@ impl App {
             Msg::Compare(Some(name)) => {
                 let mut sc = self.pg.borrow().scenario.clone();
                 let on = !crate::scenario::hunt::switch_is_on(&sc, name);
-                match crate::scenario::hunt::set_switch(&mut sc, name, on).map_err(|e| e).and_then(|()| Playground::new(sc).map_err(|e| e.to_string())) {
+                match crate::scenario::hunt::set_switch(&mut sc, name, on)
+                    .map_err(|e| e)
+                    .and_then(|()| Playground::new(sc).map_err(|e| e.to_string()))
+                {
                     Ok(b) => self.compare = Some((Rc::new(RefCell::new(b)), name)),
                     Err(e) => self.error = Some(e),
                 }
@@ -664,8 +751,13 @@ impl App {
                 match crate::scenario::builtin::get(&name).map(Playground::new) {
                     Some(Ok(pg)) => {
                         self.replace(pg);
-                        if let Some(h) = web_sys::window().map(|w| w.history()).and_then(|h| h.ok()) {
-                            let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("#scenario={name}")));
+                        if let Some(h) = web_sys::window().map(|w| w.history()).and_then(|h| h.ok())
+                        {
+                            let _ = h.replace_state_with_url(
+                                &wasm_bindgen::JsValue::NULL,
+                                "",
+                                Some(&format!("#scenario={name}")),
+                            );
                         }
                     }
                     _ => self.error = Some(format!("There is no built-in scenario \"{name}\".")),
@@ -675,8 +767,12 @@ impl App {
             Msg::LessonNext => {
                 self.playing = false;
                 let mut pg = self.pg.borrow_mut();
-                let Some(lesson) = pg.scenario.lesson.clone() else { return false };
-                let Some(c) = lesson.captions.get(self.lesson_pos) else { return false };
+                let Some(lesson) = pg.scenario.lesson.clone() else {
+                    return false;
+                };
+                let Some(c) = lesson.captions.get(self.lesson_pos) else {
+                    return false;
+                };
                 let limit = pg.scenario.until_ms * 1000;
                 let reached = match (c.at_ms, c.on) {
                     (Some(t), _) => {
@@ -703,7 +799,11 @@ impl App {
                 }
                 self.lesson_pos -= 1;
                 // Back restores the exact earlier state: the moment the previous caption was reached.
-                let t = if self.lesson_pos == 0 { 0 } else { self.caption_times[self.lesson_pos - 1] };
+                let t = if self.lesson_pos == 0 {
+                    0
+                } else {
+                    self.caption_times[self.lesson_pos - 1]
+                };
                 self.pg.borrow_mut().seek(t);
                 true
             }
@@ -714,11 +814,18 @@ impl App {
                 if let Some(w) = web_sys::window() {
                     if let Ok(h) = w.history() {
                         let frag = url.split_once('#').map_or("", |(_, f)| f);
-                        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("#{frag}")));
+                        let _ = h.replace_state_with_url(
+                            &wasm_bindgen::JsValue::NULL,
+                            "",
+                            Some(&format!("#{frag}")),
+                        );
                     }
                     // The copy may be refused (no focus, no permission): the link stays in the
                     // page's field either way, so a refusal is not an error.
-                    let refused = wasm_bindgen::closure::Closure::<dyn FnMut(wasm_bindgen::JsValue)>::new(|_| {});
+                    let refused =
+                        wasm_bindgen::closure::Closure::<dyn FnMut(wasm_bindgen::JsValue)>::new(
+                            |_| {},
+                        );
                     let _ = w.navigator().clipboard().write_text(&url).catch(&refused);
                     refused.forget();
                 }
@@ -727,10 +834,22 @@ impl App {
             }
             Msg::Export(kind) => {
                 let pg = self.pg.borrow();
-                let name = if pg.scenario.name.is_empty() { "scenario".to_string() } else { pg.scenario.name.clone() };
+                let name = if pg.scenario.name.is_empty() {
+                    "scenario".to_string()
+                } else {
+                    pg.scenario.name.clone()
+                };
                 let r = match kind {
-                    "trace" => download(&format!("{name}.trace.jsonl"), &pg.full_trace_jsonl(), "application/x-ndjson"),
-                    _ => download(&format!("{name}.json"), &pg.scenario.to_json(), "application/json"),
+                    "trace" => download(
+                        &format!("{name}.trace.jsonl"),
+                        &pg.full_trace_jsonl(),
+                        "application/x-ndjson",
+                    ),
+                    _ => download(
+                        &format!("{name}.json"),
+                        &pg.scenario.to_json(),
+                        "application/json",
+                    ),
                 };
                 if r.is_err() {
                     self.error = Some("The browser refused the download.".into());
@@ -739,7 +858,10 @@ impl App {
             }
             Msg::ImportFile(file) => {
                 if file.size() > crate::scenario::link::DOC_BYTES_MAX as f64 {
-                    self.error = Some(format!("That file is {} KB; scenario files are at most 1 MB.", file.size() as u64 / 1024));
+                    self.error = Some(format!(
+                        "That file is {} KB; scenario files are at most 1 MB.",
+                        file.size() as u64 / 1024
+                    ));
                     return true;
                 }
                 let link = ctx.link().clone();
@@ -763,10 +885,16 @@ impl App {
                 true
             }
             Msg::HuntReport(data) => {
-                let Some(h) = self.hunt.as_mut() else { return false };
+                let Some(h) = self.hunt.as_mut() else {
+                    return false;
+                };
                 let r: WorkerReport = match serde_wasm_bindgen::from_value(data) {
                     Ok(r) => r,
-                    Err(e) => WorkerReport { kind: "error".into(), message: e.to_string(), ..Default::default() },
+                    Err(e) => WorkerReport {
+                        kind: "error".into(),
+                        message: e.to_string(),
+                        ..Default::default()
+                    },
                 };
                 if r.kind != "error" {
                     h.done = r.done.max(h.done);
@@ -774,7 +902,12 @@ impl App {
                 }
                 match r.kind.as_str() {
                     "progress" => {}
-                    "shrinking" => h.phase = HuntPhase::Shrinking { seed: r.seed, invariant: r.invariant },
+                    "shrinking" => {
+                        h.phase = HuntPhase::Shrinking {
+                            seed: r.seed,
+                            invariant: r.invariant,
+                        }
+                    }
                     "none" => h.phase = HuntPhase::NoViolation,
                     "found" => {
                         h.phase = HuntPhase::Found {
@@ -790,12 +923,23 @@ impl App {
                                 self.error = None;
                                 ctx.link().send_message(Msg::Share);
                             }
-                            Err(e) => self.error = Some(format!("The hunt's scenario was refused: {e}")),
+                            Err(e) => {
+                                self.error = Some(format!("The hunt's scenario was refused: {e}"))
+                            }
                         }
                     }
-                    _ => h.phase = HuntPhase::Failed(if r.message.is_empty() { format!("unexpected report {:?}", r.kind) } else { r.message }),
+                    _ => {
+                        h.phase = HuntPhase::Failed(if r.message.is_empty() {
+                            format!("unexpected report {:?}", r.kind)
+                        } else {
+                            r.message
+                        })
+                    }
                 }
-                if !matches!(self.hunt.as_ref().map(|h| &h.phase), Some(HuntPhase::Running | HuntPhase::Shrinking { .. })) {
+                if !matches!(
+                    self.hunt.as_ref().map(|h| &h.phase),
+                    Some(HuntPhase::Running | HuntPhase::Shrinking { .. })
+                ) {
                     if let Some(h) = self.hunt.as_mut() {
                         if let Some(w) = h.worker.take() {
                             w.terminate();
@@ -806,9 +950,13 @@ impl App {
             }
             Msg::Imported(r) => {
                 self.reader = None;
-                match r.map_err(|e| format!("The file could not be read: {e}")).and_then(|text| {
-                    Scenario::from_json(&text).and_then(Playground::new).map_err(|e| format!("That scenario file was refused: {e}"))
-                }) {
+                match r
+                    .map_err(|e| format!("The file could not be read: {e}"))
+                    .and_then(|text| {
+                        Scenario::from_json(&text)
+                            .and_then(Playground::new)
+                            .map_err(|e| format!("That scenario file was refused: {e}"))
+                    }) {
                     Ok(pg) => {
                         self.replace(pg);
                         self.error = None;
@@ -819,7 +967,6 @@ impl App {
             }
         }
     }
-
 
     /// Side by side: the second pane follows the first pane's moment.
     fn sync_compare(&mut self) {

@@ -36,9 +36,30 @@ fn num(v: f64) -> String {
 const RING: [&[(f64, f64)]; 5] = [
     &[(0.0, -1.0), (0.866, 0.5), (-0.866, 0.5)],
     &[(0.0, -1.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0)],
-    &[(0.0, -1.0), (0.951, -0.309), (0.588, 0.809), (-0.588, 0.809), (-0.951, -0.309)],
-    &[(0.0, -1.0), (0.866, -0.5), (0.866, 0.5), (0.0, 1.0), (-0.866, 0.5), (-0.866, -0.5)],
-    &[(0.0, -1.0), (0.782, -0.623), (0.975, 0.223), (0.434, 0.901), (-0.434, 0.901), (-0.975, 0.223), (-0.782, -0.623)],
+    &[
+        (0.0, -1.0),
+        (0.951, -0.309),
+        (0.588, 0.809),
+        (-0.588, 0.809),
+        (-0.951, -0.309),
+    ],
+    &[
+        (0.0, -1.0),
+        (0.866, -0.5),
+        (0.866, 0.5),
+        (0.0, 1.0),
+        (-0.866, 0.5),
+        (-0.866, -0.5),
+    ],
+    &[
+        (0.0, -1.0),
+        (0.782, -0.623),
+        (0.975, 0.223),
+        (0.434, 0.901),
+        (-0.434, 0.901),
+        (-0.975, 0.223),
+        (-0.782, -0.623),
+    ],
 ];
 
 fn fmt_speed(speed_ppm: u64) -> String {
@@ -50,11 +71,13 @@ fn fmt_speed(speed_ppm: u64) -> String {
 }
 
 fn input_value(e: &InputEvent) -> String {
-    e.target_unchecked_into::<web_sys::HtmlInputElement>().value()
+    e.target_unchecked_into::<web_sys::HtmlInputElement>()
+        .value()
 }
 
 fn select_value(e: &yew::Event) -> String {
-    e.target_unchecked_into::<web_sys::HtmlSelectElement>().value()
+    e.target_unchecked_into::<web_sys::HtmlSelectElement>()
+        .value()
 }
 
 pub fn page(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
@@ -195,13 +218,19 @@ fn scenario_bar(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
 }
 
 fn lesson(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
-    let Some(lesson) = &pg.scenario.lesson else { return html! {} };
+    let Some(lesson) = &pg.scenario.lesson else {
+        return html! {};
+    };
     let w = &pg.world;
     let shown = app.lesson_pos;
     let caption = if shown == 0 {
         pg.scenario.description.clone()
     } else {
-        lesson.captions.get(shown - 1).map(|c| c.text.clone()).unwrap_or_default()
+        lesson
+            .captions
+            .get(shown - 1)
+            .map(|c| c.text.clone())
+            .unwrap_or_default()
     };
     let checks = lesson.checks.iter().map(|c| {
         let ok = c.passed(w);
@@ -209,7 +238,13 @@ fn lesson(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
     });
     let next_label = lesson.captions.get(shown).map(|c| match (c.at_ms, c.on) {
         (Some(t), _) => format!("Next: to {}", fmt_us(t as i64 * 1000)),
-        (None, Some(m)) => format!("Next: until {}", serde_json::to_string(&m).unwrap_or_default().trim_matches('"').replace('_', " ")),
+        (None, Some(m)) => format!(
+            "Next: until {}",
+            serde_json::to_string(&m)
+                .unwrap_or_default()
+                .trim_matches('"')
+                .replace('_', " ")
+        ),
         _ => "Next".into(),
     });
     html! {
@@ -252,7 +287,11 @@ fn node_pos(i: usize, n: usize) -> (f64, f64) {
 
 fn client_pos(c: usize, count: usize) -> (f64, f64) {
     let span = 280.0;
-    let y = if count <= 1 { CY } else { CY - span / 2.0 + c as f64 * span / (count - 1) as f64 };
+    let y = if count <= 1 {
+        CY
+    } else {
+        CY - span / 2.0 + c as f64 * span / (count - 1) as f64
+    };
     (505.0, y - 20.0)
 }
 
@@ -280,7 +319,10 @@ fn offset_line(a: (f64, f64), b: (f64, f64), off: f64) -> ((f64, f64), (f64, f64
 fn hit_area(p: (f64, f64), q: (f64, f64)) -> String {
     let (a1, b1) = offset_line(p, q, 5.0);
     let (a2, b2) = offset_line(p, q, -5.0);
-    format!("{:.1},{:.1} {:.1},{:.1} {:.1},{:.1} {:.1},{:.1}", a1.0, a1.1, b1.0, b1.1, b2.0, b2.1, a2.0, a2.1)
+    format!(
+        "{:.1},{:.1} {:.1},{:.1} {:.1},{:.1} {:.1},{:.1}",
+        a1.0, a1.1, b1.0, b1.1, b2.0, b2.1, a2.0, a2.1
+    )
 }
 
 fn kind_letter(kind: &str) -> &'static str {
@@ -309,11 +351,23 @@ fn cluster(w: &World, link: &Scope<App>) -> Html {
             let up = w.net.is_up(a, b);
             let (p, q) = offset_line(node_pos(a, n), node_pos(b, n), 5.0);
             let action = if up {
-                Action::Cut { from: format!("n{}", a + 1), to: format!("n{}", b + 1) }
+                Action::Cut {
+                    from: format!("n{}", a + 1),
+                    to: format!("n{}", b + 1),
+                }
             } else {
-                Action::Heal { from: format!("n{}", a + 1), to: format!("n{}", b + 1) }
+                Action::Heal {
+                    from: format!("n{}", a + 1),
+                    to: format!("n{}", b + 1),
+                }
             };
-            let label = format!("link n{} to n{}: {}; click to {}", a + 1, b + 1, if up { "up" } else { "cut" }, if up { "cut" } else { "heal" });
+            let label = format!(
+                "link n{} to n{}: {}; click to {}",
+                a + 1,
+                b + 1,
+                if up { "up" } else { "cut" },
+                if up { "cut" } else { "heal" }
+            );
             let onclick = link.callback(move |_| Msg::Act(action.clone()));
             let mid = ((p.0 + q.0) / 2.0, (p.1 + q.1) / 2.0);
             links.push(html! {
@@ -376,7 +430,11 @@ fn cluster(w: &World, link: &Scope<App>) -> Html {
             </g>
         }
     });
-    let box_h = if w.clients.len() > 1 { (280.0 / (w.clients.len() - 1) as f64 - 3.0).min(34.0) } else { 34.0 };
+    let box_h = if w.clients.len() > 1 {
+        (280.0 / (w.clients.len() - 1) as f64 - 3.0).min(34.0)
+    } else {
+        34.0
+    };
     let clients = w.clients.iter().enumerate().map(|(c, slot)| {
         let (x, y) = client_pos(c, w.clients.len());
         let state = if slot.crashed { "crashed" } else if slot.paused { "paused" } else { "up" };
@@ -428,7 +486,9 @@ fn presets(w: &World, link: &Scope<App>) -> Html {
                 }
             }
         }
-        Action::Partition { groups: vec![minority, majority] }
+        Action::Partition {
+            groups: vec![minority, majority],
+        }
     });
     html! {
         <div class="presets" role="group" aria-label="Network presets">
@@ -444,10 +504,10 @@ fn presets(w: &World, link: &Scope<App>) -> Html {
 
 /// The rate slider's stops: 2^(k/10) for k = −20..=20, in ppm (0.25× to 4×, logarithmic).
 const RATE_STOPS: [u32; 41] = [
-    250000, 267943, 287175, 307786, 329877, 353553, 378929, 406126, 435275, 466516, 500000, 535887, 574349, 615572,
-    659754, 707107, 757858, 812252, 870551, 933033, 1000000, 1071773, 1148698, 1231144, 1319508, 1414214, 1515717,
-    1624505, 1741101, 1866066, 2000000, 2143547, 2297397, 2462289, 2639016, 2828427, 3031433, 3249010, 3482202,
-    3732132, 4000000,
+    250000, 267943, 287175, 307786, 329877, 353553, 378929, 406126, 435275, 466516, 500000, 535887,
+    574349, 615572, 659754, 707107, 757858, 812252, 870551, 933033, 1000000, 1071773, 1148698,
+    1231144, 1319508, 1414214, 1515717, 1624505, 1741101, 1866066, 2000000, 2143547, 2297397,
+    2462289, 2639016, 2828427, 3031433, 3249010, 3482202, 3732132, 4000000,
 ];
 
 fn rate_of(pos: i32) -> u32 {
@@ -455,7 +515,11 @@ fn rate_of(pos: i32) -> u32 {
 }
 
 fn pos_of(rate_ppm: u32) -> i32 {
-    let i = RATE_STOPS.iter().enumerate().min_by_key(|(_, r)| r.abs_diff(rate_ppm)).map_or(20, |(i, _)| i);
+    let i = RATE_STOPS
+        .iter()
+        .enumerate()
+        .min_by_key(|(_, r)| r.abs_diff(rate_ppm))
+        .map_or(20, |(i, _)| i);
     i as i32 - 20
 }
 
@@ -522,7 +586,11 @@ pub fn lazy_panel(p: &LazyProps) -> Html {
 }
 
 /// A `Lazy` panel's drawing function: `f` of the world, the last history verdict and the link.
-fn lazy(app: &App, link: &Scope<App>, f: impl Fn(&World, Option<&Verdict>, &Scope<App>) -> Html + 'static) -> std::rc::Rc<dyn Fn() -> Html> {
+fn lazy(
+    app: &App,
+    link: &Scope<App>,
+    f: impl Fn(&World, Option<&Verdict>, &Scope<App>) -> Html + 'static,
+) -> std::rc::Rc<dyn Fn() -> Html> {
     let (pg, link) = (app.pg.clone(), link.clone());
     let verdict = app.history.as_ref().and_then(|h| h.1.clone());
     std::rc::Rc::new(move || f(&pg.borrow().world, verdict.as_deref(), &link))
@@ -735,7 +803,14 @@ pub type Verdict = Result<Vec<crate::check::history::Hold>, crate::check::histor
 /// then either the linearization (each hold as a bar from its linearization point to its end,
 /// a diamond at the point) or the two conflicting operations in red and a red line where the
 /// shortest failing prefix ends.
-fn history_overlay(w: &World, verdict: &Verdict, t0: u64, now: u64, x_of: &dyn Fn(u64) -> f64, y_of: &dyn Fn(usize) -> f64) -> Vec<Html> {
+fn history_overlay(
+    w: &World,
+    verdict: &Verdict,
+    t0: u64,
+    now: u64,
+    x_of: &dyn Fn(u64) -> f64,
+    y_of: &dyn Fn(usize) -> f64,
+) -> Vec<Html> {
     let lane = |c: crate::lock::ClientId| w.n + c as usize;
     let mut out = Vec::new();
     let red: &[usize] = match verdict {
@@ -747,23 +822,42 @@ fn history_overlay(w: &World, verdict: &Verdict, t0: u64, now: u64, x_of: &dyn F
         if end < t0 || op.invoke_us > now {
             continue;
         }
-        let (x1, x2, y) = (x_of(op.invoke_us.max(t0)), x_of(end), y_of(lane(op.client)) - 7.0);
-        let what = format!(
-            "{} {} {}: invoked {}, {}",
-            w.client_name(op.client),
-            if op.acquire { "acquire" } else { "release" },
-            op.key,
-            fmt_us(op.invoke_us as i64),
-            op.answer.as_ref().map_or("no answer (either outcome)".to_string(), |(t, a)| format!("answered {a:?} at {}", fmt_us(*t as i64)))
+        let (x1, x2, y) = (
+            x_of(op.invoke_us.max(t0)),
+            x_of(end),
+            y_of(lane(op.client)) - 7.0,
         );
-        let class = classes!("op", red.contains(&i).then_some("conflict"), op.answer.is_none().then_some("open"));
+        let what =
+            format!(
+                "{} {} {}: invoked {}, {}",
+                w.client_name(op.client),
+                if op.acquire { "acquire" } else { "release" },
+                op.key,
+                fmt_us(op.invoke_us as i64),
+                op.answer.as_ref().map_or(
+                    "no answer (either outcome)".to_string(),
+                    |(t, a)| format!("answered {a:?} at {}", fmt_us(*t as i64))
+                )
+            );
+        let class = classes!(
+            "op",
+            red.contains(&i).then_some("conflict"),
+            op.answer.is_none().then_some("open")
+        );
         out.push(html! { <g class={class}><rect x={num(x1)} y={num(y)} width={num((x2 - x1).max(2.0))} height="3" /><title>{ what }</title></g> });
     }
     match verdict {
         Ok(holds) => {
-            for h in holds.iter().filter(|h| h.point_us <= now && h.end_us.is_none_or(|e| e >= t0)) {
+            for h in holds
+                .iter()
+                .filter(|h| h.point_us <= now && h.end_us.is_none_or(|e| e >= t0))
+            {
                 let end = h.end_us.unwrap_or(now).min(now);
-                let (x1, x2, y) = (x_of(h.point_us.max(t0)), x_of(end), y_of(lane(h.client)) + 3.0);
+                let (x1, x2, y) = (
+                    x_of(h.point_us.max(t0)),
+                    x_of(end),
+                    y_of(lane(h.client)) + 3.0,
+                );
                 let label = format!(
                     "linearization: {} holds {} with token {} from {} to {}{}",
                     w.client_name(h.client),
@@ -771,7 +865,11 @@ fn history_overlay(w: &World, verdict: &Verdict, t0: u64, now: u64, x_of: &dyn F
                     h.token,
                     fmt_us(h.point_us as i64),
                     h.end_us.map_or("now".to_string(), |e| fmt_us(e as i64)),
-                    if h.by_expiry { " (lease expiry)" } else { " (release)" }
+                    if h.by_expiry {
+                        " (lease expiry)"
+                    } else {
+                        " (release)"
+                    }
                 );
                 let diamond = (h.point_us >= t0).then(|| {
                     let x = x_of(h.point_us);
@@ -808,11 +906,12 @@ fn spacetime(w: &World, verdict: Option<&Verdict>) -> Html {
     let lanes = w.n + w.clients.len() + 1;
     let (width, lane_h, left) = (1100.0, 26.0, 60.0);
     let height = lanes as f64 * lane_h + 20.0;
-    let x_of = |t: u64| left + (t.saturating_sub(t0)) as f64 / window_us as f64 * (width - left - 10.0);
+    let x_of =
+        |t: u64| left + (t.saturating_sub(t0)) as f64 / window_us as f64 * (width - left - 10.0);
     let y_of = |e: usize| 14.0 + e as f64 * lane_h;
     let lane_lines = (0..lanes).map(|e| {
         html! { <g class="lane"><text x="4" y={num(y_of(e) + 4.0)}>{ w.endpoint_name(e) }</text>
-            <line x1={num(left)} x2={num(width)} y1={num(y_of(e))} y2={num(y_of(e))} /></g> }
+        <line x1={num(left)} x2={num(width)} y1={num(y_of(e))} y2={num(y_of(e))} /></g> }
     });
     // Lease intervals: from each node's countdown, mapped from its local clock to true time.
     let leases = (0..w.n).flat_map(|i| {
@@ -835,7 +934,14 @@ fn spacetime(w: &World, verdict: Option<&Verdict>) -> Html {
     // one path per kind (a frame rewrites a few `d` strings instead of patching hundreds of
     // elements: the diagram was most of the page's DOM work while playing).
     let mut arrow_paths: Vec<(&'static str, String)> = Vec::new();
-    for &(f, t, kind, sent, at) in w.recent.iter().rev().take_while(|m| m.4 >= t0).filter(|m| !matches!(m.2, "heartbeat" | "append_reply")).take(SPACETIME_MAX) {
+    for &(f, t, kind, sent, at) in w
+        .recent
+        .iter()
+        .rev()
+        .take_while(|m| m.4 >= t0)
+        .filter(|m| !matches!(m.2, "heartbeat" | "append_reply"))
+        .take(SPACETIME_MAX)
+    {
         let d = match arrow_paths.iter_mut().find(|(k, _)| *k == kind) {
             Some((_, d)) => d,
             None => {
@@ -843,7 +949,14 @@ fn spacetime(w: &World, verdict: Option<&Verdict>) -> Html {
                 &mut arrow_paths.last_mut().expect("just pushed").1
             }
         };
-        let _ = write!(d, "M{} {}L{} {}", num(x_of(sent)), num(y_of(f as usize)), num(x_of(at)), num(y_of(t as usize)));
+        let _ = write!(
+            d,
+            "M{} {}L{} {}",
+            num(x_of(sent)),
+            num(y_of(f as usize)),
+            num(x_of(at)),
+            num(y_of(t as usize))
+        );
     }
     arrow_paths.sort_by_key(|(k, _)| *k);
     let arrows = arrow_paths.into_iter().map(|(kind, d)| html! { <path class={classes!("arrow", kind)} d={d}><title>{ format!("{kind} messages") }</title></path> });
@@ -851,21 +964,41 @@ fn spacetime(w: &World, verdict: Option<&Verdict>) -> Html {
         ("role", "role changes", String::new()),
         ("apply", "applied commands", String::new()),
         ("fault", "crashes, restarts, pauses", String::new()),
-        ("snapshot", "snapshots taken and installed (log compaction)", String::new()),
+        (
+            "snapshot",
+            "snapshots taken and installed (log compaction)",
+            String::new(),
+        ),
     ];
-    let dots = w.trace.lines.iter().rev().take_while(|l| l.t_us >= t0).take(SPACETIME_MAX * 4).filter_map(|l| {
-        let (lane, k) = match &l.ev {
-            TraceEvent::Role { node, .. } => (node - 1, 0),
-            TraceEvent::Apply { node, cmd, .. } if cmd.op != "noop" => (node - 1, 1),
-            TraceEvent::Crash { node } | TraceEvent::Restart { node } | TraceEvent::Pause { node } | TraceEvent::Resume { node } => (node - 1, 2),
-            TraceEvent::Snapshot { node, .. } | TraceEvent::SnapshotRestored { node, .. } => (node - 1, 3),
-            _ => return None,
-        };
-        Some((l.t_us, lane, k))
-    });
+    let dots =
+        w.trace
+            .lines
+            .iter()
+            .rev()
+            .take_while(|l| l.t_us >= t0)
+            .take(SPACETIME_MAX * 4)
+            .filter_map(|l| {
+                let (lane, k) = match &l.ev {
+                    TraceEvent::Role { node, .. } => (node - 1, 0),
+                    TraceEvent::Apply { node, cmd, .. } if cmd.op != "noop" => (node - 1, 1),
+                    TraceEvent::Crash { node }
+                    | TraceEvent::Restart { node }
+                    | TraceEvent::Pause { node }
+                    | TraceEvent::Resume { node } => (node - 1, 2),
+                    TraceEvent::Snapshot { node, .. }
+                    | TraceEvent::SnapshotRestored { node, .. } => (node - 1, 3),
+                    _ => return None,
+                };
+                Some((l.t_us, lane, k))
+            });
     for (t, lane, k) in dots.take(SPACETIME_MAX) {
         // A dot of radius 3: two half circles.
-        let _ = write!(mark_paths[k].2, "M{} {}a3 3 0 1 0 6 0a3 3 0 1 0 -6 0", num(x_of(t) - 3.0), num(y_of(lane)));
+        let _ = write!(
+            mark_paths[k].2,
+            "M{} {}a3 3 0 1 0 6 0a3 3 0 1 0 -6 0",
+            num(x_of(t) - 3.0),
+            num(y_of(lane))
+        );
     }
     let marks = mark_paths.into_iter().filter(|m| !m.2.is_empty()).map(|(class, what, d)| html! { <path class={classes!("mark", class)} d={d}><title>{ what }</title></path> });
     html! {
@@ -941,7 +1074,9 @@ fn invariant_label(name: &str) -> String {
         "storage_accepts_stale_token" => "the storage never accepts a stale token".into(),
         "ghost_lock_released" => "ghost locks are released".into(),
         "one_believed_holder" => "one client at a time believes it holds a key".into(),
-        "healthy_leader_not_deposed" => "a leader a majority hears is not deposed (liveness)".into(),
+        "healthy_leader_not_deposed" => {
+            "a leader a majority hears is not deposed (liveness)".into()
+        }
         "isolated_leader_steps_down" => "a cut-off leader steps down (liveness)".into(),
         _ => name.replace('_', " "),
     }
@@ -950,8 +1085,12 @@ fn invariant_label(name: &str) -> String {
 fn history_check(app: &App, link: &Scope<App>) -> Html {
     let verdict = match app.history.as_ref().map(|(t, v)| (t, v.as_deref())) {
         None => html! {},
-        Some((t, None)) => html! { <p id="history-verdict">{ format!("At {}: not checked — server clocks drifted or jumped, so lease expiry says nothing about true time.", fmt_us(*t as i64)) }</p> },
-        Some((t, Some(Ok(holds)))) => html! { <p id="history-verdict" class="ok">{ format!("✓ At {}: what the clients saw is linearizable as a mutex with leases ({} holds, in token order; drawn on the space-time diagram as bars on the client lanes).", fmt_us(*t as i64), holds.len()) }</p> },
+        Some((t, None)) => {
+            html! { <p id="history-verdict">{ format!("At {}: not checked — server clocks drifted or jumped, so lease expiry says nothing about true time.", fmt_us(*t as i64)) }</p> }
+        }
+        Some((t, Some(Ok(holds)))) => {
+            html! { <p id="history-verdict" class="ok">{ format!("✓ At {}: what the clients saw is linearizable as a mutex with leases ({} holds, in token order; drawn on the space-time diagram as bars on the client lanes).", fmt_us(*t as i64), holds.len()) }</p> }
+        }
         Some((t, Some(Err(e)))) => {
             let at = e.at_us + 300_000;
             html! {
@@ -987,15 +1126,34 @@ fn invariants(w: &World) -> Html {
 fn pane_lines(w: &World) -> Vec<(&'static str, String)> {
     let mut v = Vec::new();
     for (_, viol) in w.violations().iter().take(5) {
-        v.push(("broken", format!("✗ {}: {}", invariant_label(viol.invariant), viol.detail)));
+        v.push((
+            "broken",
+            format!("✗ {}: {}", invariant_label(viol.invariant), viol.detail),
+        ));
     }
     if let Some(s) = (0..w.n).find_map(|i| w.nodes[i].server.as_ref()) {
         for (k, l) in &s.machine.locks {
-            v.push(("lock", format!("{k} held by {} with token {}", l.holder.map_or("—".into(), |c| w.client_name(c)), l.token)));
+            v.push((
+                "lock",
+                format!(
+                    "{k} held by {} with token {}",
+                    l.holder.map_or("—".into(), |c| w.client_name(c)),
+                    l.token
+                ),
+            ));
         }
     }
     for x in w.storage.writes.iter().rev().take(6) {
-        v.push(("write", format!("{} wrote {} with token {}: {}", w.client_name(x.client), x.key, x.token, if x.accepted { "accepted" } else { "rejected" })));
+        v.push((
+            "write",
+            format!(
+                "{} wrote {} with token {}: {}",
+                w.client_name(x.client),
+                x.key,
+                x.token,
+                if x.accepted { "accepted" } else { "rejected" }
+            ),
+        ));
     }
     v
 }
@@ -1005,7 +1163,10 @@ fn side_by_side(a: &World, b: &World, name: &str, link: &Scope<App>) -> Html {
     let lb = pane_lines(b);
     let label = SWITCHES.iter().find(|s| s.0 == name).map_or(name, |s| s.1);
     let b_on = crate::scenario::hunt::switch_is_on(&b.scenario, name);
-    let pane = |title: String, mine: &Vec<(&'static str, String)>, other: &Vec<(&'static str, String)>, id: &str| {
+    let pane = |title: String,
+                mine: &Vec<(&'static str, String)>,
+                other: &Vec<(&'static str, String)>,
+                id: &str| {
         let rows = mine.iter().map(|(kind, text)| {
             let differs = !other.iter().any(|(_, t)| t == text);
             html! { <li class={classes!(*kind, differs.then_some("diff"))}>{ if differs { "≠ " } else { "" } }{ text.clone() }</li> }
@@ -1109,8 +1270,15 @@ fn raft_settings(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
 fn hunt_panel(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
     use crate::ui::app::HuntPhase;
     let on = crate::scenario::hunt::switches_on(&pg.scenario);
-    let with = if on.is_empty() { "the seed's design (every switch off)".to_string() } else { format!("switches on: {}", on.join(", ")) };
-    let running = app.hunt.as_ref().is_some_and(|h| matches!(h.phase, HuntPhase::Running | HuntPhase::Shrinking { .. }));
+    let with = if on.is_empty() {
+        "the seed's design (every switch off)".to_string()
+    } else {
+        format!("switches on: {}", on.join(", "))
+    };
+    let running = app
+        .hunt
+        .as_ref()
+        .is_some_and(|h| matches!(h.phase, HuntPhase::Running | HuntPhase::Shrinking { .. }));
     let start = |runs: u32| link.callback(move |_| Msg::HuntStart(runs));
     let status = app.hunt.as_ref().map(|h| {
         let progress = format!("{} of {} runs, {} events simulated", fmt_count(h.done), fmt_count(h.runs), fmt_count(h.events));
@@ -1147,7 +1315,11 @@ fn hunt_panel(app: &App, pg: &Playground, link: &Scope<App>) -> Html {
 }
 
 fn describe_switches(s: &[&str]) -> String {
-    if s.is_empty() { "every switch off".into() } else { s.join(", ") }
+    if s.is_empty() {
+        "every switch off".into()
+    } else {
+        s.join(", ")
+    }
 }
 
 /// 1234567 → "1,234,567".
@@ -1165,7 +1337,8 @@ fn fmt_count(n: u64) -> String {
 
 /// The scenario list page (deep link `#scenarios`): every built-in with its story and a link.
 fn scenario_list(link: &Scope<App>) -> Html {
-    let cards = |break_it: bool| crate::scenario::builtin::names().filter(move |n| crate::scenario::builtin::is_break_it(n) == break_it).map(|name| {
+    let cards = |break_it: bool| {
+        crate::scenario::builtin::names().filter(move |n| crate::scenario::builtin::is_break_it(n) == break_it).map(|name| {
         let sc = crate::scenario::builtin::get(name).expect("built-ins are valid");
         let title = sc.lesson.as_ref().map_or("Free play".to_string(), |l| l.title.clone());
         let n = name.to_string();
@@ -1176,7 +1349,8 @@ fn scenario_list(link: &Scope<App>) -> Html {
                 <small>{ format!("{name} · {} nodes · {} clients · {} s", sc.nodes, sc.clients.len(), sc.until_ms / 1000) }</small>
             </li>
         }
-    });
+    })
+    };
     html! {
         <div class="overlay list" role="dialog" aria-label="All scenarios">
             <div class="dialog wide">

@@ -65,8 +65,16 @@ impl History {
         if self.latest.get(&client).is_some_and(|&(r, _)| r == req) {
             return; // a retry of the same request
         }
-        self.latest.insert(client, (req, self.from + self.ops.len()));
-        self.ops.push(Op { client, req, key: key.to_string(), acquire, invoke_us: t_us, answer: None });
+        self.latest
+            .insert(client, (req, self.from + self.ops.len()));
+        self.ops.push(Op {
+            client,
+            req,
+            key: key.to_string(),
+            acquire,
+            invoke_us: t_us,
+            answer: None,
+        });
         if self.cap > 0 && self.ops.len() > self.cap + crate::chunked::CHUNK {
             self.keep_last(self.cap);
         }
@@ -78,7 +86,11 @@ impl History {
     /// for the rest of the run). Whole chunks go, shared ones stay with the clones that hold them.
     pub fn keep_last(&mut self, n: usize) {
         let total = self.from + self.ops.len();
-        let waiting = |i: usize| self.ops.get(i - self.from).is_some_and(|op| op.answer.is_none());
+        let waiting = |i: usize| {
+            self.ops
+                .get(i - self.from)
+                .is_some_and(|op| op.answer.is_none())
+        };
         let current = self
             .latest
             .values()
@@ -91,14 +103,27 @@ impl History {
 
     pub fn respond(&mut self, client: ClientId, req: u64, outcome: &Outcome, t_us: u64) {
         let answer = match outcome {
-            Outcome::Granted { token, lease_ms, .. } => Answer::Granted { token: *token, lease_ms: *lease_ms },
+            Outcome::Granted {
+                token, lease_ms, ..
+            } => Answer::Granted {
+                token: *token,
+                lease_ms: *lease_ms,
+            },
             Outcome::Busy { .. } => Answer::Busy,
             Outcome::Released { .. } => Answer::Released,
             Outcome::NotHolder { .. } => Answer::NotHolder,
             Outcome::NotLeader { .. } => return, // not an answer: the client asks elsewhere
         };
-        if let Some(&(_, i)) = self.latest.get(&client).filter(|&&(r, i)| r == req && i >= self.from) {
-            if let Some(op) = self.ops.get_mut(i - self.from).filter(|op| op.answer.is_none()) {
+        if let Some(&(_, i)) = self
+            .latest
+            .get(&client)
+            .filter(|&&(r, i)| r == req && i >= self.from)
+        {
+            if let Some(op) = self
+                .ops
+                .get_mut(i - self.from)
+                .filter(|op| op.answer.is_none())
+            {
                 op.answer = Some((t_us, answer));
             }
         }
@@ -157,10 +182,16 @@ pub fn check_mutex(h: &History, name: &dyn Fn(ClientId) -> String) -> Result<Vec
     let mut releases: BTreeMap<(ClientId, &str), Vec<&Op>> = BTreeMap::new();
     for op in h.ops.iter() {
         if let Some((t, Answer::Granted { token, .. })) = &op.answer {
-            grants.entry(op.key.as_str()).or_default().push((*token, op, *t));
+            grants
+                .entry(op.key.as_str())
+                .or_default()
+                .push((*token, op, *t));
         }
         if !op.acquire {
-            releases.entry((op.client, op.key.as_str())).or_default().push(op);
+            releases
+                .entry((op.client, op.key.as_str()))
+                .or_default()
+                .push(op);
         }
     }
     let mut holds = Vec::new();
@@ -175,14 +206,28 @@ pub fn check_mutex(h: &History, name: &dyn Fn(ClientId) -> String) -> Result<Vec
             };
             let expiry = g.invoke_us + lease_us;
             // g's release, if the client sent one after its grant.
-            let release = releases.get(&(g.client, g.key.as_str())).and_then(|rs| rs.get(rs.partition_point(|o| o.req <= g.req)).copied());
+            let release = releases
+                .get(&(g.client, g.key.as_str()))
+                .and_then(|rs| rs.get(rs.partition_point(|o| o.req <= g.req)).copied());
             // A release that succeeded, or was never answered (either outcome), may have ended it.
             let (end_lb, by_expiry) = match release {
-                Some(r) if matches!(r.answer, None | Some((_, Answer::Released))) && r.invoke_us < expiry => (r.invoke_us, false),
+                Some(r)
+                    if matches!(r.answer, None | Some((_, Answer::Released)))
+                        && r.invoke_us < expiry =>
+                {
+                    (r.invoke_us, false)
+                }
                 _ => (expiry, true),
             };
             let point = g.invoke_us.max(prev_end).min(answered);
-            holds.push(Hold { key: key.to_string(), token, client: g.client, point_us: point, end_us: Some(end_lb), by_expiry });
+            holds.push(Hold {
+                key: key.to_string(),
+                token,
+                client: g.client,
+                point_us: point,
+                end_us: Some(end_lb),
+                by_expiry,
+            });
             prev_end = end_lb;
             if let Some(&(t2, g2, res2)) = gs.get(k + 1) {
                 if end_lb > res2 {
@@ -202,9 +247,17 @@ pub fn check_mutex(h: &History, name: &dyn Fn(ClientId) -> String) -> Result<Vec
         }
         // A release that succeeded must come while its client still holds the key.
         for op in h.ops.iter().filter(|o| !o.acquire && o.key == key) {
-            let Some((answered, Answer::Released)) = &op.answer else { continue };
-            let mine = gs.iter().filter(|g| g.1.client == op.client && g.1.req < op.req).map(|g| g.0).max();
-            if let Some(other) = gs.iter().find(|g| g.1.client != op.client && mine.is_none_or(|m| g.0 > m) && g.2 < op.invoke_us) {
+            let Some((answered, Answer::Released)) = &op.answer else {
+                continue;
+            };
+            let mine = gs
+                .iter()
+                .filter(|g| g.1.client == op.client && g.1.req < op.req)
+                .map(|g| g.0)
+                .max();
+            if let Some(other) = gs.iter().find(|g| {
+                g.1.client != op.client && mine.is_none_or(|m| g.0 > m) && g.2 < op.invoke_us
+            }) {
                 conflicts.push(Conflict {
                     message: format!(
                         "{key}: {}'s release, sent at {}, succeeded though {} had been told at {} that it holds it (token {})",

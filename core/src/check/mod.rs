@@ -130,7 +130,10 @@ impl Checker {
         let first = index > known;
         if first {
             if index != known + 1 {
-                self.pending.push(v("state_machine_safety", format!("n{} applied index {index} out of order", i + 1)));
+                self.pending.push(v(
+                    "state_machine_safety",
+                    format!("n{} applied index {index} out of order", i + 1),
+                ));
                 return false;
             }
             self.check_apply_semantics(i, index, cmd, result);
@@ -152,7 +155,10 @@ impl Checker {
         if self.reference_cmds.get(k) != Some(&digest) {
             self.pending.push(v(
                 "state_machine_safety",
-                format!("n{} applied a different command at index {index} than another node did", i + 1),
+                format!(
+                    "n{} applied a different command at index {index} than another node did",
+                    i + 1
+                ),
             ));
         } else if self.reference_digests.get(k) != Some(&digest_after) {
             self.pending.push(v(
@@ -168,7 +174,9 @@ impl Checker {
         if index <= self.reference_from {
             return None;
         }
-        self.reference_digests.get((index - self.reference_from) as usize - 1).copied()
+        self.reference_digests
+            .get((index - self.reference_from) as usize - 1)
+            .copied()
     }
 
     /// Let go of the reference before `index`: every node (up or crashed) restarts from a
@@ -184,7 +192,13 @@ impl Checker {
 
     /// The seed's rules for what an apply may delete and issue, checked against the state
     /// before the apply.
-    fn check_apply_semantics(&mut self, i: NodeId, index: Index, cmd: Option<&LockCommand>, result: ApplyResult) {
+    fn check_apply_semantics(
+        &mut self,
+        i: NodeId,
+        index: Index,
+        cmd: Option<&LockCommand>,
+        result: ApplyResult,
+    ) {
         let Some(cmd) = cmd else { return };
         let before = self.reference.locks.get(cmd.op.key());
         match (&cmd.op, result) {
@@ -192,7 +206,11 @@ impl Checker {
                 if token <= self.reference.max_token {
                     self.pending.push(v(
                         "tokens_strictly_increase",
-                        format!("n{} issued token {token} at index {index}; token {} was issued before", i + 1, self.reference.max_token),
+                        format!(
+                            "n{} issued token {token} at index {index}; token {} was issued before",
+                            i + 1,
+                            self.reference.max_token
+                        ),
                     ));
                 }
             }
@@ -208,8 +226,12 @@ impl Checker {
                 }
             }
             (LockOp::Release { key, token }, ApplyResult::Released) => {
-                let other_holder = cmd.client.is_some() && before.is_some_and(|l| l.holder != cmd.client);
-                if before.is_none() || token.is_some_and(|t| before.is_some_and(|l| l.token != t)) || other_holder {
+                let other_holder =
+                    cmd.client.is_some() && before.is_some_and(|l| l.holder != cmd.client);
+                if before.is_none()
+                    || token.is_some_and(|t| before.is_some_and(|l| l.token != t))
+                    || other_holder
+                {
                     self.pending.push(v(
                         "release_deletes_only_held_lock",
                         format!(
@@ -244,13 +266,18 @@ pub fn check_all(w: &mut World) -> Vec<Violation> {
 /// At most one leader per term (§5.2).
 pub fn election_safety(w: &mut World, out: &mut Vec<Violation>) {
     for i in 0..w.n {
-        let Some(s) = w.nodes[i].server.as_ref() else { continue };
+        let Some(s) = w.nodes[i].server.as_ref() else {
+            continue;
+        };
         if s.raft.role() != Role::Leader {
             continue;
         }
         let term = s.raft.term();
         match w.checker.leaders.get(&term) {
-            Some(&j) if j != i => out.push(v("election_safety", format!("n{} and n{} both lead term {term}", j + 1, i + 1))),
+            Some(&j) if j != i => out.push(v(
+                "election_safety",
+                format!("n{} and n{} both lead term {term}", j + 1, i + 1),
+            )),
             Some(_) => {}
             None => {
                 w.checker.leaders.insert(term, i);
@@ -268,12 +295,21 @@ pub fn leader_append_only(w: &mut World, out: &mut Vec<Violation>) {
                 let term = s.raft.term();
                 if let Some((t, idx, h)) = w.checker.leader_marks[i] {
                     // (Below a compacted start the log cannot tell; those entries were applied.)
-                    let now_at = if idx < log.start() { Some(h) } else { log.prefix_hash(idx) };
+                    let now_at = if idx < log.start() {
+                        Some(h)
+                    } else {
+                        log.prefix_hash(idx)
+                    };
                     if t == term && (log.last_index() < idx || now_at != Some(h)) {
                         out.push(v("leader_append_only", format!("leader n{} of term {term} changed its log at or before index {idx}", i + 1)));
                     }
                 }
-                Some((term, log.last_index(), log.prefix_hash(log.last_index()).expect("the last index is known")))
+                Some((
+                    term,
+                    log.last_index(),
+                    log.prefix_hash(log.last_index())
+                        .expect("the last index is known"),
+                ))
             }
             _ => None,
         };
@@ -308,7 +344,12 @@ pub fn log_matching(w: &mut World, out: &mut Vec<Violation>) {
                 if idx == 0 || idx > la.last_index() || idx > lb.last_index() {
                     continue;
                 }
-                let (Some(ta), Some(tb), Some(ha), Some(hb)) = (la.term(idx), lb.term(idx), la.prefix_hash(idx), lb.prefix_hash(idx)) else {
+                let (Some(ta), Some(tb), Some(ha), Some(hb)) = (
+                    la.term(idx),
+                    lb.term(idx),
+                    la.prefix_hash(idx),
+                    lb.prefix_hash(idx),
+                ) else {
                     continue;
                 };
                 if ta == tb && ha != hb {
@@ -327,7 +368,9 @@ pub fn log_matching(w: &mut World, out: &mut Vec<Violation>) {
 /// compacted past that index holds it in its snapshot (compared at apply, `state_machine_safety`).
 pub fn leader_completeness(w: &mut World, out: &mut Vec<Violation>) {
     for i in 0..w.n {
-        let Some(s) = w.nodes[i].server.as_ref() else { continue };
+        let Some(s) = w.nodes[i].server.as_ref() else {
+            continue;
+        };
         let (c, log) = (s.raft.commit_index(), s.raft.log());
         if c > 0 {
             let term = s.raft.term();
@@ -339,7 +382,9 @@ pub fn leader_completeness(w: &mut World, out: &mut Vec<Violation>) {
         }
     }
     for i in 0..w.n {
-        let Some(s) = w.nodes[i].server.as_ref() else { continue };
+        let Some(s) = w.nodes[i].server.as_ref() else {
+            continue;
+        };
         if !s.raft.is_leader() {
             continue;
         }
@@ -368,11 +413,17 @@ pub fn state_machine_safety(w: &mut World, out: &mut Vec<Violation>) {
                 continue;
             }
             let idx = (*ca).min(*cb);
-            let (Some(ha), Some(hb)) = (la.prefix_hash(idx), lb.prefix_hash(idx)) else { continue };
+            let (Some(ha), Some(hb)) = (la.prefix_hash(idx), lb.prefix_hash(idx)) else {
+                continue;
+            };
             if idx > 0 && ha != hb {
                 out.push(v(
                     "state_machine_safety",
-                    format!("n{} and n{} committed different entries at or before index {idx}", a + 1, b + 1),
+                    format!(
+                        "n{} and n{} committed different entries at or before index {idx}",
+                        a + 1,
+                        b + 1
+                    ),
                 ));
                 return;
             }
@@ -383,10 +434,17 @@ pub fn state_machine_safety(w: &mut World, out: &mut Vec<Violation>) {
 /// Between applies too: every node's lock table equals the reference table at the node's applied
 /// index (a table changed outside the log, e.g. by a follower's own countdown, shows here).
 pub fn lock_tables_agree(w: &mut World, out: &mut Vec<Violation>) {
-    let lowest_restart = w.nodes.iter().map(|slot| slot.snapshot_index()).min().unwrap_or(0);
+    let lowest_restart = w
+        .nodes
+        .iter()
+        .map(|slot| slot.snapshot_index())
+        .min()
+        .unwrap_or(0);
     w.checker.forget_before(lowest_restart);
     for i in 0..w.n {
-        let Some(s) = w.nodes[i].server.as_ref() else { continue };
+        let Some(s) = w.nodes[i].server.as_ref() else {
+            continue;
+        };
         let applied = s.machine.applied as usize;
         if applied == 0 {
             continue;
@@ -407,17 +465,29 @@ pub fn lock_tables_agree(w: &mut World, out: &mut Vec<Violation>) {
 /// same term (a leader that lost office cannot be held to it).
 pub fn ghost_lock_released(w: &mut World, out: &mut Vec<Violation>) {
     let now = w.now_us;
-    let due: Vec<_> = w.checker.ghosts.iter().filter(|g| g.4 <= now).cloned().collect();
+    let due: Vec<_> = w
+        .checker
+        .ghosts
+        .iter()
+        .filter(|g| g.4 <= now)
+        .cloned()
+        .collect();
     if due.is_empty() {
         return;
     }
     w.checker.ghosts.retain(|g| g.4 > now);
     for (key, token, node, term, _) in due {
-        let Some(s) = w.nodes[node].server.as_ref() else { continue };
+        let Some(s) = w.nodes[node].server.as_ref() else {
+            continue;
+        };
         if !s.raft.is_leader() || s.raft.term() != term {
             continue;
         }
-        if s.machine.locks.get(key.as_str()).is_some_and(|l| l.token == token) {
+        if s.machine
+            .locks
+            .get(key.as_str())
+            .is_some_and(|l| l.token == token)
+        {
             out.push(v(
                 "ghost_lock_released",
                 format!("n{} could not tell the client it got {key} (token {token}), and the lock is still held 1 s later", node + 1),
@@ -442,7 +512,10 @@ pub fn one_believed_holder(w: &mut World, out: &mut Vec<Violation>) {
         let local = c.clock.local_at(now);
         for (k, h) in &c.client.held {
             if h.until_local_us > local {
-                believers.entry(k.as_str()).or_default().push((c.client.cfg.name.clone(), h.token));
+                believers
+                    .entry(k.as_str())
+                    .or_default()
+                    .push((c.client.cfg.name.clone(), h.token));
             }
         }
     }
@@ -469,7 +542,11 @@ pub const HEALTHY_WINDOW_US: u64 = 100_000;
 /// When node `i` last heard from a majority (itself included), counting only replies taken in
 /// since `since`.
 fn majority_heard_at(w: &World, i: NodeId, since: u64) -> u64 {
-    let mut times: Vec<u64> = (0..w.n).filter(|&p| p != i).map(|p| w.checker.heard[i][p]).filter(|&t| t >= since).collect();
+    let mut times: Vec<u64> = (0..w.n)
+        .filter(|&p| p != i)
+        .map(|p| w.checker.heard[i][p])
+        .filter(|&t| t >= since)
+        .collect();
     times.sort_unstable_by(|a, b| b.cmp(a));
     let others = w.n / 2; // a majority of n, minus the leader itself
     if others == 0 {
@@ -500,7 +577,10 @@ pub fn leader_liveness(w: &mut World, out: &mut Vec<Violation>) {
     }
     // A node that wakes has no leader lease yet and grants pre-votes at once, before the
     // leader's next heartbeat reaches it: an election right after is not one pre-vote prevents.
-    let recent_wake = w.checker.last_wake_us.is_some_and(|t| now - t < w.raft_cfg.election_timeout_max_us);
+    let recent_wake = w
+        .checker
+        .last_wake_us
+        .is_some_and(|t| now - t < w.raft_cfg.election_timeout_max_us);
     for s in w.nodes.iter().filter_map(|x| x.server.as_ref()) {
         if s.raft.role() == Role::Candidate {
             w.checker.candidacy.entry(s.raft.term()).or_insert(now);
@@ -521,13 +601,16 @@ pub fn leader_liveness(w: &mut World, out: &mut Vec<Violation>) {
             // heard from it since before any election timer of theirs could have run out. (A
             // partition that heals during the other side's election deposes a leader that a
             // majority answered only for the last few ms: that election is not needless.)
-            let settled_at = w.checker.healthy_since[i].map(|h| h + w.raft_cfg.election_timeout_max_us);
+            let settled_at =
+                w.checker.healthy_since[i].map(|h| h + w.raft_cfg.election_timeout_max_us);
             // And the term that deposed it was first campaigned for after that: a candidacy
             // from before (say, granted pre-votes while there was no leader, then cut off) is
             // a disruption Raft accepts, not one pre-vote could have prevented.
             let new_term = w.nodes[i].server.as_ref().map_or(term, |s| s.raft.term());
             let campaigned = w.checker.candidacy.get(&new_term).copied();
-            let needless = settled_at.is_some_and(|at| at <= now && (new_term == term || campaigned.is_none_or(|c| c >= at)));
+            let needless = settled_at.is_some_and(|at| {
+                at <= now && (new_term == term || campaigned.is_none_or(|c| c >= at))
+            });
             if lead != Some(term) && !w.server_clocks_disturbed && !recent_wake && needless {
                 let heard = majority_heard_at(w, i, since);
                 if now.saturating_sub(heard) <= HEALTHY_WINDOW_US && heard > since {
@@ -554,10 +637,18 @@ pub fn leader_liveness(w: &mut World, out: &mut Vec<Violation>) {
         };
         let heard = majority_heard_at(w, i, since);
         let healthy = heard > since && now.saturating_sub(heard) <= HEALTHY_WINDOW_US;
-        w.checker.healthy_since[i] = if healthy { Some(w.checker.healthy_since[i].unwrap_or(now)) } else { None };
+        w.checker.healthy_since[i] = if healthy {
+            Some(w.checker.healthy_since[i].unwrap_or(now))
+        } else {
+            None
+        };
         if !w.server_clocks_disturbed {
             if now.saturating_sub(heard.max(since)) > limit {
-                let detail = format!("n{} still leads term {term} but has not heard from a majority for over {} ms", i + 1, limit / 1000);
+                let detail = format!(
+                    "n{} still leads term {term} but has not heard from a majority for over {} ms",
+                    i + 1,
+                    limit / 1000
+                );
                 if w.checker.reported.insert(detail.clone()) {
                     out.push(v("isolated_leader_steps_down", detail));
                 }
@@ -567,7 +658,12 @@ pub fn leader_liveness(w: &mut World, out: &mut Vec<Violation>) {
 }
 
 /// With fencing on, the storage never accepts a token lower than one it accepted before.
-pub fn storage_accepts_stale_token(key: &str, token: u64, highest_before: u64, accepted: bool) -> Option<Violation> {
+pub fn storage_accepts_stale_token(
+    key: &str,
+    token: u64,
+    highest_before: u64,
+    accepted: bool,
+) -> Option<Violation> {
     (accepted && token < highest_before).then(|| {
         v(
             "storage_accepts_stale_token",

@@ -12,7 +12,10 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "lowercase")]
 pub enum LockOp {
-    Grant { key: Key, lease_ms: u64 },
+    Grant {
+        key: Key,
+        lease_ms: u64,
+    },
     /// The seed's Release carries only the key; `token` is set only under the
     /// `release_with_token` design switch.
     Release {
@@ -20,13 +23,18 @@ pub enum LockOp {
         #[serde(skip_serializing_if = "Option::is_none", default)]
         token: Option<Token>,
     },
-    Expire { key: Key, token: Token },
+    Expire {
+        key: Key,
+        token: Token,
+    },
 }
 
 impl LockOp {
     pub fn key(&self) -> &str {
         match self {
-            LockOp::Grant { key, .. } | LockOp::Release { key, .. } | LockOp::Expire { key, .. } => key,
+            LockOp::Grant { key, .. }
+            | LockOp::Release { key, .. }
+            | LockOp::Expire { key, .. } => key,
         }
     }
 }
@@ -112,7 +120,13 @@ pub struct LockMachine {
 }
 
 fn lock_hash(k: &str, l: &Lock) -> u64 {
-    digest_str(mix(mix(mix(1, l.token), l.lease_ms), l.holder.map_or(u64::MAX, |c| c as u64)), k)
+    digest_str(
+        mix(
+            mix(mix(1, l.token), l.lease_ms),
+            l.holder.map_or(u64::MAX, |c| c as u64),
+        ),
+        k,
+    )
 }
 
 fn session_hash(c: ClientId, s: &Session) -> u64 {
@@ -132,10 +146,21 @@ impl LockMachine {
         self.apply_with(index, cmd, ApplyRules::default())
     }
 
-    pub fn apply_with(&mut self, index: Index, cmd: Option<&LockCommand>, rules: ApplyRules) -> ApplyResult {
-        assert_eq!(index, self.applied + 1, "entries are applied one after another");
+    pub fn apply_with(
+        &mut self,
+        index: Index,
+        cmd: Option<&LockCommand>,
+        rules: ApplyRules,
+    ) -> ApplyResult {
+        assert_eq!(
+            index,
+            self.applied + 1,
+            "entries are applied one after another"
+        );
         self.applied = index;
-        let Some(cmd) = cmd else { return ApplyResult::Noop };
+        let Some(cmd) = cmd else {
+            return ApplyResult::Noop;
+        };
         let result = match &cmd.op {
             LockOp::Grant { key, lease_ms } => {
                 if self.locks.contains_key(key) {
@@ -143,7 +168,14 @@ impl LockMachine {
                 } else {
                     // The token is the Grant's log index: equal on every node, only growing.
                     let token = cmd.counter_token.unwrap_or(index);
-                    self.insert_lock(key.clone(), Lock { holder: cmd.client, token, lease_ms: *lease_ms });
+                    self.insert_lock(
+                        key.clone(),
+                        Lock {
+                            holder: cmd.client,
+                            token,
+                            lease_ms: *lease_ms,
+                        },
+                    );
                     self.max_token = self.max_token.max(token);
                     ApplyResult::Granted { token }
                 }
@@ -164,7 +196,12 @@ impl LockMachine {
             },
         };
         if let Some(c) = cmd.client {
-            let s = Session { req: cmd.req, index, op: cmd.op.clone(), result };
+            let s = Session {
+                req: cmd.req,
+                index,
+                op: cmd.op.clone(),
+                result,
+            };
             self.sum = self.sum.wrapping_add(session_hash(c, &s));
             if let Some(old) = self.sessions.insert(c, s) {
                 self.sum = self.sum.wrapping_sub(session_hash(c, &old));
@@ -187,14 +224,22 @@ impl LockMachine {
     }
 
     fn recomputed_sum(&self) -> u64 {
-        let locks = self.locks.iter().fold(0u64, |h, (k, l)| h.wrapping_add(lock_hash(k, l)));
-        self.sessions.iter().fold(locks, |h, (c, s)| h.wrapping_add(session_hash(*c, s)))
+        let locks = self
+            .locks
+            .iter()
+            .fold(0u64, |h, (k, l)| h.wrapping_add(lock_hash(k, l)));
+        self.sessions
+            .iter()
+            .fold(locks, |h, (c, s)| h.wrapping_add(session_hash(*c, s)))
     }
 
     /// A digest of the whole replicated state, to compare nodes at equal applied indexes.
     pub fn digest(&self) -> u64 {
-        debug_assert_eq!(self.sum, self.recomputed_sum(), "locks and sessions change only through insert_lock, remove_lock and apply");
+        debug_assert_eq!(
+            self.sum,
+            self.recomputed_sum(),
+            "locks and sessions change only through insert_lock, remove_lock and apply"
+        );
         mix(mix(mix(0, self.applied), self.sum), self.max_token)
     }
 }
-

@@ -55,12 +55,26 @@ pub struct ClientRequest {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
 pub enum Outcome {
-    Granted { key: Key, token: Token, lease_ms: u64 },
+    Granted {
+        key: Key,
+        token: Token,
+        lease_ms: u64,
+    },
     /// The key is held (by `holder` with `token`); the client waits and retries.
-    Busy { key: Key, holder: Option<ClientId>, token: Token },
-    Released { key: Key },
-    NotHolder { key: Key },
-    NotLeader { hint: Option<NodeId> },
+    Busy {
+        key: Key,
+        holder: Option<ClientId>,
+        token: Token,
+    },
+    Released {
+        key: Key,
+    },
+    NotHolder {
+        key: Key,
+    },
+    NotLeader {
+        hint: Option<NodeId>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -79,16 +93,39 @@ pub struct Lease {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ServerEvent {
-    Role { role: Role, term: Term },
+    Role {
+        role: Role,
+        term: Term,
+    },
     /// `digest` is the lock machine's digest right after this apply (for the invariant checks).
-    Applied { index: Index, term: Term, cmd: Option<LockCommand>, result: ApplyResult, digest: u64 },
-    ExpireProposed { key: Key, token: Token },
-    GhostRelease { key: Key, token: Token, client: ClientId },
+    Applied {
+        index: Index,
+        term: Term,
+        cmd: Option<LockCommand>,
+        result: ApplyResult,
+        digest: u64,
+    },
+    ExpireProposed {
+        key: Key,
+        token: Token,
+    },
+    GhostRelease {
+        key: Key,
+        token: Token,
+        client: ClientId,
+    },
     /// This node snapshotted its lock table at `index` and its log now starts after `log_from`.
-    SnapshotTaken { index: Index, log_from: Index },
+    SnapshotTaken {
+        index: Index,
+        log_from: Index,
+    },
     /// This node replaced its lock table with a snapshot at `index`: one from the leader
     /// (InstallSnapshot), or its own after a restart.
-    SnapshotRestored { index: Index, term: Term, from_leader: bool },
+    SnapshotRestored {
+        index: Index,
+        term: Term,
+        from_leader: bool,
+    },
 }
 
 /// What a call produced, for the simulator to carry out.
@@ -122,7 +159,14 @@ pub struct Server {
 }
 
 impl Server {
-    pub fn new(id: NodeId, n: usize, cfg: RaftConfig, rng: Rng, now: i64, switches: Switches) -> Self {
+    pub fn new(
+        id: NodeId,
+        n: usize,
+        cfg: RaftConfig,
+        rng: Rng,
+        now: i64,
+        switches: Switches,
+    ) -> Self {
         Self::from_raft(Raft::new(id, n, cfg, rng, now), switches)
     }
 
@@ -141,7 +185,11 @@ impl Server {
         let mut s = Self::from_raft(Raft::restart(id, n, cfg, rng, now, hs), switches);
         if let Some(snap) = s.raft.snapshot().cloned() {
             s.restore(now, &snap.state, snap.index);
-            s.out.events.push(ServerEvent::SnapshotRestored { index: snap.index, term: snap.term, from_leader: false });
+            s.out.events.push(ServerEvent::SnapshotRestored {
+                index: snap.index,
+                term: snap.term,
+                from_leader: false,
+            });
         }
         s
     }
@@ -154,7 +202,9 @@ impl Server {
             results_from: 0,
             leases: BTreeMap::new(),
             switches,
-            rules: ApplyRules { expire_ignores_token: switches.expire_ignores_token },
+            rules: ApplyRules {
+                expire_ignores_token: switches.expire_ignores_token,
+            },
             waiters: BTreeMap::new(),
             expiring: BTreeSet::new(),
             noop_committed: false,
@@ -183,7 +233,14 @@ impl Server {
         self.leases.clear();
         for (key, l) in &self.machine.locks {
             let deadline_local_us = now.saturating_add((l.lease_ms as i64).saturating_mul(1000));
-            self.leases.insert(key.clone(), Lease { token: l.token, lease_ms: l.lease_ms, deadline_local_us });
+            self.leases.insert(
+                key.clone(),
+                Lease {
+                    token: l.token,
+                    lease_ms: l.lease_ms,
+                    deadline_local_us,
+                },
+            );
         }
         self.expiring.clear();
         self.waiters.retain(|&i, _| i > index);
@@ -200,10 +257,14 @@ impl Server {
         self.raft.snapshot_taken(applied, self.machine.clone());
         let log_from = self.raft.log().start();
         if log_from > self.results_from {
-            self.results.drop_first((log_from - self.results_from) as usize);
+            self.results
+                .drop_first((log_from - self.results_from) as usize);
             self.results_from = log_from;
         }
-        self.out.events.push(ServerEvent::SnapshotTaken { index: applied, log_from });
+        self.out.events.push(ServerEvent::SnapshotTaken {
+            index: applied,
+            log_from,
+        });
     }
 
     pub fn take_output(&mut self) -> Output {
@@ -213,7 +274,9 @@ impl Server {
     /// Swap the output with `spare` (empty, keeping its capacity): the simulator reuses two
     /// buffers instead of allocating three vectors per call.
     pub fn swap_output(&mut self, spare: &mut Output) {
-        debug_assert!(spare.messages.is_empty() && spare.replies.is_empty() && spare.events.is_empty());
+        debug_assert!(
+            spare.messages.is_empty() && spare.replies.is_empty() && spare.events.is_empty()
+        );
         std::mem::swap(&mut self.out, spare);
     }
 
@@ -230,13 +293,19 @@ impl Server {
     /// Whether this leader already proposed Expire{key, token} (the set holds a few pairs at
     /// most; a scan avoids cloning the key for a lookup on the hot path).
     fn is_expiring(&self, key: &str, token: Token) -> bool {
-        self.expiring.iter().any(|(k, t)| *t == token && &**k == key)
+        self.expiring
+            .iter()
+            .any(|(k, t)| *t == token && &**k == key)
     }
 
     pub fn next_deadline(&self) -> i64 {
         let mut d = self.raft.next_deadline();
         if self.switches.followers_delete_on_countdown && !self.raft.is_leader() {
-            d = self.leases.values().map(|l| l.deadline_local_us).fold(d, i64::min);
+            d = self
+                .leases
+                .values()
+                .map(|l| l.deadline_local_us)
+                .fold(d, i64::min);
         }
         if self.raft.is_leader() && self.noop_committed {
             for (key, l) in &self.leases {
@@ -261,7 +330,12 @@ impl Server {
     /// The broken design of the `followers_delete_on_countdown` switch: a follower deletes a
     /// lock when its own countdown runs out, outside the log, so clock drift splits the tables.
     fn delete_on_own_countdown(&mut self, now: i64) {
-        let due: Vec<Key> = self.leases.iter().filter(|(_, l)| l.deadline_local_us <= now).map(|(k, _)| k.clone()).collect();
+        let due: Vec<Key> = self
+            .leases
+            .iter()
+            .filter(|(_, l)| l.deadline_local_us <= now)
+            .map(|(k, _)| k.clone())
+            .collect();
         for key in due {
             self.leases.remove(&key);
             self.machine.remove_lock(&key);
@@ -284,11 +358,26 @@ impl Server {
     pub fn reply_undeliverable(&mut self, now: i64, client: ClientId, reply: &ClientReply) {
         if let Outcome::Granted { key, token, .. } = &reply.outcome {
             if self.raft.is_leader() && !self.switches.no_ghost_release {
-                if self.speculative_lock(key).is_some_and(|l| l.token == *token && l.holder == Some(client)) {
+                if self
+                    .speculative_lock(key)
+                    .is_some_and(|l| l.token == *token && l.holder == Some(client))
+                {
                     let release_token = self.switches.release_with_token.then_some(*token);
-                    let cmd = LockCommand { op: LockOp::Release { key: key.clone(), token: release_token }, client: None, req: 0, counter_token: None };
+                    let cmd = LockCommand {
+                        op: LockOp::Release {
+                            key: key.clone(),
+                            token: release_token,
+                        },
+                        client: None,
+                        req: 0,
+                        counter_token: None,
+                    };
                     if self.raft.propose(now, cmd).is_ok() {
-                        self.out.events.push(ServerEvent::GhostRelease { key: key.clone(), token: *token, client });
+                        self.out.events.push(ServerEvent::GhostRelease {
+                            key: key.clone(),
+                            token: *token,
+                            client,
+                        });
                     }
                 }
             }
@@ -301,7 +390,9 @@ impl Server {
     pub fn duplicate_expire(&mut self, now: i64, key: &str) -> bool {
         let log = self.raft.log();
         let found = (1..=self.raft.commit_index()).rev().find_map(|i| {
-            log.entry(i).and_then(|e| e.cmd.clone()).filter(|c| matches!(&c.op, LockOp::Expire { key: k, .. } if **k == *key))
+            log.entry(i)
+                .and_then(|e| e.cmd.clone())
+                .filter(|c| matches!(&c.op, LockOp::Expire { key: k, .. } if **k == *key))
         });
         let ok = match found {
             Some(cmd) => self.raft.propose(now, cmd).is_ok(),
@@ -330,7 +421,11 @@ impl Server {
         }
         let log = self.raft.log();
         for i in self.machine.applied + 1..=log.last_index() {
-            if let Some(c) = log.entry(i).and_then(|e| e.cmd.as_ref()).filter(|c| c.op.key() == key) {
+            if let Some(c) = log
+                .entry(i)
+                .and_then(|e| e.cmd.as_ref())
+                .filter(|c| c.op.key() == key)
+            {
                 m.applied = i - 1;
                 m.apply_with(i, Some(c), self.rules);
             }
@@ -339,7 +434,9 @@ impl Server {
     }
 
     fn reply(&mut self, client: ClientId, req: u64, outcome: Outcome) {
-        self.out.replies.push((client, ClientReply { req, outcome }));
+        self.out
+            .replies
+            .push((client, ClientReply { req, outcome }));
     }
 
     fn handle_request(&mut self, now: i64, r: ClientRequest) {
@@ -356,9 +453,16 @@ impl Server {
                 // answering "granted" again would make two clients believe they hold the key.
                 if let Outcome::Granted { key, token, .. } = &outcome {
                     let now_held = self.speculative_lock(key);
-                    if !now_held.as_ref().is_some_and(|l| l.token == *token && l.holder == Some(r.client)) {
+                    if !now_held
+                        .as_ref()
+                        .is_some_and(|l| l.token == *token && l.holder == Some(r.client))
+                    {
                         let (holder, token) = now_held.map_or((None, 0), |l| (l.holder, l.token));
-                        outcome = Outcome::Busy { key: key.clone(), holder, token };
+                        outcome = Outcome::Busy {
+                            key: key.clone(),
+                            holder,
+                            token,
+                        };
                     }
                 }
                 self.reply(r.client, r.req, outcome);
@@ -398,7 +502,10 @@ impl Server {
                         return;
                     }
                 }
-                LockOp::Release { key, token: self.switches.release_with_token.then_some(token) }
+                LockOp::Release {
+                    key,
+                    token: self.switches.release_with_token.then_some(token),
+                }
             }
         };
         let counter_token = match (&cmd, self.switches.token_from_leader_counter) {
@@ -408,7 +515,15 @@ impl Server {
             }
             _ => None,
         };
-        if let Ok(index) = self.raft.propose(now, LockCommand { op: cmd, client: Some(r.client), req: r.req, counter_token }) {
+        if let Ok(index) = self.raft.propose(
+            now,
+            LockCommand {
+                op: cmd,
+                client: Some(r.client),
+                req: r.req,
+                counter_token,
+            },
+        ) {
             self.waiters.insert(index, (r.client, r.req));
         }
     }
@@ -430,7 +545,11 @@ impl Server {
         let ready = self.raft.ready_mut();
         if let Some(snap) = ready.restore.take() {
             self.restore(now, &snap.state, snap.index);
-            self.out.events.push(ServerEvent::SnapshotRestored { index: snap.index, term: snap.term, from_leader: true });
+            self.out.events.push(ServerEvent::SnapshotRestored {
+                index: snap.index,
+                term: snap.term,
+                from_leader: true,
+            });
         }
         let ready = self.raft.ready_mut();
         self.out.messages.append(&mut ready.messages);
@@ -452,8 +571,15 @@ impl Server {
         let commit = self.raft.commit_index();
         while self.machine.applied < commit {
             let index = self.machine.applied + 1;
-            let entry = self.raft.log().entry(index).expect("committed entry exists").clone();
-            let result = self.machine.apply_with(index, entry.cmd.as_ref(), self.rules);
+            let entry = self
+                .raft
+                .log()
+                .entry(index)
+                .expect("committed entry exists")
+                .clone();
+            let result = self
+                .machine
+                .apply_with(index, entry.cmd.as_ref(), self.rules);
             self.results.push(result);
             self.track_lease(now, entry.cmd.as_ref(), result);
             let leader_of_entry = self.raft.is_leader() && entry.term == self.raft.term();
@@ -469,7 +595,13 @@ impl Server {
                 }
             }
             let digest = self.machine.digest();
-            self.out.events.push(ServerEvent::Applied { index, term: entry.term, cmd: entry.cmd, result, digest });
+            self.out.events.push(ServerEvent::Applied {
+                index,
+                term: entry.term,
+                cmd: entry.cmd,
+                result,
+                digest,
+            });
         }
     }
 
@@ -479,11 +611,19 @@ impl Server {
         match (&cmd.op, result) {
             (LockOp::Grant { key, lease_ms }, ApplyResult::Granted { token }) => {
                 let deadline_local_us = now.saturating_add((*lease_ms as i64).saturating_mul(1000));
-                self.leases.insert(key.clone(), Lease { token, lease_ms: *lease_ms, deadline_local_us });
+                self.leases.insert(
+                    key.clone(),
+                    Lease {
+                        token,
+                        lease_ms: *lease_ms,
+                        deadline_local_us,
+                    },
+                );
             }
             (op, ApplyResult::Released | ApplyResult::Expired { existed: true }) => {
                 if let Some(l) = self.leases.remove(op.key()) {
-                    self.expiring.retain(|(k, t)| !(*t == l.token && &**k == op.key()));
+                    self.expiring
+                        .retain(|(k, t)| !(*t == l.token && &**k == op.key()));
                 }
             }
             _ => {}
@@ -508,12 +648,25 @@ impl Server {
         let mut proposed = false;
         for (key, token) in due {
             self.expiring.insert((key.clone(), token));
-            if !self.speculative_lock(&key).is_some_and(|l| l.token == token) {
+            if !self
+                .speculative_lock(&key)
+                .is_some_and(|l| l.token == token)
+            {
                 continue; // already released or expiring in the pending tail
             }
-            let cmd = LockCommand { op: LockOp::Expire { key: key.clone(), token }, client: None, req: 0, counter_token: None };
+            let cmd = LockCommand {
+                op: LockOp::Expire {
+                    key: key.clone(),
+                    token,
+                },
+                client: None,
+                req: 0,
+                counter_token: None,
+            };
             if self.raft.propose(now, cmd).is_ok() {
-                self.out.events.push(ServerEvent::ExpireProposed { key, token });
+                self.out
+                    .events
+                    .push(ServerEvent::ExpireProposed { key, token });
                 proposed = true;
             }
         }
@@ -524,14 +677,24 @@ impl Server {
 /// What a client is told about its applied request.
 fn outcome_of(op: &LockOp, result: ApplyResult, locks: &BTreeMap<Key, Lock>) -> Outcome {
     match (op, result) {
-        (LockOp::Grant { key, lease_ms }, ApplyResult::Granted { token }) => {
-            Outcome::Granted { key: key.clone(), token, lease_ms: *lease_ms }
-        }
+        (LockOp::Grant { key, lease_ms }, ApplyResult::Granted { token }) => Outcome::Granted {
+            key: key.clone(),
+            token,
+            lease_ms: *lease_ms,
+        },
         (LockOp::Grant { key, .. }, _) => {
             let (holder, token) = locks.get(key).map_or((None, 0), |l| (l.holder, l.token));
-            Outcome::Busy { key: key.clone(), holder, token }
+            Outcome::Busy {
+                key: key.clone(),
+                holder,
+                token,
+            }
         }
-        (LockOp::Release { key, .. }, ApplyResult::Released) => Outcome::Released { key: key.clone() },
-        (op, _) => Outcome::NotHolder { key: op.key().into() },
+        (LockOp::Release { key, .. }, ApplyResult::Released) => {
+            Outcome::Released { key: key.clone() }
+        }
+        (op, _) => Outcome::NotHolder {
+            key: op.key().into(),
+        },
     }
 }

@@ -6,18 +6,46 @@ use super::machine::{ApplyRules, LockMachine};
 use super::*;
 
 fn grant(key: &str, lease_ms: u64, client: u32) -> LockCommand {
-    LockCommand { op: LockOp::Grant { key: key.into(), lease_ms }, client: Some(client), req: 1, counter_token: None }
+    LockCommand {
+        op: LockOp::Grant {
+            key: key.into(),
+            lease_ms,
+        },
+        client: Some(client),
+        req: 1,
+        counter_token: None,
+    }
 }
 fn release(key: &str) -> LockCommand {
-    LockCommand { op: LockOp::Release { key: key.into(), token: None }, client: None, req: 0, counter_token: None }
+    LockCommand {
+        op: LockOp::Release {
+            key: key.into(),
+            token: None,
+        },
+        client: None,
+        req: 0,
+        counter_token: None,
+    }
 }
 fn expire(key: &str, token: u64) -> LockCommand {
-    LockCommand { op: LockOp::Expire { key: key.into(), token }, client: None, req: 0, counter_token: None }
+    LockCommand {
+        op: LockOp::Expire {
+            key: key.into(),
+            token,
+        },
+        client: None,
+        req: 0,
+        counter_token: None,
+    }
 }
 
 fn run(cmds: &[Option<LockCommand>]) -> (LockMachine, Vec<ApplyResult>) {
     let mut m = LockMachine::default();
-    let rs = cmds.iter().enumerate().map(|(i, c)| m.apply(i as u64 + 1, c.as_ref())).collect();
+    let rs = cmds
+        .iter()
+        .enumerate()
+        .map(|(i, c)| m.apply(i as u64 + 1, c.as_ref()))
+        .collect();
     (m, rs)
 }
 
@@ -33,7 +61,13 @@ fn grant_carries_no_token_the_token_is_assigned_at_apply() {
 
 #[test]
 fn all_nodes_compute_the_same_token_deterministically() {
-    let log = [None, Some(grant("a", 10, 0)), Some(grant("b", 10, 1)), Some(release("a")), Some(grant("a", 10, 2))];
+    let log = [
+        None,
+        Some(grant("a", 10, 0)),
+        Some(grant("b", 10, 1)),
+        Some(release("a")),
+        Some(grant("a", 10, 2)),
+    ];
     let (m1, r1) = run(&log);
     let (m2, r2) = run(&log);
     assert_eq!(r1, r2);
@@ -44,7 +78,13 @@ fn all_nodes_compute_the_same_token_deterministically() {
 #[test]
 fn token_is_the_grant_log_index_and_survives_deletion() {
     // A per-key counter would issue token 1 again after the deletion; the log index never repeats.
-    let (_, rs) = run(&[Some(grant("k", 10, 0)), Some(release("k")), Some(grant("k", 10, 1)), Some(expire("k", 3)), Some(grant("k", 10, 2))]);
+    let (_, rs) = run(&[
+        Some(grant("k", 10, 0)),
+        Some(release("k")),
+        Some(grant("k", 10, 1)),
+        Some(expire("k", 3)),
+        Some(grant("k", 10, 2)),
+    ]);
     assert_eq!(rs[0], ApplyResult::Granted { token: 1 });
     assert_eq!(rs[2], ApplyResult::Granted { token: 3 });
     assert_eq!(rs[4], ApplyResult::Granted { token: 5 });
@@ -84,7 +124,12 @@ fn expire_deletes_only_if_the_token_matches() {
 fn late_or_duplicated_expire_cannot_erase_a_lock_granted_again_in_between() {
     // A holds k (token 1); Expire{k,1} commits; B gets k (token 3); a duplicate of Expire{k,1}
     // applies late: existed=false, and B keeps the lock.
-    let (m, rs) = run(&[Some(grant("k", 10, 0)), Some(expire("k", 1)), Some(grant("k", 10, 1)), Some(expire("k", 1))]);
+    let (m, rs) = run(&[
+        Some(grant("k", 10, 0)),
+        Some(expire("k", 1)),
+        Some(grant("k", 10, 1)),
+        Some(expire("k", 1)),
+    ]);
     assert_eq!(rs[1], ApplyResult::Expired { existed: true });
     assert_eq!(rs[3], ApplyResult::Expired { existed: false });
     assert_eq!(m.locks["k"].holder, Some(1));
@@ -110,9 +155,15 @@ fn idempotency_applying_the_same_expire_again_does_not_change_the_state() {
     let mut m = LockMachine::default();
     m.apply(1, Some(&grant("k", 10, 0)));
     m.apply(2, Some(&grant("j", 10, 1)));
-    assert_eq!(m.apply(3, Some(&expire("k", 1))), ApplyResult::Expired { existed: true });
+    assert_eq!(
+        m.apply(3, Some(&expire("k", 1))),
+        ApplyResult::Expired { existed: true }
+    );
     let locks = m.locks.clone();
-    assert_eq!(m.apply(4, Some(&expire("k", 1))), ApplyResult::Expired { existed: false });
+    assert_eq!(
+        m.apply(4, Some(&expire("k", 1))),
+        ApplyResult::Expired { existed: false }
+    );
     assert_eq!(m.locks, locks);
 }
 
@@ -121,7 +172,11 @@ fn state_machine_replaying_the_log_from_empty_rebuilds_a_byte_identical_table() 
     let log: Vec<Option<LockCommand>> = (0..200u64)
         .map(|i| match i % 7 {
             0 => None,
-            1 | 4 => Some(grant(["a", "b", "c"][(i % 3) as usize], 100 + i, (i % 5) as u32)),
+            1 | 4 => Some(grant(
+                ["a", "b", "c"][(i % 3) as usize],
+                100 + i,
+                (i % 5) as u32,
+            )),
             2 => Some(release(["a", "b", "c"][(i % 2) as usize])),
             3 => Some(expire("a", i - 2)),
             5 => Some(expire("c", i / 2)),
@@ -130,7 +185,10 @@ fn state_machine_replaying_the_log_from_empty_rebuilds_a_byte_identical_table() 
         .collect();
     let (m1, _) = run(&log);
     let (m2, _) = run(&log);
-    assert_eq!(serde_json::to_vec(&m1).unwrap(), serde_json::to_vec(&m2).unwrap());
+    assert_eq!(
+        serde_json::to_vec(&m1).unwrap(),
+        serde_json::to_vec(&m2).unwrap()
+    );
     assert_eq!(m1.digest(), m2.digest());
 }
 
@@ -140,7 +198,11 @@ fn apply_never_reads_a_clock_results_depend_only_on_table_index_and_command() {
     let mut a = LockMachine::default();
     let mut b = LockMachine::default();
     for i in 1..=50u64 {
-        let c = if i % 3 == 0 { expire("k", i - 1) } else { grant("k", i, 0) };
+        let c = if i % 3 == 0 {
+            expire("k", i - 1)
+        } else {
+            grant("k", i, 0)
+        };
         assert_eq!(a.apply(i, Some(&c)), b.apply(i, Some(&c)));
     }
 }
@@ -149,17 +211,33 @@ fn apply_never_reads_a_clock_results_depend_only_on_table_index_and_command() {
 fn switch_expire_ignoring_the_token_deletes_a_regranted_lock() {
     // The design switch of the "break it" lessons, for comparison with the test above.
     let mut m = LockMachine::default();
-    let rules = ApplyRules { expire_ignores_token: true };
+    let rules = ApplyRules {
+        expire_ignores_token: true,
+    };
     m.apply_with(1, Some(&grant("k", 10, 0)), rules);
     m.apply_with(2, Some(&release("k")), rules);
     m.apply_with(3, Some(&grant("k", 10, 1)), rules);
-    assert_eq!(m.apply_with(4, Some(&expire("k", 1)), rules), ApplyResult::Expired { existed: true });
-    assert!(m.locks.is_empty(), "B's lock was erased by A's stale expire");
+    assert_eq!(
+        m.apply_with(4, Some(&expire("k", 1)), rules),
+        ApplyResult::Expired { existed: true }
+    );
+    assert!(
+        m.locks.is_empty(),
+        "B's lock was erased by A's stale expire"
+    );
 }
 
 #[test]
 fn release_with_token_switch_deletes_only_the_named_lock() {
-    let rel = |t| LockCommand { op: LockOp::Release { key: "k".into(), token: Some(t) }, client: Some(0), req: 2, counter_token: None };
+    let rel = |t| LockCommand {
+        op: LockOp::Release {
+            key: "k".into(),
+            token: Some(t),
+        },
+        client: Some(0),
+        req: 2,
+        counter_token: None,
+    };
     let (m, rs) = run(&[Some(grant("k", 10, 0)), Some(rel(9))]);
     assert_eq!(rs[1], ApplyResult::NotFound);
     assert!(m.locks.contains_key("k"));
@@ -175,7 +253,14 @@ use crate::raft::RaftConfig;
 use crate::sim::rng::Rng;
 
 fn leader() -> (Server, i64) {
-    let mut s = Server::new(0, 1, RaftConfig::default(), Rng::new(1), 0, Switches::default());
+    let mut s = Server::new(
+        0,
+        1,
+        RaftConfig::default(),
+        Rng::new(1),
+        0,
+        Switches::default(),
+    );
     let now = s.next_deadline();
     s.tick(now);
     assert!(s.raft.is_leader());
@@ -185,7 +270,14 @@ fn leader() -> (Server, i64) {
 }
 
 fn acquire(client: u32, req: u64, key: &str, lease_ms: u64) -> ClientRequest {
-    ClientRequest { client, req, op: RequestOp::Acquire { key: key.into(), lease_ms } }
+    ClientRequest {
+        client,
+        req,
+        op: RequestOp::Acquire {
+            key: key.into(),
+            lease_ms,
+        },
+    }
 }
 
 fn replies(s: &mut Server) -> Vec<(u32, ClientReply)> {
@@ -197,12 +289,30 @@ fn leader_proposes_grant_only_for_a_free_key_and_answers_busy_with_holder_and_to
     let (mut s, now) = leader();
     s.request(now, acquire(0, 1, "k", 1000));
     let r = replies(&mut s);
-    assert_eq!(r[0].1.outcome, Outcome::Granted { key: "k".into(), token: 2, lease_ms: 1000 });
+    assert_eq!(
+        r[0].1.outcome,
+        Outcome::Granted {
+            key: "k".into(),
+            token: 2,
+            lease_ms: 1000
+        }
+    );
     let last = s.raft.log().last_index();
     s.request(now, acquire(1, 1, "k", 1000));
     let r = replies(&mut s);
-    assert_eq!(r[0].1.outcome, Outcome::Busy { key: "k".into(), holder: Some(0), token: 2 });
-    assert_eq!(s.raft.log().last_index(), last, "no Grant proposed for a held key, so no GrantRejected");
+    assert_eq!(
+        r[0].1.outcome,
+        Outcome::Busy {
+            key: "k".into(),
+            holder: Some(0),
+            token: 2
+        }
+    );
+    assert_eq!(
+        s.raft.log().last_index(),
+        last,
+        "no Grant proposed for a held key, so no GrantRejected"
+    );
 }
 
 #[test]
@@ -212,11 +322,37 @@ fn leader_proposes_release_only_when_the_client_is_the_holder() {
     s.take_output();
     let last = s.raft.log().last_index();
     // B's key-only release of A's lock (compare etcd issue 22082) is refused without an entry.
-    s.request(now, ClientRequest { client: 1, req: 1, op: RequestOp::Release { key: "k".into(), token: 2 } });
-    assert_eq!(replies(&mut s)[0].1.outcome, Outcome::NotHolder { key: "k".into() });
+    s.request(
+        now,
+        ClientRequest {
+            client: 1,
+            req: 1,
+            op: RequestOp::Release {
+                key: "k".into(),
+                token: 2,
+            },
+        },
+    );
+    assert_eq!(
+        replies(&mut s)[0].1.outcome,
+        Outcome::NotHolder { key: "k".into() }
+    );
     assert_eq!(s.raft.log().last_index(), last);
-    s.request(now, ClientRequest { client: 0, req: 2, op: RequestOp::Release { key: "k".into(), token: 2 } });
-    assert_eq!(replies(&mut s)[0].1.outcome, Outcome::Released { key: "k".into() });
+    s.request(
+        now,
+        ClientRequest {
+            client: 0,
+            req: 2,
+            op: RequestOp::Release {
+                key: "k".into(),
+                token: 2,
+            },
+        },
+    );
+    assert_eq!(
+        replies(&mut s)[0].1.outcome,
+        Outcome::Released { key: "k".into() }
+    );
     assert!(s.machine.locks.is_empty());
 }
 
@@ -229,7 +365,11 @@ fn retried_grant_gets_the_original_result_not_grant_rejected() {
     s.request(now + 10, acquire(0, 7, "k", 1000));
     let again = replies(&mut s);
     assert_eq!(first[0].1, again[0].1);
-    assert_eq!(s.raft.log().last_index(), last, "the retry appended nothing");
+    assert_eq!(
+        s.raft.log().last_index(),
+        last,
+        "the retry appended nothing"
+    );
     assert!(!s.results.iter().any(|r| *r == ApplyResult::GrantRejected));
 }
 
@@ -245,9 +385,18 @@ fn leader_proposes_expire_when_the_lease_runs_out_on_its_own_clock() {
     assert!(s.machine.locks.contains_key("k"));
     s.tick(deadline);
     let ev = s.take_output().events;
-    assert!(ev.contains(&ServerEvent::ExpireProposed { key: "k".into(), token: 2 }));
-    assert!(s.machine.locks.is_empty(), "the single node commits and applies its Expire");
-    assert_eq!(*s.results.last().unwrap(), ApplyResult::Expired { existed: true });
+    assert!(ev.contains(&ServerEvent::ExpireProposed {
+        key: "k".into(),
+        token: 2
+    }));
+    assert!(
+        s.machine.locks.is_empty(),
+        "the single node commits and applies its Expire"
+    );
+    assert_eq!(
+        *s.results.last().unwrap(),
+        ApplyResult::Expired { existed: true }
+    );
 }
 
 #[test]
@@ -257,13 +406,30 @@ fn ghost_lock_leader_releases_at_once_when_the_grant_reply_cannot_reach_the_clie
     let (client, reply) = replies(&mut s).remove(0);
     s.reply_undeliverable(now, client, &reply);
     let ev = s.take_output().events;
-    assert!(ev.contains(&ServerEvent::GhostRelease { key: "k".into(), token: 2, client: 0 }));
-    assert!(s.machine.locks.is_empty(), "released long before the 60 s lease");
+    assert!(ev.contains(&ServerEvent::GhostRelease {
+        key: "k".into(),
+        token: 2,
+        client: 0
+    }));
+    assert!(
+        s.machine.locks.is_empty(),
+        "released long before the 60 s lease"
+    );
 }
 
 #[test]
 fn follower_refuses_requests_with_a_leader_hint() {
-    let mut s = Server::new(1, 3, RaftConfig::default(), Rng::new(1), 0, Switches::default());
+    let mut s = Server::new(
+        1,
+        3,
+        RaftConfig::default(),
+        Rng::new(1),
+        0,
+        Switches::default(),
+    );
     s.request(0, acquire(0, 1, "k", 1000));
-    assert_eq!(replies(&mut s)[0].1.outcome, Outcome::NotLeader { hint: None });
+    assert_eq!(
+        replies(&mut s)[0].1.outcome,
+        Outcome::NotLeader { hint: None }
+    );
 }

@@ -25,7 +25,13 @@ pub struct Log<C> {
 
 impl<C> Default for Log<C> {
     fn default() -> Self {
-        Log { entries: Chunked::default(), prefix_hash: Chunked::default(), start: 0, start_term: 0, start_hash: 0 }
+        Log {
+            entries: Chunked::default(),
+            prefix_hash: Chunked::default(),
+            start: 0,
+            start_term: 0,
+            start_hash: 0,
+        }
     }
 }
 
@@ -65,7 +71,9 @@ impl<C: Command> Log<C> {
         if i <= self.start {
             return self.start_term;
         }
-        self.entries.get((i - self.start) as usize - 1).map_or(0, |e| e.term)
+        self.entries
+            .get((i - self.start) as usize - 1)
+            .map_or(0, |e| e.term)
     }
 
     /// Term at index i, or None when the log no longer knows it (compacted) or does not hold it.
@@ -74,7 +82,10 @@ impl<C: Command> Log<C> {
             0 => Some(0),
             _ if i < self.start => None,
             _ if i == self.start => Some(self.start_term),
-            _ => self.entries.get((i - self.start) as usize - 1).map(|e| e.term),
+            _ => self
+                .entries
+                .get((i - self.start) as usize - 1)
+                .map(|e| e.term),
         }
     }
 
@@ -112,7 +123,12 @@ impl<C: Command> Log<C> {
     /// Discard the whole log for a snapshot that ends at `index` with `term` (§7: the follower's
     /// log conflicts with the snapshot or is shorter).
     pub fn reset_to(&mut self, index: Index, term: Term, hash: u64) {
-        *self = Log { start: index, start_term: term, start_hash: hash, ..Log::default() };
+        *self = Log {
+            start: index,
+            start_term: term,
+            start_hash: hash,
+            ..Log::default()
+        };
     }
 
     pub fn append(&mut self, e: Entry<C>) -> Index {
@@ -137,7 +153,8 @@ impl<C: Command> Log<C> {
         if from <= self.start || from > to {
             return Vec::new();
         }
-        self.entries.to_vec_range((from - self.start) as usize - 1, (to - self.start) as usize)
+        self.entries
+            .to_vec_range((from - self.start) as usize - 1, (to - self.start) as usize)
     }
 
     /// The first index holding `term`, scanning back from `from` (fast back-off, §5.3); not below

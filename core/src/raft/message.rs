@@ -7,16 +7,40 @@ use std::rc::Rc;
 pub enum Message<C: Command> {
     /// RequestVote. With `pre`, a pre-vote: `term` is the term the sender would campaign in,
     /// and neither side changes its term (thesis §9.6).
-    Vote { term: Term, last_index: Index, last_term: Term, pre: bool },
-    VoteReply { term: Term, granted: bool, pre: bool },
+    Vote {
+        term: Term,
+        last_index: Index,
+        last_term: Term,
+        pre: bool,
+    },
+    VoteReply {
+        term: Term,
+        granted: bool,
+        pre: bool,
+    },
     /// AppendEntries; a heartbeat when `entries` is empty.
-    Append { term: Term, prev_index: Index, prev_term: Term, entries: Vec<Entry<C>>, commit: Index },
+    Append {
+        term: Term,
+        prev_index: Index,
+        prev_term: Term,
+        entries: Vec<Entry<C>>,
+        commit: Index,
+    },
     /// On success `match_index` is the last index known to match the leader's log. On failure
     /// `hint_index`/`hint_term` let the leader skip a whole conflicting term (fast back-off).
-    AppendReply { term: Term, success: bool, match_index: Index, hint_index: Index, hint_term: Term },
+    AppendReply {
+        term: Term,
+        success: bool,
+        match_index: Index,
+        hint_index: Index,
+        hint_term: Term,
+    },
     /// InstallSnapshot (§7, Figure 13), in one message: the leader no longer has the entries the
     /// follower needs. Answered with an `AppendReply` whose `match_index` is the snapshot's index.
-    Snapshot { term: Term, snapshot: Rc<Snapshot<C::State>> },
+    Snapshot {
+        term: Term,
+        snapshot: Rc<Snapshot<C::State>>,
+    },
 }
 
 impl<C: Command> Message<C> {

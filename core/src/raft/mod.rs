@@ -128,7 +128,11 @@ pub struct Ready<C: Command> {
 
 impl<C: Command> Default for Ready<C> {
     fn default() -> Self {
-        Ready { messages: Vec::new(), role_changes: Vec::new(), restore: None }
+        Ready {
+            messages: Vec::new(),
+            role_changes: Vec::new(),
+            restore: None,
+        }
     }
 }
 
@@ -186,12 +190,31 @@ pub struct Raft<C: Command> {
 
 impl<C: Command> Raft<C> {
     pub fn new(id: NodeId, n: usize, cfg: RaftConfig, rng: Rng, now: i64) -> Self {
-        Self::restart(id, n, cfg, rng, now, HardState { term: 0, voted_for: None, log: Log::default(), snapshot: None })
+        Self::restart(
+            id,
+            n,
+            cfg,
+            rng,
+            now,
+            HardState {
+                term: 0,
+                voted_for: None,
+                log: Log::default(),
+                snapshot: None,
+            },
+        )
     }
 
     /// A node coming back from a crash: persistent state kept, volatile state fresh (§5.1). The
     /// snapshot's index counts as committed: the host restarts its state machine from it.
-    pub fn restart(id: NodeId, n: usize, cfg: RaftConfig, rng: Rng, now: i64, hs: HardState<C>) -> Self {
+    pub fn restart(
+        id: NodeId,
+        n: usize,
+        cfg: RaftConfig,
+        rng: Rng,
+        now: i64,
+        hs: HardState<C>,
+    ) -> Self {
         let mut r = Raft {
             id,
             n,
@@ -220,11 +243,21 @@ impl<C: Command> Raft<C> {
     }
 
     pub fn hard_state(&self) -> HardState<C> {
-        HardState { term: self.term, voted_for: self.voted_for, log: self.log.clone(), snapshot: self.snapshot.clone() }
+        HardState {
+            term: self.term,
+            voted_for: self.voted_for,
+            log: self.log.clone(),
+            snapshot: self.snapshot.clone(),
+        }
     }
 
     pub fn into_hard_state(self) -> HardState<C> {
-        HardState { term: self.term, voted_for: self.voted_for, log: self.log, snapshot: self.snapshot }
+        HardState {
+            term: self.term,
+            voted_for: self.voted_for,
+            log: self.log,
+            snapshot: self.snapshot,
+        }
     }
 
     /// The latest snapshot of the state machine, if any.
@@ -240,10 +273,23 @@ impl<C: Command> Raft<C> {
     /// drops everything up to the previous snapshot: the entries since then stay, so a follower
     /// a little behind still catches up from the log rather than by a whole snapshot.
     pub fn snapshot_taken(&mut self, index: Index, state: C::State) {
-        assert!(index <= self.commit && index > self.snapshot_index(), "snapshot at {index} of a committed, newer index");
+        assert!(
+            index <= self.commit && index > self.snapshot_index(),
+            "snapshot at {index} of a committed, newer index"
+        );
         let previous = self.snapshot_index();
-        let (term, hash) = (self.log.term_at(index), self.log.prefix_hash(index).expect("applied index is in the log"));
-        self.snapshot = Some(Rc::new(Snapshot { index, term, hash, state }));
+        let (term, hash) = (
+            self.log.term_at(index),
+            self.log
+                .prefix_hash(index)
+                .expect("applied index is in the log"),
+        );
+        self.snapshot = Some(Rc::new(Snapshot {
+            index,
+            term,
+            hash,
+            state,
+        }));
         self.log.compact(previous);
     }
 
@@ -300,7 +346,9 @@ impl<C: Command> Raft<C> {
             if now >= self.quorum_deadline {
                 // Check-quorum (thesis §6.2): a leader that has not heard from a majority
                 // within an election timeout steps down, so a partitioned leader stops serving.
-                let heard = (0..self.n).filter(|&p| p == self.id || self.recently_active[p]).count();
+                let heard = (0..self.n)
+                    .filter(|&p| p == self.id || self.recently_active[p])
+                    .count();
                 if heard < self.majority() {
                     let term = self.term;
                     self.become_follower(now, term, None);
@@ -323,7 +371,10 @@ impl<C: Command> Raft<C> {
         if self.role != Role::Leader {
             return Err(NotLeader { hint: self.leader });
         }
-        let index = self.log.append(Entry { term: self.term, cmd: Some(cmd) });
+        let index = self.log.append(Entry {
+            term: self.term,
+            cmd: Some(cmd),
+        });
         self.matched[self.id] = index;
         self.maybe_commit();
         self.broadcast_append(false);
@@ -335,11 +386,21 @@ impl<C: Command> Raft<C> {
         if mterm > self.term {
             match &msg {
                 // A pre-vote never changes anybody's term (thesis §9.6).
-                Message::Vote { pre: true, .. } | Message::VoteReply { pre: true, granted: true, .. } => {}
+                Message::Vote { pre: true, .. }
+                | Message::VoteReply {
+                    pre: true,
+                    granted: true,
+                    ..
+                } => {}
                 // §4.2.3: ignore a RequestVote while a current leader is heard from.
-                Message::Vote { pre: false, .. } if self.cfg.check_quorum && self.in_leader_lease(now) => return,
+                Message::Vote { pre: false, .. }
+                    if self.cfg.check_quorum && self.in_leader_lease(now) =>
+                {
+                    return
+                }
                 _ => {
-                    let leader = matches!(msg, Message::Append { .. } | Message::Snapshot { .. }).then_some(from);
+                    let leader = matches!(msg, Message::Append { .. } | Message::Snapshot { .. })
+                        .then_some(from);
                     self.become_follower(now, mterm, leader);
                 }
             }
@@ -348,26 +409,50 @@ impl<C: Command> Raft<C> {
             match msg {
                 Message::Append { .. } | Message::Snapshot { .. } => self.send(
                     from,
-                    Message::AppendReply { term: self.term, success: false, match_index: 0, hint_index: 0, hint_term: 0 },
+                    Message::AppendReply {
+                        term: self.term,
+                        success: false,
+                        match_index: 0,
+                        hint_index: 0,
+                        hint_term: 0,
+                    },
                 ),
-                Message::Vote { pre, .. } => {
-                    self.send(from, Message::VoteReply { term: self.term, granted: false, pre })
-                }
+                Message::Vote { pre, .. } => self.send(
+                    from,
+                    Message::VoteReply {
+                        term: self.term,
+                        granted: false,
+                        pre,
+                    },
+                ),
                 _ => {}
             }
             return;
         }
         match msg {
-            Message::Vote { term, last_index, last_term, pre } => {
-                self.handle_vote(now, from, term, last_index, last_term, pre)
+            Message::Vote {
+                term,
+                last_index,
+                last_term,
+                pre,
+            } => self.handle_vote(now, from, term, last_index, last_term, pre),
+            Message::VoteReply { term, granted, pre } => {
+                self.handle_vote_reply(now, from, term, granted, pre)
             }
-            Message::VoteReply { term, granted, pre } => self.handle_vote_reply(now, from, term, granted, pre),
-            Message::Append { prev_index, prev_term, entries, commit, .. } => {
-                self.handle_append(now, from, prev_index, prev_term, entries, commit)
-            }
-            Message::AppendReply { success, match_index, hint_index, hint_term, .. } => {
-                self.handle_append_reply(from, success, match_index, hint_index, hint_term)
-            }
+            Message::Append {
+                prev_index,
+                prev_term,
+                entries,
+                commit,
+                ..
+            } => self.handle_append(now, from, prev_index, prev_term, entries, commit),
+            Message::AppendReply {
+                success,
+                match_index,
+                hint_index,
+                hint_term,
+                ..
+            } => self.handle_append_reply(from, success, match_index, hint_index, hint_term),
             Message::Snapshot { snapshot, .. } => self.handle_snapshot(now, from, snapshot),
         }
     }
@@ -379,7 +464,10 @@ impl<C: Command> Raft<C> {
     }
 
     fn reset_election_deadline(&mut self, now: i64) {
-        let t = self.rng.range_inclusive(self.cfg.election_timeout_min_us, self.cfg.election_timeout_max_us);
+        let t = self.rng.range_inclusive(
+            self.cfg.election_timeout_min_us,
+            self.cfg.election_timeout_max_us,
+        );
         self.election_deadline = now + t as i64;
     }
 
@@ -393,7 +481,9 @@ impl<C: Command> Raft<C> {
             Role::Leader => true,
             Role::Follower => {
                 self.leader.is_some()
-                    && self.leader_contact.is_some_and(|t| now - t < self.cfg.election_timeout_min_us as i64)
+                    && self
+                        .leader_contact
+                        .is_some_and(|t| now - t < self.cfg.election_timeout_min_us as i64)
             }
             _ => false,
         }
@@ -427,7 +517,15 @@ impl<C: Command> Raft<C> {
         let (last_index, last_term) = (self.log.last_index(), self.log.last_term());
         for p in 0..self.n {
             if p != self.id {
-                self.send(p, Message::Vote { term, last_index, last_term, pre });
+                self.send(
+                    p,
+                    Message::Vote {
+                        term,
+                        last_index,
+                        last_term,
+                        pre,
+                    },
+                );
             }
         }
         self.tally(now, pre);
@@ -438,7 +536,15 @@ impl<C: Command> Raft<C> {
         (last_term, last_index) >= (self.log.last_term(), self.log.last_index())
     }
 
-    fn handle_vote(&mut self, now: i64, from: NodeId, term: Term, last_index: Index, last_term: Term, pre: bool) {
+    fn handle_vote(
+        &mut self,
+        now: i64,
+        from: NodeId,
+        term: Term,
+        last_index: Index,
+        last_term: Term,
+        pre: bool,
+    ) {
         let can_vote = if pre {
             // A pre-vote is granted for a later term when no leader is heard (§9.6, §4.2.3).
             term > self.term && !(self.cfg.pre_vote && self.in_leader_lease(now))
@@ -451,7 +557,14 @@ impl<C: Command> Raft<C> {
             self.reset_election_deadline(now);
         }
         let reply_term = if pre && granted { term } else { self.term };
-        self.send(from, Message::VoteReply { term: reply_term, granted, pre });
+        self.send(
+            from,
+            Message::VoteReply {
+                term: reply_term,
+                granted,
+                pre,
+            },
+        );
     }
 
     fn handle_vote_reply(&mut self, now: i64, from: NodeId, term: Term, granted: bool, pre: bool) {
@@ -504,7 +617,14 @@ impl<C: Command> Raft<C> {
 
     fn set_role(&mut self, role: Role) {
         self.role = role;
-        self.ready.role_changes.push((role, if role == Role::PreCandidate { self.term + 1 } else { self.term }));
+        self.ready.role_changes.push((
+            role,
+            if role == Role::PreCandidate {
+                self.term + 1
+            } else {
+                self.term
+            },
+        ));
     }
 
     fn become_leader(&mut self, now: i64) {
@@ -515,13 +635,19 @@ impl<C: Command> Raft<C> {
         self.matched.iter_mut().for_each(|x| *x = 0);
         self.recently_active.iter_mut().for_each(|a| *a = false);
         // §8: a no-op of the new term lets the leader commit (and learn) everything before it.
-        let index = self.log.append(Entry { term: self.term, cmd: None });
+        let index = self.log.append(Entry {
+            term: self.term,
+            cmd: None,
+        });
         self.matched[self.id] = index;
         self.maybe_commit();
         self.broadcast_append(false);
         self.heartbeat_deadline = now + self.cfg.heartbeat_us as i64;
-        self.quorum_deadline =
-            if self.cfg.check_quorum { now + self.cfg.election_timeout_min_us as i64 } else { i64::MAX };
+        self.quorum_deadline = if self.cfg.check_quorum {
+            now + self.cfg.election_timeout_min_us as i64
+        } else {
+            i64::MAX
+        };
     }
 
     // ---- replication -----------------------------------------------------------------------
@@ -543,9 +669,18 @@ impl<C: Command> Raft<C> {
         let prev_index = self.next[to] - 1;
         if prev_index < self.log.start() {
             // The entries this follower needs are compacted: it gets the snapshot (§7).
-            let snap = self.snapshot.clone().expect("a compacted log has a snapshot");
+            let snap = self
+                .snapshot
+                .clone()
+                .expect("a compacted log has a snapshot");
             self.next[to] = snap.index + 1;
-            self.send(to, Message::Snapshot { term: self.term, snapshot: snap });
+            self.send(
+                to,
+                Message::Snapshot {
+                    term: self.term,
+                    snapshot: snap,
+                },
+            );
             return;
         }
         let last = self.log.last_index().min(prev_index + self.cfg.max_batch);
@@ -580,7 +715,16 @@ impl<C: Command> Raft<C> {
             prev_index += skip as Index;
             if prev_index < self.log.start() {
                 let match_index = prev_index;
-                self.send(from, Message::AppendReply { term: self.term, success: true, match_index, hint_index: 0, hint_term: 0 });
+                self.send(
+                    from,
+                    Message::AppendReply {
+                        term: self.term,
+                        success: true,
+                        match_index,
+                        hint_index: 0,
+                        hint_term: 0,
+                    },
+                );
                 return;
             }
             prev_term = self.log.term_at(prev_index);
@@ -589,7 +733,16 @@ impl<C: Command> Raft<C> {
         // §5.3 consistency check.
         if prev_index > self.log.last_index() {
             let hint_index = self.log.last_index() + 1;
-            self.send(from, Message::AppendReply { term: self.term, success: false, match_index: 0, hint_index, hint_term: 0 });
+            self.send(
+                from,
+                Message::AppendReply {
+                    term: self.term,
+                    success: false,
+                    match_index: 0,
+                    hint_index,
+                    hint_term: 0,
+                },
+            );
             return;
         }
         let have = self.log.term_at(prev_index);
@@ -597,7 +750,13 @@ impl<C: Command> Raft<C> {
             let hint_index = self.log.first_index_of_term(have, prev_index);
             self.send(
                 from,
-                Message::AppendReply { term: self.term, success: false, match_index: 0, hint_index, hint_term: have },
+                Message::AppendReply {
+                    term: self.term,
+                    success: false,
+                    match_index: 0,
+                    hint_index,
+                    hint_term: have,
+                },
             );
             return;
         }
@@ -626,7 +785,13 @@ impl<C: Command> Raft<C> {
         }
         self.send(
             from,
-            Message::AppendReply { term: self.term, success: true, match_index: last_new, hint_index: 0, hint_term: 0 },
+            Message::AppendReply {
+                term: self.term,
+                success: true,
+                match_index: last_new,
+                hint_index: 0,
+                hint_term: 0,
+            },
         );
     }
 
@@ -651,7 +816,16 @@ impl<C: Command> Raft<C> {
             // The snapshot's index, not our commit: under the Figure 8 switch entries we count
             // as committed may be missing from the leader's log.
             let match_index = snap.index;
-            self.send(from, Message::AppendReply { term: self.term, success: true, match_index, hint_index: 0, hint_term: 0 });
+            self.send(
+                from,
+                Message::AppendReply {
+                    term: self.term,
+                    success: true,
+                    match_index,
+                    hint_index: 0,
+                    hint_term: 0,
+                },
+            );
             return;
         }
         if self.log.term(snap.index) == Some(snap.term) {
@@ -663,10 +837,26 @@ impl<C: Command> Raft<C> {
         let match_index = snap.index;
         self.snapshot = Some(snap.clone());
         self.ready.restore = Some(snap);
-        self.send(from, Message::AppendReply { term: self.term, success: true, match_index, hint_index: 0, hint_term: 0 });
+        self.send(
+            from,
+            Message::AppendReply {
+                term: self.term,
+                success: true,
+                match_index,
+                hint_index: 0,
+                hint_term: 0,
+            },
+        );
     }
 
-    fn handle_append_reply(&mut self, from: NodeId, success: bool, match_index: Index, hint_index: Index, hint_term: Term) {
+    fn handle_append_reply(
+        &mut self,
+        from: NodeId,
+        success: bool,
+        match_index: Index,
+        hint_index: Index,
+        hint_term: Term,
+    ) {
         if self.role != Role::Leader {
             return;
         }
@@ -705,7 +895,9 @@ impl<C: Command> Raft<C> {
         self.sorted.extend_from_slice(&self.matched);
         self.sorted.sort_unstable_by(|a, b| b.cmp(a));
         let n = self.sorted[self.majority() - 1];
-        if n > self.commit && (self.log.term_at(n) == self.term || self.cfg.commit_by_counting_old_terms) {
+        if n > self.commit
+            && (self.log.term_at(n) == self.term || self.cfg.commit_by_counting_old_terms)
+        {
             self.commit = n;
         }
     }

@@ -20,13 +20,24 @@ struct Net {
 }
 
 fn cfg(pre_vote: bool, check_quorum: bool) -> RaftConfig {
-    RaftConfig { pre_vote, check_quorum, ..RaftConfig::default() }
+    RaftConfig {
+        pre_vote,
+        check_quorum,
+        ..RaftConfig::default()
+    }
 }
 
 impl Net {
     fn new(n: usize, cfg: RaftConfig) -> Net {
-        let nodes = (0..n).map(|i| Raft::new(i, n, cfg.clone(), Rng::new(i as u64 + 1), 0)).collect();
-        Net { nodes, queue: Vec::new(), now: 0, cut: Vec::new() }
+        let nodes = (0..n)
+            .map(|i| Raft::new(i, n, cfg.clone(), Rng::new(i as u64 + 1), 0))
+            .collect();
+        Net {
+            nodes,
+            queue: Vec::new(),
+            now: 0,
+            cut: Vec::new(),
+        }
     }
 
     fn collect(&mut self) {
@@ -130,7 +141,11 @@ fn vote_5_4_1_rejects_candidate_with_stale_log() {
     net.fire(2);
     net.settle();
     assert_ne!(net.nodes[2].role(), Role::Leader);
-    assert_eq!(net.nodes[1].voted_for(), None, "n1 must not vote for the stale candidate");
+    assert_eq!(
+        net.nodes[1].voted_for(),
+        None,
+        "n1 must not vote for the stale candidate"
+    );
 }
 
 #[test]
@@ -138,7 +153,17 @@ fn step_down_5_1_on_higher_term() {
     let mut net = Net::new(3, cfg(false, false));
     net.elect(0);
     net.settle();
-    net.nodes[0].step(net.now, 1, Message::AppendReply { term: 9, success: false, match_index: 0, hint_index: 0, hint_term: 0 });
+    net.nodes[0].step(
+        net.now,
+        1,
+        Message::AppendReply {
+            term: 9,
+            success: false,
+            match_index: 0,
+            hint_index: 0,
+            hint_term: 0,
+        },
+    );
     assert_eq!(net.nodes[0].role(), Role::Follower);
     assert_eq!(net.nodes[0].term(), 9);
 }
@@ -147,37 +172,112 @@ fn step_down_5_1_on_higher_term() {
 fn append_5_3_rejects_on_missing_prev_and_truncates_conflicts() {
     let mut f: Raft<Cmd> = Raft::new(1, 3, RaftConfig::default(), Rng::new(1), 0);
     // Entries 1..=3 of term 1 from leader 0.
-    let e = |t, c| Entry { term: t, cmd: Some(Cmd(c)) };
-    f.step(0, 0, Message::Append { term: 1, prev_index: 0, prev_term: 0, entries: vec![e(1, 1), e(1, 2), e(1, 3)], commit: 1 });
+    let e = |t, c| Entry {
+        term: t,
+        cmd: Some(Cmd(c)),
+    };
+    f.step(
+        0,
+        0,
+        Message::Append {
+            term: 1,
+            prev_index: 0,
+            prev_term: 0,
+            entries: vec![e(1, 1), e(1, 2), e(1, 3)],
+            commit: 1,
+        },
+    );
     assert_eq!(f.log().last_index(), 3);
     assert_eq!(f.commit_index(), 1);
     f.take_ready();
     // Missing prev: rejected with a hint.
-    f.step(0, 0, Message::Append { term: 1, prev_index: 7, prev_term: 1, entries: vec![], commit: 1 });
+    f.step(
+        0,
+        0,
+        Message::Append {
+            term: 1,
+            prev_index: 7,
+            prev_term: 1,
+            entries: vec![],
+            commit: 1,
+        },
+    );
     match &f.take_ready().messages[0].1 {
-        Message::AppendReply { success: false, hint_index, .. } => assert_eq!(*hint_index, 4),
+        Message::AppendReply {
+            success: false,
+            hint_index,
+            ..
+        } => assert_eq!(*hint_index, 4),
         m => panic!("{m:?}"),
     }
     // A new leader of term 2 overwrites index 3 (uncommitted) with its own entry.
-    f.step(0, 2, Message::Append { term: 2, prev_index: 2, prev_term: 1, entries: vec![e(2, 9)], commit: 3 });
+    f.step(
+        0,
+        2,
+        Message::Append {
+            term: 2,
+            prev_index: 2,
+            prev_term: 1,
+            entries: vec![e(2, 9)],
+            commit: 3,
+        },
+    );
     assert_eq!(f.log().last_index(), 3);
     assert_eq!(f.log().entry(3).unwrap(), &e(2, 9));
     assert_eq!(f.commit_index(), 3);
     // A reordered old message that repeats entries does not truncate anything.
-    f.step(0, 2, Message::Append { term: 2, prev_index: 0, prev_term: 0, entries: vec![e(1, 1)], commit: 3 });
+    f.step(
+        0,
+        2,
+        Message::Append {
+            term: 2,
+            prev_index: 0,
+            prev_term: 0,
+            entries: vec![e(1, 1)],
+            commit: 3,
+        },
+    );
     assert_eq!(f.log().last_index(), 3);
 }
 
 #[test]
 fn append_5_3_fast_backoff_skips_a_conflicting_term() {
     let mut f: Raft<Cmd> = Raft::new(1, 3, RaftConfig::default(), Rng::new(1), 0);
-    let e = |t, c| Entry { term: t, cmd: Some(Cmd(c)) };
+    let e = |t, c| Entry {
+        term: t,
+        cmd: Some(Cmd(c)),
+    };
     let entries = vec![e(1, 1), e(2, 2), e(2, 3), e(2, 4), e(2, 5)];
-    f.step(0, 0, Message::Append { term: 2, prev_index: 0, prev_term: 0, entries, commit: 1 });
+    f.step(
+        0,
+        0,
+        Message::Append {
+            term: 2,
+            prev_index: 0,
+            prev_term: 0,
+            entries,
+            commit: 1,
+        },
+    );
     f.take_ready();
-    f.step(0, 2, Message::Append { term: 3, prev_index: 5, prev_term: 3, entries: vec![], commit: 1 });
+    f.step(
+        0,
+        2,
+        Message::Append {
+            term: 3,
+            prev_index: 5,
+            prev_term: 3,
+            entries: vec![],
+            commit: 1,
+        },
+    );
     match &f.take_ready().messages[0].1 {
-        Message::AppendReply { success: false, hint_index, hint_term, .. } => assert_eq!((*hint_index, *hint_term), (2, 2)),
+        Message::AppendReply {
+            success: false,
+            hint_index,
+            hint_term,
+            ..
+        } => assert_eq!((*hint_index, *hint_term), (2, 2)),
         m => panic!("{m:?}"),
     }
 }
@@ -187,23 +287,80 @@ fn commit_5_4_2_leader_does_not_count_replicas_of_older_terms() {
     // The Figure 8 situation: a leader of term 3 holds an entry of term 2 that a majority has,
     // but must not commit it until an entry of its own term is replicated on a majority.
     let mut l: Raft<Cmd> = Raft::new(0, 3, RaftConfig::default(), Rng::new(1), 0);
-    let e = |t, c| Entry { term: t, cmd: Some(Cmd(c)) };
-    l.step(0, 1, Message::Append { term: 2, prev_index: 0, prev_term: 0, entries: vec![e(1, 1), e(2, 2)], commit: 1 });
+    let e = |t, c| Entry {
+        term: t,
+        cmd: Some(Cmd(c)),
+    };
+    l.step(
+        0,
+        1,
+        Message::Append {
+            term: 2,
+            prev_index: 0,
+            prev_term: 0,
+            entries: vec![e(1, 1), e(2, 2)],
+            commit: 1,
+        },
+    );
     assert_eq!(l.commit_index(), 1);
     l.take_ready();
     // l becomes leader of term 3 (votes from 1 and 2).
     let now = l.next_deadline();
     l.tick(now); // pre-vote
-    l.step(now, 1, Message::VoteReply { term: 3, granted: true, pre: true });
+    l.step(
+        now,
+        1,
+        Message::VoteReply {
+            term: 3,
+            granted: true,
+            pre: true,
+        },
+    );
     assert_eq!(l.role(), Role::Candidate);
-    l.step(now, 1, Message::VoteReply { term: 3, granted: true, pre: false });
+    l.step(
+        now,
+        1,
+        Message::VoteReply {
+            term: 3,
+            granted: true,
+            pre: false,
+        },
+    );
     assert_eq!(l.role(), Role::Leader);
     assert_eq!(l.log().last_index(), 3, "no-op of term 3 appended");
     // Follower 1 acknowledges index 2 only (it has the term-2 entry): a majority holds index 2.
-    l.step(now, 1, Message::AppendReply { term: 3, success: true, match_index: 2, hint_index: 0, hint_term: 0 });
-    assert_eq!(l.commit_index(), 1, "index 2 is of term 2: not committed by counting");
-    l.step(now, 1, Message::AppendReply { term: 3, success: true, match_index: 3, hint_index: 0, hint_term: 0 });
-    assert_eq!(l.commit_index(), 3, "the no-op of term 3 commits, and index 2 with it");
+    l.step(
+        now,
+        1,
+        Message::AppendReply {
+            term: 3,
+            success: true,
+            match_index: 2,
+            hint_index: 0,
+            hint_term: 0,
+        },
+    );
+    assert_eq!(
+        l.commit_index(),
+        1,
+        "index 2 is of term 2: not committed by counting"
+    );
+    l.step(
+        now,
+        1,
+        Message::AppendReply {
+            term: 3,
+            success: true,
+            match_index: 3,
+            hint_index: 0,
+            hint_term: 0,
+        },
+    );
+    assert_eq!(
+        l.commit_index(),
+        3,
+        "the no-op of term 3 commits, and index 2 with it"
+    );
 }
 
 #[test]
@@ -216,7 +373,11 @@ fn prevote_9_6_isolated_node_does_not_inflate_its_term() {
         net.fire(2);
         net.settle();
     }
-    assert_eq!(net.nodes[2].term(), 1, "pre-vote never succeeds, so the term stays");
+    assert_eq!(
+        net.nodes[2].term(),
+        1,
+        "pre-vote never succeeds, so the term stays"
+    );
     net.heal();
     // On rejoin it does not disturb the leader.
     assert_eq!(net.nodes[0].role(), Role::Leader);
@@ -238,7 +399,11 @@ fn prevote_9_6_off_isolated_node_inflates_its_term_and_disrupts_on_rejoin() {
     net.fire(0); // heartbeat reaches n2, whose reply carries term 6
     net.settle();
     assert_eq!(net.nodes[0].term(), 6);
-    assert_ne!(net.nodes[0].role(), Role::Leader, "the old leader stepped down");
+    assert_ne!(
+        net.nodes[0].role(),
+        Role::Leader,
+        "the old leader stepped down"
+    );
 }
 
 #[test]
@@ -276,7 +441,16 @@ fn lease_4_2_3_follower_ignores_vote_while_leader_is_heard() {
     net.elect(0);
     net.settle();
     let now = net.now;
-    net.nodes[1].step(now, 2, Message::Vote { term: 5, last_index: 9, last_term: 1, pre: false });
+    net.nodes[1].step(
+        now,
+        2,
+        Message::Vote {
+            term: 5,
+            last_index: 9,
+            last_term: 1,
+            pre: false,
+        },
+    );
     assert_eq!(net.nodes[1].term(), 1);
     assert!(net.nodes[1].take_ready().messages.is_empty());
 }
@@ -286,7 +460,10 @@ fn propose_to_follower_is_refused_with_leader_hint() {
     let mut net = Net::new(3, cfg(true, true));
     net.elect(1);
     net.settle();
-    assert_eq!(net.nodes[0].propose(net.now, Cmd(1)), Err(NotLeader { hint: Some(1) }));
+    assert_eq!(
+        net.nodes[0].propose(net.now, Cmd(1)),
+        Err(NotLeader { hint: Some(1) })
+    );
 }
 
 #[test]
@@ -302,7 +479,10 @@ fn replication_5_3_followers_learn_commit_from_leader() {
     net.settle();
     for i in 1..5 {
         assert_eq!(net.nodes[i].commit_index(), 11);
-        assert_eq!(net.nodes[i].log().prefix_hash(11), net.nodes[0].log().prefix_hash(11));
+        assert_eq!(
+            net.nodes[i].log().prefix_hash(11),
+            net.nodes[0].log().prefix_hash(11)
+        );
     }
 }
 
@@ -330,9 +510,25 @@ fn prevote_9_6_leader_itself_refuses_a_prevote_while_it_leads() {
     net.elect(0);
     net.settle();
     let now = net.now;
-    net.nodes[0].step(now, 2, Message::Vote { term: 2, last_index: 9, last_term: 1, pre: true });
+    net.nodes[0].step(
+        now,
+        2,
+        Message::Vote {
+            term: 2,
+            last_index: 9,
+            last_term: 1,
+            pre: true,
+        },
+    );
     match &net.nodes[0].take_ready().messages[..] {
-        [(2, Message::VoteReply { granted: false, pre: true, .. })] => {}
+        [(
+            2,
+            Message::VoteReply {
+                granted: false,
+                pre: true,
+                ..
+            },
+        )] => {}
         m => panic!("{m:?}"),
     }
     assert_eq!(net.nodes[0].role(), Role::Leader);
@@ -356,7 +552,13 @@ impl Net {
 /// The Raft paper's Figure 8, played by hand. Returns (index 2 committed by the term-3 leader,
 /// index 2 survived the next leader).
 fn figure_8(counting: bool) -> (bool, bool) {
-    let cfg = RaftConfig { pre_vote: false, check_quorum: false, max_batch: 1, commit_by_counting_old_terms: counting, ..RaftConfig::default() };
+    let cfg = RaftConfig {
+        pre_vote: false,
+        check_quorum: false,
+        max_batch: 1,
+        commit_by_counting_old_terms: counting,
+        ..RaftConfig::default()
+    };
     let mut net = Net::new(5, cfg);
     net.elect(0);
     net.settle();
@@ -397,7 +599,10 @@ fn figure_8(counting: bool) -> (bool, bool) {
     }
     net.round(); // their acknowledgements of index 2 reach S0
     let committed_2 = net.nodes[0].commit_index() >= 2 && net.nodes[0].log().term_at(2) == 1;
-    assert!(net.nodes[0].commit_index() < 3, "the term-{term} no-op is not on a majority yet");
+    assert!(
+        net.nodes[0].commit_index() < 3,
+        "the term-{term} no-op is not on a majority yet"
+    );
     // (d) S0 is cut off; S4 returns and wins with S2 and S3 (its last term 2 beats their 1).
     net.heal();
     net.isolate(0);
@@ -420,11 +625,17 @@ fn figure_8(counting: bool) -> (bool, bool) {
 fn commit_5_4_2_figure_8_counting_old_terms_loses_a_committed_entry() {
     // With the safeguard: index 2 (term 1) is never counted as committed, so overwriting it is legal.
     let (committed, _) = figure_8(false);
-    assert!(!committed, "§5.4.2: an earlier term's entry is not committed by counting replicas");
+    assert!(
+        !committed,
+        "§5.4.2: an earlier term's entry is not committed by counting replicas"
+    );
     // With the switch: the leader commits it by counting, and the next leader overwrites it.
     let (committed, survived) = figure_8(true);
     assert!(committed, "counting replicas committed index 2");
-    assert!(!survived, "a committed entry was lost: the Figure 8 anomaly");
+    assert!(
+        !survived,
+        "a committed entry was lost: the Figure 8 anomaly"
+    );
 }
 
 /// §7: a follower that was away while the leader compacted its log gets InstallSnapshot, then
@@ -441,30 +652,51 @@ fn compaction_7_a_follower_behind_the_compacted_log_installs_the_snapshot() {
     let leader = &mut net.nodes[0];
     assert_eq!(leader.commit_index(), 21);
     leader.snapshot_taken(10, (1..=9).collect());
-    assert_eq!(leader.log().start(), 0, "the first snapshot drops nothing yet: the log keeps what followers may need");
+    assert_eq!(
+        leader.log().start(),
+        0,
+        "the first snapshot drops nothing yet: the log keeps what followers may need"
+    );
     leader.snapshot_taken(21, (1..=20).collect());
-    assert_eq!((leader.log().start(), leader.log().last_index()), (10, 21), "compacted up to the previous snapshot");
+    assert_eq!(
+        (leader.log().start(), leader.log().last_index()),
+        (10, 21),
+        "compacted up to the previous snapshot"
+    );
     assert_eq!(leader.log().entry(10), None);
-    assert_eq!(leader.log().term(9), None, "below the start the log knows nothing");
+    assert_eq!(
+        leader.log().term(9),
+        None,
+        "below the start the log knows nothing"
+    );
     net.heal();
     net.fire(0); // a heartbeat: n3 needs index 2, which is gone
     net.collect();
     assert!(
-        net.queue.iter().any(|(_, to, m)| *to == 2 && matches!(m, Message::Snapshot { snapshot, .. } if snapshot.index == 21)),
+        net.queue.iter().any(|(_, to, m)| *to == 2
+            && matches!(m, Message::Snapshot { snapshot, .. } if snapshot.index == 21)),
         "InstallSnapshot to n3"
     );
     let q = std::mem::take(&mut net.queue);
     for (from, to, m) in q {
         net.nodes[to].step(net.now, from, m);
     }
-    let restored = net.nodes[2].ready_mut().restore.take().expect("n3 is told to restore the snapshot");
+    let restored = net.nodes[2]
+        .ready_mut()
+        .restore
+        .take()
+        .expect("n3 is told to restore the snapshot");
     assert_eq!((restored.index, restored.state.len()), (21, 20));
     net.settle();
     net.nodes[0].propose(net.now, Cmd(21)).unwrap();
     net.settle();
     let (a, b) = (net.nodes[0].log(), net.nodes[2].log());
     assert_eq!((b.start(), b.last_index()), (21, 22));
-    assert_eq!(a.prefix_hash(22), b.prefix_hash(22), "the same log, as far as the prefix hash can tell");
+    assert_eq!(
+        a.prefix_hash(22),
+        b.prefix_hash(22),
+        "the same log, as far as the prefix hash can tell"
+    );
     assert_eq!(net.nodes[2].commit_index(), 21);
 }
 
@@ -472,34 +704,118 @@ fn compaction_7_a_follower_behind_the_compacted_log_installs_the_snapshot() {
 /// it; one whose log conflicts (or is shorter) discards its log.
 #[test]
 fn compaction_7_install_snapshot_keeps_the_entries_after_a_matching_last_entry() {
-    let entries = |terms: &[Term]| terms.iter().enumerate().map(|(k, &t)| Entry { term: t, cmd: Some(Cmd(k as u64)) }).collect::<Vec<_>>();
+    let entries = |terms: &[Term]| {
+        terms
+            .iter()
+            .enumerate()
+            .map(|(k, &t)| Entry {
+                term: t,
+                cmd: Some(Cmd(k as u64)),
+            })
+            .collect::<Vec<_>>()
+    };
     let follower = |terms: &[Term]| {
         let mut f: Raft<Cmd> = Raft::new(1, 3, cfg(true, true), Rng::new(7), 0);
-        f.step(0, 0, Message::Append { term: 2, prev_index: 0, prev_term: 0, entries: entries(terms), commit: 0 });
+        f.step(
+            0,
+            0,
+            Message::Append {
+                term: 2,
+                prev_index: 0,
+                prev_term: 0,
+                entries: entries(terms),
+                commit: 0,
+            },
+        );
         f.take_ready();
         f
     };
-    let snap = |f: &Raft<Cmd>, term: Term| Rc::new(Snapshot { index: 3, term, hash: f.log().prefix_hash(3).unwrap(), state: vec![0, 1, 2] });
+    let snap = |f: &Raft<Cmd>, term: Term| {
+        Rc::new(Snapshot {
+            index: 3,
+            term,
+            hash: f.log().prefix_hash(3).unwrap(),
+            state: vec![0, 1, 2],
+        })
+    };
 
     let mut f = follower(&[1, 1, 1, 2, 2]);
     let s = snap(&f, 1);
-    f.step(0, 0, Message::Snapshot { term: 2, snapshot: s });
-    assert_eq!((f.log().start(), f.log().last_index(), f.commit_index()), (3, 5, 3), "entries 4 and 5 stay");
+    f.step(
+        0,
+        0,
+        Message::Snapshot {
+            term: 2,
+            snapshot: s,
+        },
+    );
+    assert_eq!(
+        (f.log().start(), f.log().last_index(), f.commit_index()),
+        (3, 5, 3),
+        "entries 4 and 5 stay"
+    );
     assert!(f.take_ready().restore.is_some());
 
     let mut f = follower(&[1, 1, 2, 2]);
-    let s = Rc::new(Snapshot { index: 3, term: 1, hash: 99, state: vec![0, 1, 2] });
-    f.step(0, 0, Message::Snapshot { term: 2, snapshot: s });
-    assert_eq!((f.log().start(), f.log().last_index(), f.log().last_term()), (3, 3, 1), "a conflicting log is discarded");
-    assert_eq!(f.log().prefix_hash(3), Some(99), "and continues from the snapshot's hash");
+    let s = Rc::new(Snapshot {
+        index: 3,
+        term: 1,
+        hash: 99,
+        state: vec![0, 1, 2],
+    });
+    f.step(
+        0,
+        0,
+        Message::Snapshot {
+            term: 2,
+            snapshot: s,
+        },
+    );
+    assert_eq!(
+        (f.log().start(), f.log().last_index(), f.log().last_term()),
+        (3, 3, 1),
+        "a conflicting log is discarded"
+    );
+    assert_eq!(
+        f.log().prefix_hash(3),
+        Some(99),
+        "and continues from the snapshot's hash"
+    );
 
     // A snapshot of what the follower already committed changes nothing.
     let mut f = follower(&[1, 1, 1, 1]);
-    f.step(0, 0, Message::Append { term: 2, prev_index: 4, prev_term: 1, entries: vec![], commit: 4 });
+    f.step(
+        0,
+        0,
+        Message::Append {
+            term: 2,
+            prev_index: 4,
+            prev_term: 1,
+            entries: vec![],
+            commit: 4,
+        },
+    );
     f.take_ready();
     let s = snap(&f, 1);
-    f.step(0, 0, Message::Snapshot { term: 2, snapshot: s });
+    f.step(
+        0,
+        0,
+        Message::Snapshot {
+            term: 2,
+            snapshot: s,
+        },
+    );
     let r = f.take_ready();
     assert!(r.restore.is_none() && f.log().start() == 0);
-    assert!(matches!(r.messages[..], [(0, Message::AppendReply { success: true, match_index: 3, .. })]));
+    assert!(matches!(
+        r.messages[..],
+        [(
+            0,
+            Message::AppendReply {
+                success: true,
+                match_index: 3,
+                ..
+            }
+        )]
+    ));
 }

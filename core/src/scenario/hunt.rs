@@ -41,7 +41,12 @@ pub fn set_switch(sc: &mut Scenario, name: &str, on: bool) -> Result<(), String>
                 c.margin_ms = if on { 0 } else { c.margin_ms.max(100) };
             }
         }
-        _ => return Err(format!("no switch named \"{name}\" (one of: {})", SWITCH_NAMES.join(", "))),
+        _ => {
+            return Err(format!(
+                "no switch named \"{name}\" (one of: {})",
+                SWITCH_NAMES.join(", ")
+            ))
+        }
     }
     Ok(())
 }
@@ -72,7 +77,10 @@ pub fn hunt_scenario(seed: u64, switches: &[&str]) -> Result<Scenario, String> {
     let mut r = Rng::new(seed ^ 0x4855_4e54);
     for _ in 0..r.range_inclusive(1, 4) {
         let key = ["a", "b"][r.below(2) as usize].to_string();
-        sc.timeline.push(TimedAction { at_ms: r.range_inclusive(500, swarm::FAULTS_MS - 1), action: Action::DuplicateExpire { key } });
+        sc.timeline.push(TimedAction {
+            at_ms: r.range_inclusive(500, swarm::FAULTS_MS - 1),
+            action: Action::DuplicateExpire { key },
+        });
     }
     sc.timeline.sort_by_key(|t| t.at_ms); // stable: `calm` stays last among equals
     for s in switches {
@@ -104,7 +112,10 @@ fn figure_8_faults(sc: &mut Scenario, r: &mut Rng) {
         let action = match r.below(6) {
             0 => Action::Crash { node: node(r) },
             1 | 2 => Action::Restart { node: node(r) },
-            3 => Action::Cut { from: format!("n{}", node(r)), to: format!("n{}", node(r)) },
+            3 => Action::Cut {
+                from: format!("n{}", node(r)),
+                to: format!("n{}", node(r)),
+            },
             4 => Action::Isolate { node: node(r) },
             _ => Action::HealAll,
         };
@@ -133,7 +144,10 @@ pub fn run_to_violation(sc: &Scenario) -> (Option<(&'static str, String, u64)>, 
         }
         None
     }));
-    (run.unwrap_or(Some(("panic", "the run panicked".into(), 0))), events)
+    (
+        run.unwrap_or(Some(("panic", "the run panicked".into(), 0))),
+        events,
+    )
 }
 
 /// One slice of a hunt (the page's worker runs the hunt in slices to report progress).
@@ -160,7 +174,12 @@ pub fn control_batch(switches: &[&str], from: u64, runs: u64) -> Result<(Batch, 
 
 /// The hunt's schedules with the switches on (stopping at the first failure) or back off (all
 /// of them run): the batch, and every failing seed.
-fn run_schedules(switches: &[&str], from: u64, runs: u64, on: bool) -> Result<(Batch, Vec<u64>), String> {
+fn run_schedules(
+    switches: &[&str],
+    from: u64,
+    runs: u64,
+    on: bool,
+) -> Result<(Batch, Vec<u64>), String> {
     let mut b = Batch::default();
     let mut failing = Vec::new();
     for seed in from..from + runs {
@@ -186,7 +205,11 @@ fn run_schedules(switches: &[&str], from: u64, runs: u64, on: bool) -> Result<(B
 
 /// The names of the switches that are on in a document (what the page hunts with).
 pub fn switches_on(sc: &Scenario) -> Vec<&'static str> {
-    SWITCH_NAMES.iter().copied().filter(|n| switch_is_on(sc, n)).collect()
+    SWITCH_NAMES
+        .iter()
+        .copied()
+        .filter(|n| switch_is_on(sc, n))
+        .collect()
 }
 
 /// Shrink a failing schedule: drop timeline actions one at a time while the same invariant
@@ -234,7 +257,9 @@ pub fn hunt(switches: &[&str], from: u64, runs: u64) -> Result<Option<Found>, St
 /// broken invariant.
 pub fn shrink_seed(switches: &[&str], seed: u64) -> Result<Option<Found>, String> {
     let sc = hunt_scenario(seed, switches)?;
-    let Some((invariant, detail, _)) = first_violation(&sc) else { return Ok(None) };
+    let Some((invariant, detail, _)) = first_violation(&sc) else {
+        return Ok(None);
+    };
     let mut shrunk = shrink(&sc, invariant);
     shrunk.description = format!(
         "Found by the hunt (seed {seed}{}): {detail}. The fault schedule was shrunk from {} to {} actions.",
@@ -244,8 +269,21 @@ pub fn shrink_seed(switches: &[&str], seed: u64) -> Result<Option<Found>, String
     );
     shrunk.lesson = Some(super::lesson::Lesson {
         title: format!("Found by the hunt: {invariant}"),
-        captions: vec![super::lesson::Caption { at_ms: None, on: Some(super::lesson::Moment::Violation), text: detail.clone() }],
-        checks: vec![super::lesson::Check::Violated { invariant: invariant.to_string() }],
+        captions: vec![super::lesson::Caption {
+            at_ms: None,
+            on: Some(super::lesson::Moment::Violation),
+            text: detail.clone(),
+        }],
+        checks: vec![super::lesson::Check::Violated {
+            invariant: invariant.to_string(),
+        }],
     });
-    Ok(Some(Found { seed, runs: 1, invariant, detail, original_actions: sc.timeline.len(), shrunk }))
+    Ok(Some(Found {
+        seed,
+        runs: 1,
+        invariant,
+        detail,
+        original_actions: sc.timeline.len(),
+        shrunk,
+    }))
 }

@@ -44,28 +44,48 @@ pub struct Caption {
 #[serde(tag = "expect", rename_all = "snake_case")]
 pub enum Check {
     /// A storage write by `client` was rejected (a stale token) / accepted.
-    WriteRejected { client: String },
-    WriteAccepted { client: String },
+    WriteRejected {
+        client: String,
+    },
+    WriteAccepted {
+        client: String,
+    },
     /// Accepted storage tokens strictly increase for every key (no overlap of holders).
     TokensIncrease,
     /// Some Expire applied with this `existed`.
-    Expired { existed: bool },
+    Expired {
+        existed: bool,
+    },
     /// The leader released a ghost lock.
     GhostRelease,
     /// At least this many leader elections.
-    LeaderChanges { at_least: u64 },
+    LeaderChanges {
+        at_least: u64,
+    },
     /// `client` was granted `key` at least once.
-    Granted { client: String, key: String },
+    Granted {
+        client: String,
+        key: String,
+    },
     /// No invariant was violated.
     NoViolations,
     /// This invariant was violated (the "break it" lessons).
-    Violated { invariant: String },
+    Violated {
+        invariant: String,
+    },
     /// Node `node` never went above this term.
-    TermAtMost { node: usize, term: u64 },
+    TermAtMost {
+        node: usize,
+        term: u64,
+    },
     /// Exactly this many Grants were committed.
-    Grants { exactly: u64 },
+    Grants {
+        exactly: u64,
+    },
     /// Node `node` installed a leader's snapshot (its log lacked entries the leader compacted).
-    SnapshotInstalled { node: usize },
+    SnapshotInstalled {
+        node: usize,
+    },
 }
 
 /// A check as the document spells it: `"expect"` and that check's fields, no other.
@@ -84,8 +104,18 @@ struct CheckFields {
 }
 
 const CHECK_NAMES: &[&str] = &[
-    "write_rejected", "write_accepted", "tokens_increase", "expired", "ghost_release", "leader_changes", "granted",
-    "no_violations", "violated", "term_at_most", "grants", "snapshot_installed",
+    "write_rejected",
+    "write_accepted",
+    "tokens_increase",
+    "expired",
+    "ghost_release",
+    "leader_changes",
+    "granted",
+    "no_violations",
+    "violated",
+    "term_at_most",
+    "grants",
+    "snapshot_installed",
 ];
 
 impl<'de> Deserialize<'de> for Check {
@@ -106,22 +136,72 @@ impl<'de> Deserialize<'de> for Check {
             ("exactly", f.exactly.is_some()),
         ];
         let (check, takes): (Check, &[&str]) = match f.expect.as_str() {
-            "write_rejected" => (Check::WriteRejected { client: need(f.client, "client")? }, &["client"]),
-            "write_accepted" => (Check::WriteAccepted { client: need(f.client, "client")? }, &["client"]),
+            "write_rejected" => (
+                Check::WriteRejected {
+                    client: need(f.client, "client")?,
+                },
+                &["client"],
+            ),
+            "write_accepted" => (
+                Check::WriteAccepted {
+                    client: need(f.client, "client")?,
+                },
+                &["client"],
+            ),
             "tokens_increase" => (Check::TokensIncrease, &[]),
-            "expired" => (Check::Expired { existed: need(f.existed, "existed")? }, &["existed"]),
+            "expired" => (
+                Check::Expired {
+                    existed: need(f.existed, "existed")?,
+                },
+                &["existed"],
+            ),
             "ghost_release" => (Check::GhostRelease, &[]),
-            "leader_changes" => (Check::LeaderChanges { at_least: need(f.at_least, "at_least")? }, &["at_least"]),
-            "granted" => (Check::Granted { client: need(f.client, "client")?, key: need(f.key, "key")? }, &["client", "key"]),
+            "leader_changes" => (
+                Check::LeaderChanges {
+                    at_least: need(f.at_least, "at_least")?,
+                },
+                &["at_least"],
+            ),
+            "granted" => (
+                Check::Granted {
+                    client: need(f.client, "client")?,
+                    key: need(f.key, "key")?,
+                },
+                &["client", "key"],
+            ),
             "no_violations" => (Check::NoViolations, &[]),
-            "violated" => (Check::Violated { invariant: need(f.invariant, "invariant")? }, &["invariant"]),
-            "term_at_most" => (Check::TermAtMost { node: need(f.node, "node")?, term: need(f.term, "term")? }, &["node", "term"]),
-            "grants" => (Check::Grants { exactly: need(f.exactly, "exactly")? }, &["exactly"]),
-            "snapshot_installed" => (Check::SnapshotInstalled { node: need(f.node, "node")? }, &["node"]),
+            "violated" => (
+                Check::Violated {
+                    invariant: need(f.invariant, "invariant")?,
+                },
+                &["invariant"],
+            ),
+            "term_at_most" => (
+                Check::TermAtMost {
+                    node: need(f.node, "node")?,
+                    term: need(f.term, "term")?,
+                },
+                &["node", "term"],
+            ),
+            "grants" => (
+                Check::Grants {
+                    exactly: need(f.exactly, "exactly")?,
+                },
+                &["exactly"],
+            ),
+            "snapshot_installed" => (
+                Check::SnapshotInstalled {
+                    node: need(f.node, "node")?,
+                },
+                &["node"],
+            ),
             other => return Err(D::Error::unknown_variant(other, CHECK_NAMES)),
         };
         // As serde's deny_unknown_fields would: a field of another kind of check is an error.
-        match given.iter().find(|(name, present)| *present && !takes.contains(name)) {
+        match given
+            .iter()
+            .find(|(name, present)| *present && !takes.contains(name))
+        {
             Some((name, _)) => Err(D::Error::unknown_field(name, takes)),
             None => Ok(check),
         }
@@ -162,17 +242,32 @@ impl Check {
     pub fn passed(&self, w: &World) -> bool {
         let name = |c: u32| w.client_name(c);
         match self {
-            Check::WriteRejected { client } => w.storage.summary.rejected_from.iter().any(|&c| name(c) == *client),
-            Check::WriteAccepted { client } => w.storage.summary.accepted_from.iter().any(|&c| name(c) == *client),
+            Check::WriteRejected { client } => w
+                .storage
+                .summary
+                .rejected_from
+                .iter()
+                .any(|&c| name(c) == *client),
+            Check::WriteAccepted { client } => w
+                .storage
+                .summary
+                .accepted_from
+                .iter()
+                .any(|&c| name(c) == *client),
             Check::TokensIncrease => !w.storage.summary.accepted_tokens_not_increasing,
-            Check::Expired { existed } => {
-                w.trace.summary.expire_applies[*existed as usize] > 0
-            }
+            Check::Expired { existed } => w.trace.summary.expire_applies[*existed as usize] > 0,
             Check::GhostRelease => w.trace.summary.ghost_releases > 0,
             Check::LeaderChanges { at_least } => w.stats.leader_changes >= *at_least,
-            Check::Granted { client, key } => w.trace.summary.granted.iter().any(|(c, k)| c == client && k == key),
+            Check::Granted { client, key } => w
+                .trace
+                .summary
+                .granted
+                .iter()
+                .any(|(c, k)| c == client && k == key),
             Check::NoViolations => w.violations().is_empty(),
-            Check::Violated { invariant } => w.violations().iter().any(|(_, v)| v.invariant == invariant),
+            Check::Violated { invariant } => {
+                w.violations().iter().any(|(_, v)| v.invariant == invariant)
+            }
             // A pre-candidate's event names the term it would campaign in; it does not adopt it.
             Check::TermAtMost { node, term } => {
                 w.trace.summary.max_term.get(node).is_none_or(|t| t <= term)
@@ -188,16 +283,44 @@ impl Moment {
     pub fn matches(self, e: &Event) -> bool {
         match (self, e) {
             (Moment::LeaderElected, Event::Role { role: "leader", .. }) => true,
-            (Moment::GrantCommitted, Event::Apply { result: ApplyResult::Granted { .. }, .. }) => true,
-            (Moment::ReleaseCommitted, Event::Apply { result: ApplyResult::Released, .. }) => true,
-            (Moment::ExpireCommitted, Event::Apply { result: ApplyResult::Expired { .. }, .. }) => true,
+            (
+                Moment::GrantCommitted,
+                Event::Apply {
+                    result: ApplyResult::Granted { .. },
+                    ..
+                },
+            ) => true,
+            (
+                Moment::ReleaseCommitted,
+                Event::Apply {
+                    result: ApplyResult::Released,
+                    ..
+                },
+            ) => true,
+            (
+                Moment::ExpireCommitted,
+                Event::Apply {
+                    result: ApplyResult::Expired { .. },
+                    ..
+                },
+            ) => true,
             (Moment::ExpireProposed, Event::ExpireProposed { .. }) => true,
             (Moment::GhostRelease, Event::GhostRelease { .. }) => true,
             (Moment::WriteAccepted, Event::Write { accepted: true, .. }) => true,
-            (Moment::WriteRejected, Event::Write { accepted: false, .. }) => true,
+            (
+                Moment::WriteRejected,
+                Event::Write {
+                    accepted: false, ..
+                },
+            ) => true,
             (Moment::Violation, Event::Violation { .. }) => true,
             (Moment::SnapshotTaken, Event::Snapshot { .. }) => true,
-            (Moment::SnapshotInstalled, Event::SnapshotRestored { source: "leader", .. }) => true,
+            (
+                Moment::SnapshotInstalled,
+                Event::SnapshotRestored {
+                    source: "leader", ..
+                },
+            ) => true,
             _ => false,
         }
     }

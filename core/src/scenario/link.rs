@@ -38,38 +38,70 @@ pub fn encode_url(base: &str, sc: &Scenario, moment_us: u64) -> String {
 }
 
 fn bad(message: impl Into<String>) -> ScenarioError {
-    ScenarioError { field: "link".into(), message: message.into() }
+    ScenarioError {
+        field: "link".into(),
+        message: message.into(),
+    }
 }
 
 /// Decode a fragment or a whole URL. Every failure is a message; the caller keeps its state.
 pub fn decode(link: &str) -> Result<Shared, ScenarioError> {
     if link.len() > LINK_BYTES_MAX {
-        return Err(bad(format!("the link is {} KB; links are at most {} KB", link.len() / 1024, LINK_BYTES_MAX / 1024)));
+        return Err(bad(format!(
+            "the link is {} KB; links are at most {} KB",
+            link.len() / 1024,
+            LINK_BYTES_MAX / 1024
+        )));
     }
     let frag = link.rsplit_once('#').map_or(link, |(_, f)| f).trim();
     let mut parts = frag.split('.');
     let version = parts.next().unwrap_or_default();
     if version != LINK_VERSION {
-        if version.len() <= 4 && version.starts_with('v') && version[1..].chars().all(|c| c.is_ascii_digit()) {
-            return Err(bad(format!("this link is format {version}; this version of raftlock reads {LINK_VERSION}")));
+        if version.len() <= 4
+            && version.starts_with('v')
+            && version[1..].chars().all(|c| c.is_ascii_digit())
+        {
+            return Err(bad(format!(
+                "this link is format {version}; this version of raftlock reads {LINK_VERSION}"
+            )));
         }
-        return Err(bad("this is not a raftlock link (it should start with #v1.)"));
+        return Err(bad(
+            "this is not a raftlock link (it should start with #v1.)",
+        ));
     }
-    let payload = parts.next().ok_or_else(|| bad("the link is cut short: the scenario is missing"))?;
-    let moment = parts.next().ok_or_else(|| bad("the link is cut short: the moment is missing"))?;
+    let payload = parts
+        .next()
+        .ok_or_else(|| bad("the link is cut short: the scenario is missing"))?;
+    let moment = parts
+        .next()
+        .ok_or_else(|| bad("the link is cut short: the moment is missing"))?;
     if parts.next().is_some() {
         return Err(bad("the link has extra parts at its end"));
     }
-    let moment_us: u64 = moment.parse().map_err(|_| bad(format!("the moment \"{}\" is not a number", truncate(moment))))?;
-    let packed = b64().decode(payload).map_err(|_| bad("the link is garbled (not base64url); was it cut or changed?"))?;
-    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, DOC_BYTES_MAX)
-        .map_err(|_| bad("the link is garbled (its data does not unpack); was it cut or changed?"))?;
+    let moment_us: u64 = moment.parse().map_err(|_| {
+        bad(format!(
+            "the moment \"{}\" is not a number",
+            truncate(moment)
+        ))
+    })?;
+    let packed = b64()
+        .decode(payload)
+        .map_err(|_| bad("the link is garbled (not base64url); was it cut or changed?"))?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, DOC_BYTES_MAX).map_err(
+        |_| bad("the link is garbled (its data does not unpack); was it cut or changed?"),
+    )?;
     let text = String::from_utf8(json).map_err(|_| bad("the link's document is not text"))?;
     let scenario = Scenario::from_json(&text)?;
     if moment_us > scenario.until_ms.saturating_mul(1000) {
-        return Err(bad(format!("the moment {moment_us} µs is after the end of the run ({} ms)", scenario.until_ms)));
+        return Err(bad(format!(
+            "the moment {moment_us} µs is after the end of the run ({} ms)",
+            scenario.until_ms
+        )));
     }
-    Ok(Shared { scenario, moment_us })
+    Ok(Shared {
+        scenario,
+        moment_us,
+    })
 }
 
 fn truncate(s: &str) -> String {
@@ -121,8 +153,12 @@ mod tests {
             assert!(e.contains(msg), "{link:?}: {e}");
         }
         let huge = format!("#v1.{}.0", "A".repeat(LINK_BYTES_MAX));
-        assert!(decode(&huge).unwrap_err().to_string().contains("at most 64 KB"));
-        let wrong_doc = encode_fragment(&Scenario::from_json(EXAMPLE_JSON).unwrap(), 5).replace("v1.", "v1.x");
+        assert!(decode(&huge)
+            .unwrap_err()
+            .to_string()
+            .contains("at most 64 KB"));
+        let wrong_doc =
+            encode_fragment(&Scenario::from_json(EXAMPLE_JSON).unwrap(), 5).replace("v1.", "v1.x");
         assert!(decode(&wrong_doc).is_err());
     }
 
@@ -131,28 +167,41 @@ mod tests {
     /// RAFTLOCK_FUZZ_INPUTS=N for more.
     #[test]
     fn link_decoder_fuzz_never_panics() {
-        let n: u64 = std::env::var("RAFTLOCK_FUZZ_INPUTS").ok().and_then(|s| s.parse().ok()).unwrap_or(100_000);
+        let n: u64 = std::env::var("RAFTLOCK_FUZZ_INPUTS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(100_000);
         let mut r = Rng::new(0xf022);
-        let seeds: Vec<String> = (1..20).map(|s| encode_fragment(&swarm::random_scenario(s), s)).collect();
-        let corpus: Vec<&str> = include_str!("../../../tests/corpus/links.txt").lines().collect();
+        let seeds: Vec<String> = (1..20)
+            .map(|s| encode_fragment(&swarm::random_scenario(s), s))
+            .collect();
+        let corpus: Vec<&str> = include_str!("../../../tests/corpus/links.txt")
+            .lines()
+            .collect();
         let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.#v";
         let mut ok = 0;
         for i in 0..n {
             let input: String = match i % 4 {
-                0 => (0..r.below(200)).map(|_| alphabet[r.below(alphabet.len() as u64) as usize] as char).collect(),
+                0 => (0..r.below(200))
+                    .map(|_| alphabet[r.below(alphabet.len() as u64) as usize] as char)
+                    .collect(),
                 1 => {
                     let s = &seeds[r.below(seeds.len() as u64) as usize];
                     s[..r.below(s.len() as u64 + 1) as usize].to_string()
                 }
                 2 => {
-                    let mut b = seeds[r.below(seeds.len() as u64) as usize].clone().into_bytes();
+                    let mut b = seeds[r.below(seeds.len() as u64) as usize]
+                        .clone()
+                        .into_bytes();
                     for _ in 0..=r.below(4) {
                         let k = r.below(b.len() as u64) as usize;
                         b[k] = alphabet[r.below(alphabet.len() as u64) as usize];
                     }
                     String::from_utf8(b).unwrap()
                 }
-                _ if !corpus.is_empty() && r.below(2) == 0 => corpus[r.below(corpus.len() as u64) as usize].to_string(),
+                _ if !corpus.is_empty() && r.below(2) == 0 => {
+                    corpus[r.below(corpus.len() as u64) as usize].to_string()
+                }
                 _ => {
                     let a = &seeds[r.below(seeds.len() as u64) as usize];
                     let b = &seeds[r.below(seeds.len() as u64) as usize];

@@ -56,7 +56,10 @@ impl Default for RaftSettings {
     fn default() -> Self {
         let c = RaftConfig::default();
         RaftSettings {
-            election_timeout_ms: [c.election_timeout_min_us / 1000, c.election_timeout_max_us / 1000],
+            election_timeout_ms: [
+                c.election_timeout_min_us / 1000,
+                c.election_timeout_max_us / 1000,
+            ],
             heartbeat_ms: c.heartbeat_us / 1000,
             pre_vote: c.pre_vote,
             check_quorum: c.check_quorum,
@@ -102,33 +105,78 @@ fn one_ppm() -> u32 {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "do", rename_all = "snake_case")]
 pub enum Action {
-    Crash { node: usize },
-    Restart { node: usize },
-    Pause { node: usize },
-    Resume { node: usize },
+    Crash {
+        node: usize,
+    },
+    Restart {
+        node: usize,
+    },
+    Pause {
+        node: usize,
+    },
+    Resume {
+        node: usize,
+    },
     /// Cut every node link between groups, e.g. `[[1,2],[3,4,5]]`; heals links inside groups.
-    Partition { groups: Vec<Vec<usize>> },
-    Isolate { node: usize },
+    Partition {
+        groups: Vec<Vec<usize>>,
+    },
+    Isolate {
+        node: usize,
+    },
     /// Cut one direction only.
-    Cut { from: String, to: String },
-    Heal { from: String, to: String },
+    Cut {
+        from: String,
+        to: String,
+    },
+    Heal {
+        from: String,
+        to: String,
+    },
     HealAll,
-    SetRate { node: usize, rate_ppm: u32 },
-    Jump { node: usize, ms: i64 },
-    ClientPause { client: String },
-    ClientResume { client: String },
-    ClientCrash { client: String },
-    ClientRestart { client: String },
+    SetRate {
+        node: usize,
+        rate_ppm: u32,
+    },
+    Jump {
+        node: usize,
+        ms: i64,
+    },
+    ClientPause {
+        client: String,
+    },
+    ClientResume {
+        client: String,
+    },
+    ClientCrash {
+        client: String,
+    },
+    ClientRestart {
+        client: String,
+    },
     /// Cut the client's links to and from every node (its connection breaks).
-    ClientDisconnect { client: String },
-    ClientReconnect { client: String },
+    ClientDisconnect {
+        client: String,
+    },
+    ClientReconnect {
+        client: String,
+    },
     /// A user's request from the page: the client acquires `key` next (after its current step).
-    ClientAcquire { client: String, key: String, lease_ms: u64 },
+    ClientAcquire {
+        client: String,
+        key: String,
+        lease_ms: u64,
+    },
     /// The client releases `key` next.
-    ClientRelease { client: String, key: String },
+    ClientRelease {
+        client: String,
+        key: String,
+    },
     /// The leader proposes again the last Expire it committed for `key` (a duplicated or
     /// retried proposal, as a resend layer might make): it applies late, after a re-grant.
-    DuplicateExpire { key: String },
+    DuplicateExpire {
+        key: String,
+    },
     /// The end of a fault schedule: heal the network, resume and restart everything, set every
     /// clock back to rate 1, and let clients finish (they start no new step).
     Calm,
@@ -162,9 +210,27 @@ struct ActionFields {
 }
 
 const ACTION_NAMES: &[&str] = &[
-    "crash", "restart", "pause", "resume", "partition", "isolate", "cut", "heal", "heal_all", "set_rate", "jump",
-    "client_pause", "client_resume", "client_crash", "client_restart", "client_disconnect", "client_reconnect",
-    "client_acquire", "client_release", "duplicate_expire", "calm",
+    "crash",
+    "restart",
+    "pause",
+    "resume",
+    "partition",
+    "isolate",
+    "cut",
+    "heal",
+    "heal_all",
+    "set_rate",
+    "jump",
+    "client_pause",
+    "client_resume",
+    "client_crash",
+    "client_restart",
+    "client_disconnect",
+    "client_reconnect",
+    "client_acquire",
+    "client_release",
+    "duplicate_expire",
+    "calm",
 ];
 
 /// A required field of an action, or serde's "missing field" error.
@@ -176,30 +242,71 @@ impl ActionFields {
     fn into_action<E: serde::de::Error>(self) -> Result<Action, E> {
         let f = self;
         Ok(match f.what.as_str() {
-            "crash" => Action::Crash { node: need(f.node, "node")? },
-            "restart" => Action::Restart { node: need(f.node, "node")? },
-            "pause" => Action::Pause { node: need(f.node, "node")? },
-            "resume" => Action::Resume { node: need(f.node, "node")? },
-            "partition" => Action::Partition { groups: need(f.groups, "groups")? },
-            "isolate" => Action::Isolate { node: need(f.node, "node")? },
-            "cut" => Action::Cut { from: need(f.from, "from")?, to: need(f.to, "to")? },
-            "heal" => Action::Heal { from: need(f.from, "from")?, to: need(f.to, "to")? },
+            "crash" => Action::Crash {
+                node: need(f.node, "node")?,
+            },
+            "restart" => Action::Restart {
+                node: need(f.node, "node")?,
+            },
+            "pause" => Action::Pause {
+                node: need(f.node, "node")?,
+            },
+            "resume" => Action::Resume {
+                node: need(f.node, "node")?,
+            },
+            "partition" => Action::Partition {
+                groups: need(f.groups, "groups")?,
+            },
+            "isolate" => Action::Isolate {
+                node: need(f.node, "node")?,
+            },
+            "cut" => Action::Cut {
+                from: need(f.from, "from")?,
+                to: need(f.to, "to")?,
+            },
+            "heal" => Action::Heal {
+                from: need(f.from, "from")?,
+                to: need(f.to, "to")?,
+            },
             "heal_all" => Action::HealAll,
-            "set_rate" => Action::SetRate { node: need(f.node, "node")?, rate_ppm: need(f.rate_ppm, "rate_ppm")? },
-            "jump" => Action::Jump { node: need(f.node, "node")?, ms: need(f.ms, "ms")? },
-            "client_pause" => Action::ClientPause { client: need(f.client, "client")? },
-            "client_resume" => Action::ClientResume { client: need(f.client, "client")? },
-            "client_crash" => Action::ClientCrash { client: need(f.client, "client")? },
-            "client_restart" => Action::ClientRestart { client: need(f.client, "client")? },
-            "client_disconnect" => Action::ClientDisconnect { client: need(f.client, "client")? },
-            "client_reconnect" => Action::ClientReconnect { client: need(f.client, "client")? },
+            "set_rate" => Action::SetRate {
+                node: need(f.node, "node")?,
+                rate_ppm: need(f.rate_ppm, "rate_ppm")?,
+            },
+            "jump" => Action::Jump {
+                node: need(f.node, "node")?,
+                ms: need(f.ms, "ms")?,
+            },
+            "client_pause" => Action::ClientPause {
+                client: need(f.client, "client")?,
+            },
+            "client_resume" => Action::ClientResume {
+                client: need(f.client, "client")?,
+            },
+            "client_crash" => Action::ClientCrash {
+                client: need(f.client, "client")?,
+            },
+            "client_restart" => Action::ClientRestart {
+                client: need(f.client, "client")?,
+            },
+            "client_disconnect" => Action::ClientDisconnect {
+                client: need(f.client, "client")?,
+            },
+            "client_reconnect" => Action::ClientReconnect {
+                client: need(f.client, "client")?,
+            },
             "client_acquire" => Action::ClientAcquire {
                 client: need(f.client, "client")?,
                 key: need(f.key, "key")?,
                 lease_ms: need(f.lease_ms, "lease_ms")?,
             },
-            "client_release" => Action::ClientRelease { client: need(f.client, "client")?, key: need(f.key, "key")? },
-            "duplicate_expire" => Action::DuplicateExpire { key: need(f.key, "key")? },
+            "client_release" => Action::ClientRelease {
+                client: need(f.client, "client")?,
+                key: need(f.key, "key")?,
+            },
+            "duplicate_expire" => Action::DuplicateExpire {
+                key: need(f.key, "key")?,
+            },
             "calm" => Action::Calm,
             other => return Err(E::unknown_variant(other, ACTION_NAMES)),
         })
@@ -216,7 +323,10 @@ impl<'de> Deserialize<'de> for TimedAction {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let f = ActionFields::deserialize(d)?;
         let at_ms = need(f.at_ms, "at_ms")?;
-        Ok(TimedAction { at_ms, action: f.into_action()? })
+        Ok(TimedAction {
+            at_ms,
+            action: f.into_action()?,
+        })
     }
 }
 
@@ -271,7 +381,10 @@ impl std::fmt::Display for ScenarioError {
 }
 
 fn err<T>(field: impl Into<String>, message: impl Into<String>) -> Result<T, ScenarioError> {
-    Err(ScenarioError { field: field.into(), message: message.into() })
+    Err(ScenarioError {
+        field: field.into(),
+        message: message.into(),
+    })
 }
 
 fn check_range(field: &str, v: u64, lo: u64, hi: u64) -> Result<(), ScenarioError> {
@@ -298,14 +411,24 @@ impl Scenario {
         struct Version {
             version: Option<serde_json::Number>,
         }
-        let v: Version =
-            serde_json::from_str(s).map_err(|e| ScenarioError { field: String::new(), message: format!("not a JSON scenario: {e}") })?;
+        let v: Version = serde_json::from_str(s).map_err(|e| ScenarioError {
+            field: String::new(),
+            message: format!("not a JSON scenario: {e}"),
+        })?;
         match v.version.as_ref().and_then(|n| n.as_u64()) {
             Some(v) if v == FORMAT_VERSION as u64 => {}
-            Some(v) => return err("version", format!("version {v} is not supported (this build reads {FORMAT_VERSION})")),
+            Some(v) => {
+                return err(
+                    "version",
+                    format!("version {v} is not supported (this build reads {FORMAT_VERSION})"),
+                )
+            }
             None => return err("version", "missing (expected 1)"),
         }
-        let sc: Scenario = serde_json::from_str(s).map_err(|e| ScenarioError { field: String::new(), message: e.to_string() })?;
+        let sc: Scenario = serde_json::from_str(s).map_err(|e| ScenarioError {
+            field: String::new(),
+            message: e.to_string(),
+        })?;
         sc.validate()?;
         Ok(sc)
     }
@@ -320,9 +443,14 @@ impl Scenario {
         }
         if let Some(k) = name.strip_prefix('n').and_then(|d| d.parse::<usize>().ok()) {
             // `then`, not `then_some`: "n0" must not compute k - 1 (found by the link fuzzer).
-            return (1..=self.nodes).contains(&k).then(|| EndpointRef::Node(k - 1));
+            return (1..=self.nodes)
+                .contains(&k)
+                .then(|| EndpointRef::Node(k - 1));
         }
-        self.clients.iter().position(|c| c.name == name).map(EndpointRef::Client)
+        self.clients
+            .iter()
+            .position(|c| c.name == name)
+            .map(EndpointRef::Client)
     }
 
     pub fn validate(&self) -> Result<(), ScenarioError> {
@@ -333,40 +461,101 @@ impl Scenario {
         check_range("until_ms", self.until_ms, 1, RUN_MS_MAX)?;
         let r = &self.raft;
         check_range("raft.heartbeat_ms", r.heartbeat_ms, 1, 10_000)?;
-        check_range("raft.election_timeout_ms[0]", r.election_timeout_ms[0], 2, 60_000)?;
-        check_range("raft.election_timeout_ms[1]", r.election_timeout_ms[1], r.election_timeout_ms[0], 60_000)?;
+        check_range(
+            "raft.election_timeout_ms[0]",
+            r.election_timeout_ms[0],
+            2,
+            60_000,
+        )?;
+        check_range(
+            "raft.election_timeout_ms[1]",
+            r.election_timeout_ms[1],
+            r.election_timeout_ms[0],
+            60_000,
+        )?;
         check_range("raft.max_batch", r.max_batch, 1, 1024)?;
         if r.snapshot_every != 0 {
             check_range("raft.snapshot_every", r.snapshot_every, 4, 1_000_000)?;
         }
         let n = &self.network;
         check_range("network.latency_us[0]", n.latency_us[0], 0, 10_000_000)?;
-        check_range("network.latency_us[1]", n.latency_us[1], n.latency_us[0], 10_000_000)?;
+        check_range(
+            "network.latency_us[1]",
+            n.latency_us[1],
+            n.latency_us[0],
+            10_000_000,
+        )?;
         check_range("network.drop_ppm", n.drop_ppm as u64, 0, 1_000_000)?;
-        check_range("network.duplicate_ppm", n.duplicate_ppm as u64, 0, 1_000_000)?;
+        check_range(
+            "network.duplicate_ppm",
+            n.duplicate_ppm as u64,
+            0,
+            1_000_000,
+        )?;
         for (i, c) in self.clocks.iter().enumerate() {
-            check_range(&format!("clocks[{i}].node"), c.node as u64, 1, self.nodes as u64)?;
-            check_range(&format!("clocks[{i}].rate_ppm"), c.rate_ppm as u64, RATE_PPM_MIN as u64, RATE_PPM_MAX as u64)?;
-            check_range(&format!("clocks[{i}].offset_ms"), c.offset_ms.unsigned_abs(), 0, RUN_MS_MAX)?;
+            check_range(
+                &format!("clocks[{i}].node"),
+                c.node as u64,
+                1,
+                self.nodes as u64,
+            )?;
+            check_range(
+                &format!("clocks[{i}].rate_ppm"),
+                c.rate_ppm as u64,
+                RATE_PPM_MIN as u64,
+                RATE_PPM_MAX as u64,
+            )?;
+            check_range(
+                &format!("clocks[{i}].offset_ms"),
+                c.offset_ms.unsigned_abs(),
+                0,
+                RUN_MS_MAX,
+            )?;
         }
-        check_range("clients (count)", self.clients.len() as u64, 0, CLIENTS_MAX as u64)?;
+        check_range(
+            "clients (count)",
+            self.clients.len() as u64,
+            0,
+            CLIENTS_MAX as u64,
+        )?;
         for (i, c) in self.clients.iter().enumerate() {
             let f = format!("clients[{i}]");
-            if c.name.is_empty() || c.name.len() > 16 || !c.name.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') {
+            if c.name.is_empty()
+                || c.name.len() > 16
+                || !c
+                    .name
+                    .chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+            {
                 return err(format!("{f}.name"), "must be 1 to 16 letters, digits or _");
             }
-            if c.name == "storage" || (c.name.starts_with('n') && c.name[1..].parse::<u64>().is_ok()) {
-                return err(format!("{f}.name"), format!("\"{}\" is reserved for an endpoint", c.name));
+            if c.name == "storage"
+                || (c.name.starts_with('n') && c.name[1..].parse::<u64>().is_ok())
+            {
+                return err(
+                    format!("{f}.name"),
+                    format!("\"{}\" is reserved for an endpoint", c.name),
+                );
             }
             if self.clients[..i].iter().any(|o| o.name == c.name) {
                 return err(format!("{f}.name"), format!("\"{}\" is used twice", c.name));
             }
-            check_range(&format!("{f}.script (length)"), c.script.len() as u64, 0, 100)?;
+            check_range(
+                &format!("{f}.script (length)"),
+                c.script.len() as u64,
+                0,
+                100,
+            )?;
             check_range(&format!("{f}.timeout_ms"), c.timeout_ms, 1, 600_000)?;
             check_range(&format!("{f}.retry_ms"), c.retry_ms, 1, 600_000)?;
             check_range(&format!("{f}.margin_ms"), c.margin_ms, 0, LEASE_MS_MAX)?;
             check_range(&format!("{f}.start_ms"), c.start_ms, 0, RUN_MS_MAX)?;
-            check_range(&format!("{f}.rate_ppm"), c.rate_ppm as u64, RATE_PPM_MIN as u64, RATE_PPM_MAX as u64)?;
+            check_range(
+                &format!("{f}.rate_ppm"),
+                c.rate_ppm as u64,
+                RATE_PPM_MIN as u64,
+                RATE_PPM_MAX as u64,
+            )?;
             for (j, s) in c.script.iter().enumerate() {
                 let g = format!("{f}.script[{j}]");
                 match s {
@@ -379,11 +568,20 @@ impl Scenario {
                         check_range(&format!("{g}.work.ms"), *ms, 0, RUN_MS_MAX)?;
                     }
                     Step::Release { key } => check_key(&format!("{g}.release.key"), key)?,
-                    Step::Sleep { ms } => check_range(&format!("{g}.sleep.ms"), *ms, 0, RUN_MS_MAX)?,
+                    Step::Sleep { ms } => {
+                        check_range(&format!("{g}.sleep.ms"), *ms, 0, RUN_MS_MAX)?
+                    }
                 }
             }
-            if c.repeat && !c.script.iter().any(|s| matches!(s, Step::Sleep { ms } if *ms > 0) || matches!(s, Step::Acquire { .. })) {
-                return err(format!("{f}.repeat"), "a repeating script needs an acquire or a sleep of more than 0 ms");
+            if c.repeat
+                && !c.script.iter().any(|s| {
+                    matches!(s, Step::Sleep { ms } if *ms > 0) || matches!(s, Step::Acquire { .. })
+                })
+            {
+                return err(
+                    format!("{f}.repeat"),
+                    "a repeating script needs an acquire or a sleep of more than 0 ms",
+                );
             }
         }
         if let Some(l) = &self.lesson {
@@ -393,10 +591,20 @@ impl Scenario {
                 if c.at_ms.is_some() == c.on.is_some() {
                     return err(format!("lesson.captions[{i}]"), "give either at_ms or on");
                 }
-                check_range(&format!("lesson.captions[{i}].text (length)"), c.text.len() as u64, 1, 2000)?;
+                check_range(
+                    &format!("lesson.captions[{i}].text (length)"),
+                    c.text.len() as u64,
+                    1,
+                    2000,
+                )?;
             }
         }
-        check_range("timeline (length)", self.timeline.len() as u64, 0, TIMELINE_MAX as u64)?;
+        check_range(
+            "timeline (length)",
+            self.timeline.len() as u64,
+            0,
+            TIMELINE_MAX as u64,
+        )?;
         for (i, t) in self.timeline.iter().enumerate() {
             let f = format!("timeline[{i}]");
             check_range(&format!("{f}.at_ms"), t.at_ms, 0, RUN_MS_MAX)?;
@@ -413,7 +621,10 @@ impl Scenario {
         };
         let endpoint = |field: &str, name: &str| match self.endpoint(name) {
             Some(_) => Ok(()),
-            None => err(format!("{f}.{field}"), format!("\"{name}\" is not n1..n{}, a client or storage", self.nodes)),
+            None => err(
+                format!("{f}.{field}"),
+                format!("\"{name}\" is not n1..n{}, a client or storage", self.nodes),
+            ),
         };
         match a {
             Action::Crash { node: k }
@@ -424,7 +635,12 @@ impl Scenario {
             Action::Partition { groups } => {
                 for (gi, g) in groups.iter().enumerate() {
                     for k in g {
-                        check_range(&format!("{f}.groups[{gi}]"), *k as u64, 1, self.nodes as u64)?;
+                        check_range(
+                            &format!("{f}.groups[{gi}]"),
+                            *k as u64,
+                            1,
+                            self.nodes as u64,
+                        )?;
                     }
                 }
                 Ok(())
@@ -435,7 +651,12 @@ impl Scenario {
             }
             Action::SetRate { node: k, rate_ppm } => {
                 node(*k)?;
-                check_range(&format!("{f}.rate_ppm"), *rate_ppm as u64, RATE_PPM_MIN as u64, RATE_PPM_MAX as u64)
+                check_range(
+                    &format!("{f}.rate_ppm"),
+                    *rate_ppm as u64,
+                    RATE_PPM_MIN as u64,
+                    RATE_PPM_MAX as u64,
+                )
             }
             Action::Jump { node: k, ms } => {
                 node(*k)?;
@@ -447,7 +668,11 @@ impl Scenario {
             | Action::ClientRestart { client: c }
             | Action::ClientDisconnect { client: c }
             | Action::ClientReconnect { client: c } => client(c),
-            Action::ClientAcquire { client: c, key, lease_ms } => {
+            Action::ClientAcquire {
+                client: c,
+                key,
+                lease_ms,
+            } => {
                 client(c)?;
                 check_key(&format!("{f}.key"), key)?;
                 check_range(&format!("{f}.lease_ms"), *lease_ms, 1, LEASE_MS_MAX)

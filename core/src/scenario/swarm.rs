@@ -27,10 +27,18 @@ pub fn random_scenario(seed: u64) -> Scenario {
             ClientConfig {
                 name: ["A", "B", "C", "D"][i].to_string(),
                 script: vec![
-                    Step::Acquire { key: key.clone(), lease_ms: r.range_inclusive(200, 1500) },
-                    Step::Work { key: key.clone(), ms: r.range_inclusive(20, 400) },
+                    Step::Acquire {
+                        key: key.clone(),
+                        lease_ms: r.range_inclusive(200, 1500),
+                    },
+                    Step::Work {
+                        key: key.clone(),
+                        ms: r.range_inclusive(20, 400),
+                    },
                     Step::Release { key },
-                    Step::Sleep { ms: r.range_inclusive(0, 300) },
+                    Step::Sleep {
+                        ms: r.range_inclusive(0, 300),
+                    },
                 ],
                 repeat: true,
                 start_ms: r.range_inclusive(0, 1000),
@@ -44,8 +52,16 @@ pub fn random_scenario(seed: u64) -> Scenario {
     let lat_lo = r.range_inclusive(100, 3_000);
     let network = NetworkSettings {
         latency_us: [lat_lo, lat_lo + r.range_inclusive(0, 20_000)],
-        drop_ppm: if r.below(3) == 0 { 0 } else { r.range_inclusive(0, 50_000) as u32 },
-        duplicate_ppm: if r.below(3) == 0 { 0 } else { r.range_inclusive(0, 50_000) as u32 },
+        drop_ppm: if r.below(3) == 0 {
+            0
+        } else {
+            r.range_inclusive(0, 50_000) as u32
+        },
+        duplicate_ppm: if r.below(3) == 0 {
+            0
+        } else {
+            r.range_inclusive(0, 50_000) as u32
+        },
     };
     let mut timeline = Vec::new();
     let n_faults = r.range_inclusive(4, 24);
@@ -64,24 +80,50 @@ pub fn random_scenario(seed: u64) -> Scenario {
                 for i in (1..order.len()).rev() {
                     order.swap(i, r.below(i as u64 + 1) as usize);
                 }
-                Action::Partition { groups: vec![order[..cut].to_vec(), order[cut..].to_vec()] }
+                Action::Partition {
+                    groups: vec![order[..cut].to_vec(), order[cut..].to_vec()],
+                }
             }
             5 => Action::Isolate { node: node(&mut r) },
-            6 => Action::Cut { from: format!("n{}", node(&mut r)), to: format!("n{}", node(&mut r)) },
+            6 => Action::Cut {
+                from: format!("n{}", node(&mut r)),
+                to: format!("n{}", node(&mut r)),
+            },
             7 => Action::HealAll,
-            8 => Action::SetRate { node: node(&mut r), rate_ppm: r.range_inclusive(250_000, 4_000_000) as u32 },
-            9 => Action::Jump { node: node(&mut r), ms: r.range_inclusive(0, 1000) as i64 - 500 },
-            10 => Action::ClientPause { client: client(&mut r) },
-            11 => Action::ClientResume { client: client(&mut r) },
-            12 => Action::ClientCrash { client: client(&mut r) },
-            13 => Action::ClientRestart { client: client(&mut r) },
-            14 => Action::ClientDisconnect { client: client(&mut r) },
-            _ => Action::ClientReconnect { client: client(&mut r) },
+            8 => Action::SetRate {
+                node: node(&mut r),
+                rate_ppm: r.range_inclusive(250_000, 4_000_000) as u32,
+            },
+            9 => Action::Jump {
+                node: node(&mut r),
+                ms: r.range_inclusive(0, 1000) as i64 - 500,
+            },
+            10 => Action::ClientPause {
+                client: client(&mut r),
+            },
+            11 => Action::ClientResume {
+                client: client(&mut r),
+            },
+            12 => Action::ClientCrash {
+                client: client(&mut r),
+            },
+            13 => Action::ClientRestart {
+                client: client(&mut r),
+            },
+            14 => Action::ClientDisconnect {
+                client: client(&mut r),
+            },
+            _ => Action::ClientReconnect {
+                client: client(&mut r),
+            },
         };
         timeline.push(TimedAction { at_ms, action });
     }
     timeline.sort_by_key(|t| t.at_ms);
-    timeline.push(TimedAction { at_ms: FAULTS_MS, action: Action::Calm });
+    timeline.push(TimedAction {
+        at_ms: FAULTS_MS,
+        action: Action::Calm,
+    });
     Scenario {
         version: FORMAT_VERSION,
         name: format!("swarm-{seed}"),
@@ -105,14 +147,25 @@ pub fn check_converged(w: &World) -> Result<(), String> {
     let mut leaders = Vec::new();
     let mut first: Option<(u64, u64)> = None;
     for i in 0..w.n {
-        let s = w.nodes[i].server.as_ref().ok_or(format!("n{} is down", i + 1))?;
+        let s = w.nodes[i]
+            .server
+            .as_ref()
+            .ok_or(format!("n{} is down", i + 1))?;
         if s.raft.is_leader() {
             leaders.push((s.raft.term(), i));
         }
         let log = s.raft.log();
-        let mine = (log.last_index(), log.prefix_hash(log.last_index()).expect("the last index is known"));
+        let mine = (
+            log.last_index(),
+            log.prefix_hash(log.last_index())
+                .expect("the last index is known"),
+        );
         if *first.get_or_insert(mine) != mine {
-            return Err(format!("n{}'s log (last index {}) differs from n1's", i + 1, mine.0));
+            return Err(format!(
+                "n{}'s log (last index {}) differs from n1's",
+                i + 1,
+                mine.0
+            ));
         }
         if s.raft.commit_index() != log.last_index() || s.machine.applied != log.last_index() {
             return Err(format!(
@@ -124,11 +177,17 @@ pub fn check_converged(w: &World) -> Result<(), String> {
             ));
         }
     }
-    let max_term = (0..w.n).filter_map(|i| w.nodes[i].server.as_ref()).map(|s| s.raft.term()).max().unwrap_or(0);
+    let max_term = (0..w.n)
+        .filter_map(|i| w.nodes[i].server.as_ref())
+        .map(|s| s.raft.term())
+        .max()
+        .unwrap_or(0);
     match leaders.as_slice() {
         [(t, _)] if *t == max_term => Ok(()),
         [] => Err("no leader".into()),
-        l => Err(format!("leaders (term, node): {l:?}; highest term {max_term}")),
+        l => Err(format!(
+            "leaders (term, node): {l:?}; highest term {max_term}"
+        )),
     }
 }
 
@@ -165,14 +224,21 @@ pub fn run_with(seed: u64, sc: Scenario) -> SwarmOutcome {
     match run {
         Ok(w) => SwarmOutcome {
             seed,
-            violations: w.violations().iter().map(|(t, v)| format!("t={}us {}: {}", t, v.invariant, v.detail)).collect(),
+            violations: w
+                .violations()
+                .iter()
+                .map(|(t, v)| format!("t={}us {}: {}", t, v.invariant, v.detail))
+                .collect(),
             convergence: check_converged(&w),
             events: w.stats.events,
             trace_hash: w.trace.hash_hex(),
             snapshot_installs: w.stats.snapshot_installs,
         },
         Err(p) => {
-            let msg = p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()));
+            let msg = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()));
             SwarmOutcome {
                 seed,
                 violations: vec![format!("panic: {}", msg.unwrap_or_default())],

@@ -26,7 +26,11 @@ impl Default for Clock {
 
 impl Clock {
     pub fn new(offset_us: i64, rate_ppm: u32) -> Self {
-        Clock { base_true_us: 0, base_local_us: offset_us, rate_ppm: rate_ppm.clamp(RATE_PPM_MIN, RATE_PPM_MAX) }
+        Clock {
+            base_true_us: 0,
+            base_local_us: offset_us,
+            rate_ppm: rate_ppm.clamp(RATE_PPM_MIN, RATE_PPM_MAX),
+        }
     }
 
     pub fn rate_ppm(&self) -> u32 {
@@ -54,7 +58,10 @@ impl Clock {
         let dl = local_us - self.base_local_us;
         // Smallest dt with dt*rate/1e6 >= dl: ceil(dl*1e6/rate) (64-bit when it fits, as above).
         let rate = self.rate_ppm as i64;
-        let dt = match dl.checked_mul(PPM_ONE as i64).and_then(|p| p.checked_add(rate - 1)) {
+        let dt = match dl
+            .checked_mul(PPM_ONE as i64)
+            .and_then(|p| p.checked_add(rate - 1))
+        {
             Some(p) => (p / rate) as i128,
             None => (dl as i128 * PPM_ONE as i128 + rate as i128 - 1) / rate as i128,
         };
@@ -110,9 +117,18 @@ mod tests {
         };
         let mut rng = crate::sim::rng::Rng::new(7);
         for i in 0..20_000u64 {
-            let rate = [RATE_PPM_MIN, PPM_ONE, RATE_PPM_MAX, 1 + rng.below(RATE_PPM_MAX as u64) as u32][(i % 4) as usize];
+            let rate = [
+                RATE_PPM_MIN,
+                PPM_ONE,
+                RATE_PPM_MAX,
+                1 + rng.below(RATE_PPM_MAX as u64) as u32,
+            ][(i % 4) as usize];
             let base = rng.below(1 << 40);
-            let c = Clock { base_true_us: base, base_local_us: rng.below(1 << 40) as i64 - (1 << 39), rate_ppm: rate.clamp(RATE_PPM_MIN, RATE_PPM_MAX) };
+            let c = Clock {
+                base_true_us: base,
+                base_local_us: rng.below(1 << 40) as i64 - (1 << 39),
+                rate_ppm: rate.clamp(RATE_PPM_MIN, RATE_PPM_MAX),
+            };
             let span = [1u64 << 20, 1 << 40, 1 << 62, u64::MAX - base][(i / 4 % 4) as usize];
             let t = base.saturating_add(rng.below(span.max(1)));
             assert_eq!(c.local_at(t), wide_local(&c, t), "local_at {c:?} at {t}");
@@ -120,7 +136,11 @@ mod tests {
             let got = c.true_when(target, base);
             let dl = (target - c.base_local_us) as i128;
             let dt = (dl * PPM_ONE as i128 + c.rate_ppm as i128 - 1) / c.rate_ppm as i128;
-            let want = if target <= c.local_at(base) { base } else { ((c.base_true_us as i128 + dt).min(u64::MAX as i128) as u64).max(base) };
+            let want = if target <= c.local_at(base) {
+                base
+            } else {
+                ((c.base_true_us as i128 + dt).min(u64::MAX as i128) as u64).max(base)
+            };
             assert_eq!(got, want, "true_when {c:?} for {target}");
         }
     }

@@ -18,7 +18,11 @@ pub struct NetworkSettings {
 
 impl Default for NetworkSettings {
     fn default() -> Self {
-        NetworkSettings { latency_us: [1_000, 5_000], drop_ppm: 0, duplicate_ppm: 0 }
+        NetworkSettings {
+            latency_us: [1_000, 5_000],
+            drop_ppm: 0,
+            duplicate_ppm: 0,
+        }
     }
 }
 
@@ -31,7 +35,11 @@ pub struct Network {
 
 impl Network {
     pub fn new(endpoints: usize, settings: NetworkSettings) -> Self {
-        Network { settings, endpoints, up: vec![true; endpoints * endpoints] }
+        Network {
+            settings,
+            endpoints,
+            up: vec![true; endpoints * endpoints],
+        }
     }
 
     pub fn is_up(&self, from: usize, to: usize) -> bool {
@@ -49,7 +57,12 @@ impl Network {
     /// Cut every node-to-node link between different groups (both directions). Nodes in no
     /// group form a group of their own each.
     pub fn partition(&mut self, n_nodes: usize, groups: &[Vec<usize>]) {
-        let group_of = |x: usize| groups.iter().position(|g| g.contains(&x)).map_or(usize::MAX - x, |g| g);
+        let group_of = |x: usize| {
+            groups
+                .iter()
+                .position(|g| g.contains(&x))
+                .map_or(usize::MAX - x, |g| g)
+        };
         for a in 0..n_nodes {
             for b in 0..n_nodes {
                 if a != b {

@@ -49,8 +49,14 @@ pub struct Packet {
 enum Ev {
     /// A message in flight: its slot in `World::packets`.
     Deliver(u32),
-    NodeTimer { node: u32, gen: u64 },
-    ClientTimer { client: u32, gen: u64 },
+    NodeTimer {
+        node: u32,
+        gen: u64,
+    },
+    ClientTimer {
+        client: u32,
+        gen: u64,
+    },
     Action(u32),
 }
 
@@ -211,7 +217,10 @@ struct Slab<T> {
 
 impl<T> Default for Slab<T> {
     fn default() -> Self {
-        Slab { slots: Vec::new(), free: Vec::new() }
+        Slab {
+            slots: Vec::new(),
+            free: Vec::new(),
+        }
     }
 }
 
@@ -230,10 +239,14 @@ impl<T> Slab<T> {
     }
     fn take(&mut self, k: u32) -> T {
         self.free.push(k);
-        self.slots[k as usize].take().expect("a queued packet's slot is full")
+        self.slots[k as usize]
+            .take()
+            .expect("a queued packet's slot is full")
     }
     fn get(&self, k: u32) -> &T {
-        self.slots[k as usize].as_ref().expect("a queued packet's slot is full")
+        self.slots[k as usize]
+            .as_ref()
+            .expect("a queued packet's slot is full")
     }
 }
 
@@ -252,8 +265,22 @@ impl World {
             for c in sc.clocks.iter().filter(|c| c.node == id + 1) {
                 clock = Clock::new(c.offset_ms * 1000, c.rate_ppm);
             }
-            let server = Server::new(id, n, raft_cfg.clone(), rng.fork(), clock.local_at(0), sc.switches);
-            nodes.push(NodeSlot { server: Some(server), persisted: None, clock, paused: false, held: Vec::new(), timer: TimerSlot::default() });
+            let server = Server::new(
+                id,
+                n,
+                raft_cfg.clone(),
+                rng.fork(),
+                clock.local_at(0),
+                sc.switches,
+            );
+            nodes.push(NodeSlot {
+                server: Some(server),
+                persisted: None,
+                clock,
+                paused: false,
+                held: Vec::new(),
+                timer: TimerSlot::default(),
+            });
         }
         let clients = sc
             .clients
@@ -279,10 +306,18 @@ impl World {
             scenario: Rc::new(sc.clone()),
             nodes,
             clients,
-            storage: Storage { ignores_tokens: sc.switches.storage_ignores_tokens, ..Storage::default() },
+            storage: Storage {
+                ignores_tokens: sc.switches.storage_ignores_tokens,
+                ..Storage::default()
+            },
             net: Network::new(endpoints, sc.network.clone()),
             trace: Trace::new(keep_trace),
-            checker: Checker::new(n, crate::lock::machine::ApplyRules { expire_ignores_token: sc.switches.expire_ignores_token }),
+            checker: Checker::new(
+                n,
+                crate::lock::machine::ApplyRules {
+                    expire_ignores_token: sc.switches.expire_ignores_token,
+                },
+            ),
             // On in every build: violations are trace events, so a debug and a release run of
             // one scenario must check alike to give one trace.
             check_every_event: true,
@@ -321,7 +356,9 @@ impl World {
     }
 
     pub fn client_name(&self, c: ClientId) -> String {
-        self.clients.get(c as usize).map_or_else(|| format!("client{c}"), |s| s.client.cfg.name.clone())
+        self.clients
+            .get(c as usize)
+            .map_or_else(|| format!("client{c}"), |s| s.client.cfg.name.clone())
     }
 
     /// Messages in flight, in delivery order: (from, to, kind, sent, delivery time).
@@ -332,18 +369,30 @@ impl World {
             .filter_map(|q| match &q.ev {
                 Ev::Deliver(k) => {
                     let p = self.packets.get(*k);
-                    Some((q.at, q.seq, p.from as usize, p.to as usize, p.payload.kind(), p.sent_us))
+                    Some((
+                        q.at,
+                        q.seq,
+                        p.from as usize,
+                        p.to as usize,
+                        p.payload.kind(),
+                        p.sent_us,
+                    ))
                 }
                 _ => None,
             })
             .collect();
         v.sort_by_key(|x| (x.0, x.1));
-        v.into_iter().map(|(at, _, f, t, k, s)| (f, t, k, s, at)).collect()
+        v.into_iter()
+            .map(|(at, _, f, t, k, s)| (f, t, k, s, at))
+            .collect()
     }
 
     /// How many messages are in flight.
     pub fn in_flight_count(&self) -> usize {
-        self.queue.iter().filter(|q| matches!(q.ev, Ev::Deliver(_))).count()
+        self.queue
+            .iter()
+            .filter(|q| matches!(q.ev, Ev::Deliver(_)))
+            .count()
     }
 
     pub fn next_event_time(&self) -> Option<u64> {
@@ -357,12 +406,18 @@ impl World {
 
     fn push(&mut self, at: u64, ev: Ev) {
         self.seq += 1;
-        self.queue.push(Queued { at, seq: self.seq, ev });
+        self.queue.push(Queued {
+            at,
+            seq: self.seq,
+            ev,
+        });
     }
 
     /// Process exactly one event. Returns false when the queue is empty.
     pub fn step(&mut self) -> bool {
-        let Some(q) = self.queue.pop() else { return false };
+        let Some(q) = self.queue.pop() else {
+            return false;
+        };
         debug_assert!(q.at >= self.now_us);
         self.now_us = q.at;
         let counted = match q.ev {
@@ -406,7 +461,13 @@ impl World {
     fn record_violations(&mut self, vs: Vec<crate::check::Violation>) {
         for v in vs {
             *self.checker.broken.entry(v.invariant).or_insert(0) += 1;
-            self.trace.push(self.now_us, TraceEvent::Violation { invariant: v.invariant, detail: v.detail.clone() });
+            self.trace.push(
+                self.now_us,
+                TraceEvent::Violation {
+                    invariant: v.invariant,
+                    detail: v.detail.clone(),
+                },
+            );
             self.checker.violations.push((self.now_us, v));
         }
     }
@@ -421,18 +482,33 @@ impl World {
         }
         let raft = matches!(payload, Payload::Raft(_));
         let s = &self.net.settings;
-        let (lo, hi, drop_ppm, dup_ppm) = (s.latency_us[0], s.latency_us[1], s.drop_ppm, s.duplicate_ppm);
+        let (lo, hi, drop_ppm, dup_ppm) = (
+            s.latency_us[0],
+            s.latency_us[1],
+            s.drop_ppm,
+            s.duplicate_ppm,
+        );
         if raft && self.rng.chance_ppm(drop_ppm) {
             self.stats.messages_dropped += 1;
             return;
         }
         if raft && self.rng.chance_ppm(dup_ppm) {
             let at = self.now_us + self.rng.range_inclusive(lo, hi);
-            let p = Packet { from: from as u32, to: to as u32, sent_us: self.now_us, payload: payload.clone() };
+            let p = Packet {
+                from: from as u32,
+                to: to as u32,
+                sent_us: self.now_us,
+                payload: payload.clone(),
+            };
             self.push_packet(at, p);
         }
         let at = self.now_us + self.rng.range_inclusive(lo, hi);
-        let p = Packet { from: from as u32, to: to as u32, sent_us: self.now_us, payload };
+        let p = Packet {
+            from: from as u32,
+            to: to as u32,
+            sent_us: self.now_us,
+            payload,
+        };
         self.push_packet(at, p);
     }
 
@@ -442,7 +518,8 @@ impl World {
             if self.recent.len() >= RECENT_MAX {
                 self.recent.pop_front();
             }
-            self.recent.push_back((p.from, p.to, p.payload.kind(), p.sent_us, self.now_us));
+            self.recent
+                .push_back((p.from, p.to, p.payload.kind(), p.sent_us, self.now_us));
         }
         if to < self.n {
             let slot = &mut self.nodes[to];
@@ -479,7 +556,8 @@ impl World {
             if let Payload::Reply(r) = p.payload {
                 let waiting = matches!(&slot.client.phase, crate::client::Phase::Waiting { req, .. } if *req == r.req);
                 if waiting && self.trace.keep {
-                    self.history.respond(c as ClientId, r.req, &r.outcome, self.now_us);
+                    self.history
+                        .respond(c as ClientId, r.req, &r.outcome, self.now_us);
                 }
                 let slot = &mut self.clients[c];
                 let local = slot.clock.local_at(self.now_us);
@@ -496,8 +574,18 @@ impl World {
                 self.stats.writes_rejected += 1;
             }
             let name = self.client_name(client);
-            self.trace.push(self.now_us, TraceEvent::Write { client: name, key: key.clone(), token, accepted });
-            if let Some(v) = crate::check::storage_accepts_stale_token(&key, token, before, accepted) {
+            self.trace.push(
+                self.now_us,
+                TraceEvent::Write {
+                    client: name,
+                    key: key.clone(),
+                    token,
+                    accepted,
+                },
+            );
+            if let Some(v) =
+                crate::check::storage_accepts_stale_token(&key, token, before, accepted)
+            {
                 self.record_violations(vec![v]);
             }
         }
@@ -515,7 +603,9 @@ impl World {
             return false;
         }
         let local = slot.clock.local_at(self.now_us);
-        let Some(server) = slot.server.as_mut() else { return false };
+        let Some(server) = slot.server.as_mut() else {
+            return false;
+        };
         server.tick(local);
         self.after_node(i);
         true
@@ -524,7 +614,9 @@ impl World {
     /// Carry out what a node's call produced, then re-plan its timer.
     fn after_node(&mut self, i: usize) {
         loop {
-            let Some(server) = self.nodes[i].server.as_mut() else { return };
+            let Some(server) = self.nodes[i].server.as_mut() else {
+                return;
+            };
             let mut out: Output = std::mem::take(&mut self.spare_out);
             server.swap_output(&mut out);
             if out.messages.is_empty() && out.replies.is_empty() && out.events.is_empty() {
@@ -545,9 +637,17 @@ impl World {
                     self.send(i, ep, Payload::Reply(reply));
                 } else {
                     // The connection is gone: the server learns it at once (a TCP error).
-                    if let (crate::lock::server::Outcome::Granted { key, token, .. }, Some(s)) = (&reply.outcome, self.nodes[i].server.as_ref()) {
+                    if let (crate::lock::server::Outcome::Granted { key, token, .. }, Some(s)) =
+                        (&reply.outcome, self.nodes[i].server.as_ref())
+                    {
                         if s.raft.is_leader() {
-                            self.checker.ghosts.push((key.to_string(), *token, i, s.raft.term(), self.now_us + 1_000_000));
+                            self.checker.ghosts.push((
+                                key.to_string(),
+                                *token,
+                                i,
+                                s.raft.term(),
+                                self.now_us + 1_000_000,
+                            ));
                         }
                     }
                     let local = self.nodes[i].clock.local_at(self.now_us);
@@ -570,10 +670,25 @@ impl World {
                 if role == crate::raft::Role::Leader {
                     self.stats.leader_changes += 1;
                 }
-                self.trace.push(t, TraceEvent::Role { node, role: role.name(), term });
+                self.trace.push(
+                    t,
+                    TraceEvent::Role {
+                        node,
+                        role: role.name(),
+                        term,
+                    },
+                );
             }
-            ServerEvent::Applied { index, term, cmd, result, digest } => {
-                let first = self.checker.on_apply(i, index, cmd.as_ref(), result, digest);
+            ServerEvent::Applied {
+                index,
+                term,
+                cmd,
+                result,
+                digest,
+            } => {
+                let first = self
+                    .checker
+                    .on_apply(i, index, cmd.as_ref(), result, digest);
                 if first {
                     match result {
                         ApplyResult::Granted { .. } => self.stats.grants += 1,
@@ -583,7 +698,16 @@ impl World {
                 }
                 if self.trace.keep {
                     let view = self.cmd_view(cmd.as_ref());
-                    self.trace.push(t, TraceEvent::Apply { node, index, term, cmd: view, result });
+                    self.trace.push(
+                        t,
+                        TraceEvent::Apply {
+                            node,
+                            index,
+                            term,
+                            cmd: view,
+                            result,
+                        },
+                    );
                 } else {
                     let r = cmd_ref(&self.clients, cmd.as_ref());
                     self.trace.push_apply_ref(t, node, index, term, &r, result);
@@ -592,38 +716,89 @@ impl World {
                 self.record_violations(vs);
             }
             ServerEvent::ExpireProposed { key, token } => {
-                self.trace.push(t, TraceEvent::ExpireProposed { node, key: key.to_string(), token });
+                self.trace.push(
+                    t,
+                    TraceEvent::ExpireProposed {
+                        node,
+                        key: key.to_string(),
+                        token,
+                    },
+                );
             }
             ServerEvent::GhostRelease { key, token, client } => {
                 self.stats.ghost_releases += 1;
                 let client = self.client_name(client);
-                self.trace.push(t, TraceEvent::GhostRelease { node, key: key.to_string(), token, client });
+                self.trace.push(
+                    t,
+                    TraceEvent::GhostRelease {
+                        node,
+                        key: key.to_string(),
+                        token,
+                        client,
+                    },
+                );
             }
             ServerEvent::SnapshotTaken { index, log_from } => {
-                self.trace.push(t, TraceEvent::Snapshot { node, index, log_from });
+                self.trace.push(
+                    t,
+                    TraceEvent::Snapshot {
+                        node,
+                        index,
+                        log_from,
+                    },
+                );
             }
-            ServerEvent::SnapshotRestored { index, term, from_leader } => {
+            ServerEvent::SnapshotRestored {
+                index,
+                term,
+                from_leader,
+            } => {
                 self.stats.snapshot_installs += from_leader as u64;
                 let source = if from_leader { "leader" } else { "disk" };
-                self.trace.push(t, TraceEvent::SnapshotRestored { node, index, term, source });
+                self.trace.push(
+                    t,
+                    TraceEvent::SnapshotRestored {
+                        node,
+                        index,
+                        term,
+                        source,
+                    },
+                );
             }
         }
     }
 
     pub fn cmd_view(&self, cmd: Option<&LockCommand>) -> CmdView {
         let r = cmd_ref(&self.clients, cmd);
-        let v = CmdView { op: r.op, key: r.key.map(str::to_string), lease_ms: r.lease_ms, token: r.token, client: r.client.map(str::to_string) };
+        let v = CmdView {
+            op: r.op,
+            key: r.key.map(str::to_string),
+            lease_ms: r.lease_ms,
+            token: r.token,
+            client: r.client.map(str::to_string),
+        };
         v
     }
 
     fn reschedule_node(&mut self, i: usize) {
         let slot = &mut self.nodes[i];
-        let Some(server) = slot.server.as_ref() else { return };
+        let Some(server) = slot.server.as_ref() else {
+            return;
+        };
         if slot.paused {
             return;
         }
-        if let Some((at, gen)) = slot.timer.plan(&slot.clock, server.next_deadline(), self.now_us) {
-            self.push(at, Ev::NodeTimer { node: i as u32, gen });
+        if let Some((at, gen)) = slot
+            .timer
+            .plan(&slot.clock, server.next_deadline(), self.now_us)
+        {
+            self.push(
+                at,
+                Ev::NodeTimer {
+                    node: i as u32,
+                    gen,
+                },
+            );
         }
     }
 
@@ -655,7 +830,13 @@ impl World {
         for e in out.events {
             self.trace.push(
                 self.now_us,
-                TraceEvent::Client { client: name.clone(), op: e.op, key: e.key, outcome: e.outcome, token: e.token },
+                TraceEvent::Client {
+                    client: name.clone(),
+                    op: e.op,
+                    key: e.key,
+                    outcome: e.outcome,
+                    token: e.token,
+                },
             );
         }
         for (to, r) in out.requests {
@@ -664,7 +845,8 @@ impl World {
                     crate::lock::server::RequestOp::Acquire { key, .. } => (&**key, true),
                     crate::lock::server::RequestOp::Release { key, .. } => (&**key, false),
                 };
-                self.history.invoke(r.client, r.req, key, acquire, self.now_us);
+                self.history
+                    .invoke(r.client, r.req, key, acquire, self.now_us);
             }
             self.send(ep, to, Payload::Request(r));
         }
@@ -672,7 +854,12 @@ impl World {
             let storage = self.storage_endpoint();
             self.send(ep, storage, Payload::Write { key, token });
         }
-        if self.quiesced && !matches!(self.clients[c].client.phase, crate::client::Phase::Waiting { .. }) {
+        if self.quiesced
+            && !matches!(
+                self.clients[c].client.phase,
+                crate::client::Phase::Waiting { .. }
+            )
+        {
             self.clients[c].client.stop();
         }
         self.reschedule_client(c);
@@ -683,8 +870,17 @@ impl World {
         if slot.paused || slot.crashed {
             return;
         }
-        if let Some((at, gen)) = slot.timer.plan(&slot.clock, slot.client.next_deadline(), self.now_us) {
-            self.push(at, Ev::ClientTimer { client: c as u32, gen });
+        if let Some((at, gen)) =
+            slot.timer
+                .plan(&slot.clock, slot.client.next_deadline(), self.now_us)
+        {
+            self.push(
+                at,
+                Ev::ClientTimer {
+                    client: c as u32,
+                    gen,
+                },
+            );
         }
     }
 
@@ -698,9 +894,13 @@ impl World {
         self.scenario.validate_action("action", &action)?;
         let sc = Rc::make_mut(&mut self.scenario);
         if sc.timeline.len() >= crate::scenario::TIMELINE_MAX {
-            return Err(ScenarioError { field: "timeline".into(), message: "too many actions in one run".into() });
+            return Err(ScenarioError {
+                field: "timeline".into(),
+                message: "too many actions in one run".into(),
+            });
         }
-        sc.timeline.push(crate::scenario::TimedAction { at_ms, action });
+        sc.timeline
+            .push(crate::scenario::TimedAction { at_ms, action });
         let i = sc.timeline.len() - 1;
         self.push(at_ms * 1000, Ev::Action(i as u32));
         Ok(())
@@ -717,7 +917,11 @@ impl World {
         for (i, t) in doc.timeline.iter().enumerate().skip(have) {
             sc.timeline.push(t.clone());
             self.seq += 1;
-            self.queue.push(Queued { at: t.at_ms * 1000, seq: self.seq, ev: Ev::Action(i as u32) });
+            self.queue.push(Queued {
+                at: t.at_ms * 1000,
+                seq: self.seq,
+                ev: Ev::Action(i as u32),
+            });
         }
     }
 
@@ -751,7 +955,10 @@ impl World {
             Action::Pause { node } => self.pause(node - 1),
             Action::Resume { node } => self.resume(node - 1),
             Action::Partition { groups } => {
-                let g: Vec<Vec<usize>> = groups.iter().map(|g| g.iter().map(|k| k - 1).collect()).collect();
+                let g: Vec<Vec<usize>> = groups
+                    .iter()
+                    .map(|g| g.iter().map(|k| k - 1).collect())
+                    .collect();
                 self.net.partition(self.n, &g);
                 self.fault(what);
             }
@@ -819,8 +1026,13 @@ impl World {
             }
             Action::ClientAcquire { client, .. } | Action::ClientRelease { client, .. } => {
                 let step = match action {
-                    Action::ClientAcquire { key, lease_ms, .. } => crate::client::Step::Acquire { key: key.clone(), lease_ms: *lease_ms },
-                    Action::ClientRelease { key, .. } => crate::client::Step::Release { key: key.clone() },
+                    Action::ClientAcquire { key, lease_ms, .. } => crate::client::Step::Acquire {
+                        key: key.clone(),
+                        lease_ms: *lease_ms,
+                    },
+                    Action::ClientRelease { key, .. } => {
+                        crate::client::Step::Release { key: key.clone() }
+                    }
                     _ => unreachable!("matched above"),
                 };
                 let c = client_ix(client);
@@ -862,7 +1074,10 @@ impl World {
                     if self.clients[c].paused {
                         self.resume_client(c);
                     }
-                    if !matches!(self.clients[c].client.phase, crate::client::Phase::Waiting { .. }) {
+                    if !matches!(
+                        self.clients[c].client.phase,
+                        crate::client::Phase::Waiting { .. }
+                    ) {
                         self.clients[c].client.stop();
                     }
                 }
@@ -876,22 +1091,36 @@ impl World {
 
     pub fn crash(&mut self, i: usize) {
         let slot = &mut self.nodes[i];
-        let Some(server) = slot.server.take() else { return };
+        let Some(server) = slot.server.take() else {
+            return;
+        };
         slot.persisted = Some(server.raft.into_hard_state());
         slot.paused = false;
         slot.held.clear();
         self.invalidate_node_timer(i);
-        self.trace.push(self.now_us, TraceEvent::Crash { node: i + 1 });
+        self.trace
+            .push(self.now_us, TraceEvent::Crash { node: i + 1 });
     }
 
     pub fn restart(&mut self, i: usize) {
-        let Some(hs) = self.nodes[i].persisted.take() else { return };
+        let Some(hs) = self.nodes[i].persisted.take() else {
+            return;
+        };
         let local = self.nodes[i].clock.local_at(self.now_us);
         let rng = self.rng.fork();
-        let server = Server::restart(i, self.n, self.raft_cfg.clone(), rng, local, self.scenario.switches, hs);
+        let server = Server::restart(
+            i,
+            self.n,
+            self.raft_cfg.clone(),
+            rng,
+            local,
+            self.scenario.switches,
+            hs,
+        );
         self.nodes[i].server = Some(server);
         self.checker.on_restart(i);
-        self.trace.push(self.now_us, TraceEvent::Restart { node: i + 1 });
+        self.trace
+            .push(self.now_us, TraceEvent::Restart { node: i + 1 });
         self.after_node(i);
     }
 
@@ -901,7 +1130,8 @@ impl World {
         }
         self.nodes[i].paused = true;
         self.invalidate_node_timer(i);
-        self.trace.push(self.now_us, TraceEvent::Pause { node: i + 1 });
+        self.trace
+            .push(self.now_us, TraceEvent::Pause { node: i + 1 });
     }
 
     /// A paused process wakes: the messages that waited are delivered now, in arrival order,
@@ -911,7 +1141,8 @@ impl World {
             return;
         }
         self.nodes[i].paused = false;
-        self.trace.push(self.now_us, TraceEvent::Resume { node: i + 1 });
+        self.trace
+            .push(self.now_us, TraceEvent::Resume { node: i + 1 });
         for p in std::mem::take(&mut self.nodes[i].held) {
             self.push_packet(self.now_us, p);
         }
@@ -968,11 +1199,15 @@ impl World {
 
     /// The clients' history against a mutex with leases; `None` when server clocks drifted or
     /// jumped (expiry times then say nothing about true time).
-    pub fn history_verdict(&self) -> Option<Result<Vec<crate::check::history::Hold>, crate::check::history::Conflict>> {
+    pub fn history_verdict(
+        &self,
+    ) -> Option<Result<Vec<crate::check::history::Hold>, crate::check::history::Conflict>> {
         if self.server_clocks_disturbed {
             return None;
         }
-        Some(crate::check::history::check_mutex(&self.history, &|c| self.client_name(c)))
+        Some(crate::check::history::check_mutex(&self.history, &|c| {
+            self.client_name(c)
+        }))
     }
 
     pub fn violations(&self) -> &[(u64, crate::check::Violation)] {
@@ -981,12 +1216,36 @@ impl World {
 }
 
 /// A command's trace fields, borrowed (client names come from the clients' configurations).
-fn cmd_ref<'a>(clients: &'a [ClientSlot], cmd: Option<&'a LockCommand>) -> crate::trace::CmdRef<'a> {
-    let client = cmd.and_then(|c| c.client).map(|c| clients.get(c as usize).map_or("?", |s| s.client.cfg.name.as_str()));
-    let r = |op, key: &'a crate::lock::Key, lease_ms, token| crate::trace::CmdRef { op, key: Some(&**key), lease_ms, token, client };
+fn cmd_ref<'a>(
+    clients: &'a [ClientSlot],
+    cmd: Option<&'a LockCommand>,
+) -> crate::trace::CmdRef<'a> {
+    let client = cmd.and_then(|c| c.client).map(|c| {
+        clients
+            .get(c as usize)
+            .map_or("?", |s| s.client.cfg.name.as_str())
+    });
+    let r = |op, key: &'a crate::lock::Key, lease_ms, token| crate::trace::CmdRef {
+        op,
+        key: Some(&**key),
+        lease_ms,
+        token,
+        client,
+    };
     match cmd.map(|c| &c.op) {
-        None => crate::trace::CmdRef { op: "noop", key: None, lease_ms: None, token: None, client: None },
-        Some(LockOp::Grant { key, lease_ms }) => r("grant", key, Some(*lease_ms), cmd.and_then(|c| c.counter_token)),
+        None => crate::trace::CmdRef {
+            op: "noop",
+            key: None,
+            lease_ms: None,
+            token: None,
+            client: None,
+        },
+        Some(LockOp::Grant { key, lease_ms }) => r(
+            "grant",
+            key,
+            Some(*lease_ms),
+            cmd.and_then(|c| c.counter_token),
+        ),
         Some(LockOp::Release { key, token }) => r("release", key, None, *token),
         Some(LockOp::Expire { key, token }) => r("expire", key, None, Some(*token)),
     }
