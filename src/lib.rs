@@ -9,5 +9,7 @@
 
 pub use raftlock_core::*;
 
+pub mod model;
+
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

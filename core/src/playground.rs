@@ -200,6 +200,33 @@ impl Playground {
         self.world.run_until(t_us);
     }
 
+    /// Go to the state right after the `events`-th counted event (back or forward), then let
+    /// the clock run on to `t_us` if that is later. A lesson's caption moment is such a pair:
+    /// the run stops right after the caption's event, as when it was first reached.
+    pub fn seek_events(&mut self, events: u64, t_us: u64) {
+        let w = &self.world;
+        if w.stats.events > events || (w.stats.events == events && w.now_us > t_us) {
+            let i = self
+                .snapshots
+                .partition_point(|s| s.stats.events <= events && s.now_us <= t_us)
+                .saturating_sub(1);
+            self.world = self.snapshots[i].clone();
+            self.world.adopt_timeline(&self.scenario);
+        }
+        while self.world.stats.events < events
+            && self
+                .world
+                .next_event_time()
+                .is_some_and(|t| t <= self.end_us())
+        {
+            self.world.step();
+            self.after_progress();
+        }
+        if self.world.now_us < t_us {
+            self.advance_to(t_us, false);
+        }
+    }
+
     /// Step back: to just before the latest event at or before now.
     pub fn step_back(&mut self) {
         let now = self.world.now_us;

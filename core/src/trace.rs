@@ -183,10 +183,8 @@ impl Summary {
                 key,
                 outcome: "granted",
                 ..
-            } => {
-                if !self.granted.iter().any(|(c, k)| c == client && k == key) {
-                    self.granted.insert((client.clone(), key.clone()));
-                }
+            } if !self.granted.iter().any(|(c, k)| c == client && k == key) => {
+                self.granted.insert((client.clone(), key.clone()));
             }
             Event::Role { node, role, term } if *role != "precandidate" => {
                 let t = self.max_term.entry(*node).or_insert(0);

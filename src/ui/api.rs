@@ -1,35 +1,46 @@
 //! `window.raftlock`: a small JavaScript handle for tests and tools. `snapshot()` returns the
 //! state (roles, terms, logs' indexes, lock tables with countdowns, clocks, clients, storage
-//! writes, invariants); the other functions perform what the buttons do and re-render.
+//! writes, invariants); the other functions send the page model the same [`Command`]s as the
+//! buttons, synchronously, and redraw.
 
-use super::app::{App, FrameLog, Msg, Shared};
+use super::app::{now_ms, App, FrameLog, Msg};
+use super::props::Shared;
+use crate::model::Command;
 use crate::scenario::Action;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
-}
 use yew::html::Scope;
 
 fn set(obj: &js_sys::Object, name: &str, f: &JsValue) {
     let _ = js_sys::Reflect::set(obj, &JsValue::from_str(name), f);
 }
 
-/// The handle's answer to a call that changes the run: null, or the refusal, also shown in the
-/// page (and the state left as it was).
-fn answer(l: &Scope<App>, r: Result<(), String>, done: Msg) -> JsValue {
-    match r {
-        Ok(()) => {
-            l.send_message(done);
-            JsValue::NULL
+/// Apply `cmd` now; then the app carries out its effects and draws. Returns null, or the
+/// refusal, which the page also shows (and the state is left as it was).
+fn command(page: &Shared, l: &Scope<App>, cmd: Command) -> JsValue {
+    let (fx, refused) = {
+        let mut p = page.borrow_mut();
+        let before = p.error.take();
+        let fx = p.apply(cmd);
+        let refused = p.error.clone();
+        if refused.is_none() {
+            p.error = before;
         }
-        Err(m) => {
-            l.send_message(Msg::Error(m.clone()));
-            JsValue::from_str(&m)
-        }
+        (fx, refused)
+    };
+    l.send_message(Msg::Applied(fx));
+    refused.map_or(JsValue::NULL, |m| JsValue::from_str(&m))
+}
+
+/// A handle function that takes one number (or a bool) and sends the command it makes.
+type Simple = (&'static str, fn(f64) -> Command);
+
+/// A moment given from JavaScript: a finite, non-negative number of microseconds.
+fn moment(t_us: f64) -> u64 {
+    if t_us.is_finite() && t_us > 0.0 {
+        t_us as u64
+    } else {
+        0
     }
 }
 
@@ -37,7 +48,7 @@ pub fn install(pg: Shared, link: Scope<App>, frames: FrameLog) {
     let obj = js_sys::Object::new();
 
     // frameWork(): the main thread's work (ms) of each frame played since the last call, as
-    // [advance the simulation, build the view, total with the DOM patch]; the rest of a frame is
+    // [advance the simulation, build the views and patch the DOM, total]; the rest of a frame is
     // the browser's (style, layout, paint).
     let frame_work = Closure::<dyn Fn() -> JsValue>::new(move || {
         let a = js_sys::Array::new();
@@ -55,80 +66,96 @@ pub fn install(pg: Shared, link: Scope<App>, frames: FrameLog) {
 
     let p = pg.clone();
     let snapshot = Closure::<dyn Fn() -> JsValue>::new(move || {
-        let s = crate::snapshot::snapshot(&p.borrow().world);
+        let s = crate::snapshot::snapshot(&p.borrow().pg.world);
         serde_wasm_bindgen::to_value(&s).unwrap_or(JsValue::NULL)
     });
     set(&obj, "snapshot", snapshot.as_ref());
     snapshot.forget();
 
+    // lesson(): where the lesson stands, {pos, count, caption, next, focus}, or null.
+    let p = pg.clone();
+    let lesson = Closure::<dyn Fn() -> JsValue>::new(move || {
+        let page = p.borrow();
+        let Some(v) = crate::model::lesson::view(&page) else {
+            return JsValue::NULL;
+        };
+        let f = crate::model::focus::current(&page);
+        let out = serde_json::json!({
+            "pos": v.pos, "count": v.count, "caption": v.caption, "next": v.next,
+            "focus": { "nodes": f.nodes.iter().map(|i| i + 1).collect::<Vec<_>>(), "clients": f.clients, "storage": f.storage, "keys": f.keys, "log": f.log },
+        });
+        js_sys::JSON::parse(&out.to_string()).unwrap_or(JsValue::NULL)
+    });
+    set(&obj, "lesson", lesson.as_ref());
+    lesson.forget();
+
     // act(json): one action in the scenario format, e.g. {"do":"crash","node":2}. Returns null
     // or an error message; a refused action leaves the state as it was.
     let (p, l) = (pg.clone(), link.clone());
     let act = Closure::<dyn Fn(String) -> JsValue>::new(move |json: String| {
-        let action: Action = match serde_json::from_str(&json) {
-            Ok(a) => a,
-            Err(e) => return answer(&l, Err(format!("That is not an action: {e}")), Msg::Refresh),
-        };
-        let r = p
-            .borrow_mut()
-            .act(action)
-            .map_err(|e| format!("That action was refused: {e}"));
-        answer(&l, r, Msg::Refresh)
+        match serde_json::from_str::<Action>(&json) {
+            Ok(a) => command(&p, &l, Command::Act(a)),
+            Err(e) => command(
+                &p,
+                &l,
+                Command::Error(format!("That is not an action: {e}")),
+            ),
+        }
     });
     set(&obj, "act", act.as_ref());
     act.forget();
 
     let (p, l) = (pg.clone(), link.clone());
     let run_to = Closure::<dyn Fn(f64)>::new(move |t_us: f64| {
-        let t = if t_us.is_finite() && t_us > 0.0 {
-            t_us as u64
-        } else {
-            0
-        };
-        p.borrow_mut().advance_to(t, true);
-        l.send_message(Msg::Refresh);
+        command(&p, &l, Command::RunTo(moment(t_us)));
     });
     set(&obj, "runTo", run_to.as_ref());
     run_to.forget();
 
-    let l = link.clone();
+    let (p, l) = (pg.clone(), link.clone());
     let seek = Closure::<dyn Fn(f64)>::new(move |t_us: f64| {
-        let t = if t_us.is_finite() && t_us > 0.0 {
-            t_us as u64
-        } else {
-            0
-        };
-        l.send_message(Msg::Seek(t));
+        command(&p, &l, Command::Seek(moment(t_us)));
     });
     set(&obj, "seek", seek.as_ref());
     seek.forget();
 
-    let l = link.clone();
-    let play = Closure::<dyn Fn(bool)>::new(move |on: bool| l.send_message(Msg::Play(on)));
+    // command-like calls without an argument or with a simple one.
+    let simple: [Simple; 6] = [
+        ("step", |_| Command::Step),
+        ("takeOver", |_| Command::TakeOver),
+        ("lessonNext", |_| Command::LessonNext),
+        ("lessonBack", |_| Command::LessonBack),
+        ("setSpeed", |pos| {
+            Command::Speed(if pos.is_finite() { pos as i32 } else { 0 })
+        }),
+        ("presenter", |on| Command::Presenter(on != 0.0)),
+    ];
+    for (name, make) in simple {
+        let (p, l) = (pg.clone(), link.clone());
+        let f = Closure::<dyn Fn(JsValue) -> JsValue>::new(move |arg: JsValue| {
+            let x = arg
+                .as_f64()
+                .or_else(|| arg.as_bool().map(|b| b as u8 as f64))
+                .unwrap_or(0.0);
+            command(&p, &l, make(x))
+        });
+        set(&obj, name, f.as_ref());
+        f.forget();
+    }
+
+    let (p, l) = (pg.clone(), link.clone());
+    let play = Closure::<dyn Fn(bool)>::new(move |on: bool| {
+        command(&p, &l, Command::Play(on));
+    });
     set(&obj, "play", play.as_ref());
     play.forget();
 
-    let l = link.clone();
-    let step = Closure::<dyn Fn()>::new(move || l.send_message(Msg::Step));
-    set(&obj, "step", step.as_ref());
-    step.forget();
-
-    let l = link.clone();
-    let take_over = Closure::<dyn Fn()>::new(move || l.send_message(Msg::TakeOver));
-    set(&obj, "takeOver", take_over.as_ref());
-    take_over.forget();
-
-    let l = link.clone();
-    let speed = Closure::<dyn Fn(i32)>::new(move |pos: i32| l.send_message(Msg::Speed(pos)));
-    set(&obj, "setSpeed", speed.as_ref());
-    speed.forget();
-
     let p = pg.clone();
-    let trace = Closure::<dyn Fn() -> String>::new(move || p.borrow().full_trace_jsonl());
+    let trace = Closure::<dyn Fn() -> String>::new(move || p.borrow().pg.full_trace_jsonl());
     set(&obj, "traceJsonl", trace.as_ref());
     trace.forget();
 
-    // runScenario(json, until_ms): run a document headless and return its trace hash (the
+    // runScenario(json): run a document headless and return its trace hash (the
     // determinism check between native and browser).
     let run = Closure::<dyn Fn(String) -> String>::new(move |json: String| {
         match crate::scenario::Scenario::from_json(&json) {
@@ -144,11 +171,7 @@ pub fn install(pg: Shared, link: Scope<App>, frames: FrameLog) {
     // loadScenario(json): replace the run with a document; errors leave the current run.
     let (p, l) = (pg, link);
     let load = Closure::<dyn Fn(String) -> JsValue>::new(move |json: String| {
-        let r = crate::scenario::Scenario::from_json(&json)
-            .and_then(crate::playground::Playground::new)
-            .map(|new| *p.borrow_mut() = new)
-            .map_err(|e| format!("That scenario was refused: {e}"));
-        answer(&l, r, Msg::Loaded)
+        command(&p, &l, Command::LoadJson(json))
     });
     set(&obj, "loadScenario", load.as_ref());
     load.forget();

@@ -1,13 +1,31 @@
-//! The Yew UI (wasm32 only): renders the playground model and dispatches actions. It holds no
-//! rule of its own: every number on the page comes from the simulator's state.
+//! The Yew UI (wasm32 only): components that draw the page model (`crate::model`) and send it
+//! commands. Imports run one way: components → model → core.
 //!
-//! - [`app`]: the root component: controls, the frame loop, keyboard shortcuts;
-//! - [`views`]: the cluster ring, clocks, replicated log, lock tables, clients and storage,
-//!   space-time diagram, event log and invariants, as functions of the world;
-//! - [`api`]: `window.raftlock`, the JavaScript handle for tests and tools.
+//! - [`app`]: the root: the frame loop, the keyboard, effects in the browser, the layout;
+//! - one file per panel: [`controls`], [`lesson`], [`cluster`], [`locks`], [`clients`],
+//!   [`log`], [`spacetime`], [`events`], [`invariants`], [`clocks`], [`switches`], [`compare`],
+//!   [`dialogs`]; what they share: [`props`];
+//! - [`onscreen`]: panels off screen are not drawn during play;
+//! - [`effects`]: the address bar, the clipboard, downloads, the hunt's worker;
+//! - [`api`]: `window.raftlock`, the JavaScript handle for tests and tools (it sends commands).
 
 pub mod api;
 pub mod app;
-pub mod views;
+pub mod clients;
+pub mod clocks;
+pub mod cluster;
+pub mod compare;
+pub mod controls;
+pub mod dialogs;
+pub mod effects;
+pub mod events;
+pub mod invariants;
+pub mod lesson;
+pub mod locks;
+pub mod log;
+pub mod onscreen;
+pub mod props;
+pub mod spacetime;
+pub mod switches;
 
 pub use app::App;

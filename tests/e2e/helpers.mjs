@@ -70,3 +70,12 @@ export async function runToEnd(page) {
     before = now;
   }
 }
+
+/// In a lesson the tools (stepping, seed, files, switches, Raft settings, the hunt) sit behind
+/// the Tools button: open them.
+export async function openTools(page) {
+  if (await page.locator('#tools[aria-pressed="false"]').count()) {
+    await page.click('#tools');
+    await page.waitForSelector('#tools[aria-pressed="true"]');
+  }
+}

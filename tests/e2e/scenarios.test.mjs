@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { serve, launch, openApp, shot, snap, runToEnd, DIST } from './helpers.mjs';
+import { serve, launch, openApp, openTools, shot, snap, runToEnd, DIST } from './helpers.mjs';
 
 const ROOT = path.resolve(DIST, '..');
 const golden = Object.fromEntries(fs.readFileSync(path.join(ROOT, 'tests/golden/builtin-hashes.txt'), 'utf8')
@@ -13,7 +13,12 @@ let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
 after(async () => { await browser.close(); server.close(); });
 
-const openAt = openApp;
+// Most tests below use the tools (files, switches, Raft settings): in a lesson they sit behind Tools.
+async function openAt(context, u) {
+  const r = await openApp(context, u);
+  await openTools(r.page);
+  return r;
+}
 
 // The scenario document a click on Share link puts in the link (`#v1.<deflated JSON>.<moment>`).
 async function sharedDoc(page) {
@@ -222,7 +227,7 @@ test('loading a scenario through the handle resets the lesson position and the c
   const doc = fs.readFileSync(path.join(ROOT, 'scenarios/late-expire.json'), 'utf8');
   assert.equal(await page.evaluate((d) => window.raftlock.loadScenario(d), doc), null);
   await page.waitForSelector('.side-by-side', { state: 'detached' });
-  assert.match(await page.locator('.lesson h2').innerText(), /step 0 of/);
+  assert.match(await page.locator('#lesson-step').innerText(), /step 0 of/);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -125,7 +125,7 @@ impl Checker {
         result: ApplyResult,
         digest_after: u64,
     ) -> bool {
-        let digest = cmd.map_or(0, |c| crate::raft::Command::digest(c));
+        let digest = cmd.map_or(0, crate::raft::Command::digest);
         let known = self.reference_from + self.reference_digests.len() as Index;
         let first = index > known;
         if first {
@@ -202,28 +202,28 @@ impl Checker {
         let Some(cmd) = cmd else { return };
         let before = self.reference.locks.get(cmd.op.key());
         match (&cmd.op, result) {
-            (LockOp::Grant { .. }, ApplyResult::Granted { token }) => {
-                if token <= self.reference.max_token {
-                    self.pending.push(v(
-                        "tokens_strictly_increase",
-                        format!(
-                            "n{} issued token {token} at index {index}; token {} was issued before",
-                            i + 1,
-                            self.reference.max_token
-                        ),
-                    ));
-                }
+            (LockOp::Grant { .. }, ApplyResult::Granted { token })
+                if token <= self.reference.max_token =>
+            {
+                self.pending.push(v(
+                    "tokens_strictly_increase",
+                    format!(
+                        "n{} issued token {token} at index {index}; token {} was issued before",
+                        i + 1,
+                        self.reference.max_token
+                    ),
+                ));
             }
-            (LockOp::Expire { key, token }, ApplyResult::Expired { existed: true }) => {
-                if before.is_none_or(|l| l.token != *token) {
-                    self.pending.push(v(
-                        "expire_deletes_only_on_token_match",
-                        format!(
-                            "Expire{{{key}, {token}}} at index {index} deleted the lock with token {}",
-                            before.map_or("none".into(), |l| l.token.to_string())
-                        ),
-                    ));
-                }
+            (LockOp::Expire { key, token }, ApplyResult::Expired { existed: true })
+                if before.is_none_or(|l| l.token != *token) =>
+            {
+                self.pending.push(v(
+                    "expire_deletes_only_on_token_match",
+                    format!(
+                        "Expire{{{key}, {token}}} at index {index} deleted the lock with token {}",
+                        before.map_or("none".into(), |l| l.token.to_string())
+                    ),
+                ));
             }
             (LockOp::Release { key, token }, ApplyResult::Released) => {
                 let other_holder =
@@ -642,16 +642,14 @@ pub fn leader_liveness(w: &mut World, out: &mut Vec<Violation>) {
         } else {
             None
         };
-        if !w.server_clocks_disturbed {
-            if now.saturating_sub(heard.max(since)) > limit {
-                let detail = format!(
-                    "n{} still leads term {term} but has not heard from a majority for over {} ms",
-                    i + 1,
-                    limit / 1000
-                );
-                if w.checker.reported.insert(detail.clone()) {
-                    out.push(v("isolated_leader_steps_down", detail));
-                }
+        if !w.server_clocks_disturbed && now.saturating_sub(heard.max(since)) > limit {
+            let detail = format!(
+                "n{} still leads term {term} but has not heard from a majority for over {} ms",
+                i + 1,
+                limit / 1000
+            );
+            if w.checker.reported.insert(detail.clone()) {
+                out.push(v("isolated_leader_steps_down", detail));
             }
         }
     }

@@ -357,28 +357,28 @@ impl Server {
     /// releases it at once (the seed's last rule).
     pub fn reply_undeliverable(&mut self, now: i64, client: ClientId, reply: &ClientReply) {
         if let Outcome::Granted { key, token, .. } = &reply.outcome {
-            if self.raft.is_leader() && !self.switches.no_ghost_release {
-                if self
+            if self.raft.is_leader()
+                && !self.switches.no_ghost_release
+                && self
                     .speculative_lock(key)
                     .is_some_and(|l| l.token == *token && l.holder == Some(client))
-                {
-                    let release_token = self.switches.release_with_token.then_some(*token);
-                    let cmd = LockCommand {
-                        op: LockOp::Release {
-                            key: key.clone(),
-                            token: release_token,
-                        },
-                        client: None,
-                        req: 0,
-                        counter_token: None,
-                    };
-                    if self.raft.propose(now, cmd).is_ok() {
-                        self.out.events.push(ServerEvent::GhostRelease {
-                            key: key.clone(),
-                            token: *token,
-                            client,
-                        });
-                    }
+            {
+                let release_token = self.switches.release_with_token.then_some(*token);
+                let cmd = LockCommand {
+                    op: LockOp::Release {
+                        key: key.clone(),
+                        token: release_token,
+                    },
+                    client: None,
+                    req: 0,
+                    counter_token: None,
+                };
+                if self.raft.propose(now, cmd).is_ok() {
+                    self.out.events.push(ServerEvent::GhostRelease {
+                        key: key.clone(),
+                        token: *token,
+                        client,
+                    });
                 }
             }
         }
@@ -648,10 +648,7 @@ impl Server {
         let mut proposed = false;
         for (key, token) in due {
             self.expiring.insert((key.clone(), token));
-            if !self
-                .speculative_lock(&key)
-                .is_some_and(|l| l.token == token)
-            {
+            if self.speculative_lock(&key).is_none_or(|l| l.token != token) {
                 continue; // already released or expiring in the pending tail
             }
             let cmd = LockCommand {

@@ -273,6 +273,7 @@ pub fn shrink_seed(switches: &[&str], seed: u64) -> Result<Option<Found>, String
             at_ms: None,
             on: Some(super::lesson::Moment::Violation),
             text: detail.clone(),
+            focus: Vec::new(),
         }],
         checks: vec![super::lesson::Check::Violated {
             invariant: invariant.to_string(),

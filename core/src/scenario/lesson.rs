@@ -36,6 +36,98 @@ pub struct Caption {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub on: Option<Moment>,
     pub text: String,
+    /// What the caption is about, so the page brings it into view and highlights it. Without
+    /// it, the page derives the focus from the caption's event (see [`focus_of`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub focus: Vec<Focus>,
+}
+
+/// A part of the page a caption can name: `"n2"` (a node), `"leader"` (whoever leads at that
+/// moment), `"client:A"`, `"storage"`, `"key:k"` (the key's row in the lock view) or `"log:5"`
+/// (a log index).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub enum Focus {
+    /// Node `n` (1-based, as the page names it).
+    Node(usize),
+    Leader,
+    Client(String),
+    Storage,
+    Key(String),
+    LogIndex(u64),
+}
+
+impl TryFrom<String> for Focus {
+    type Error = String;
+    fn try_from(s: String) -> Result<Focus, String> {
+        let bad =
+            || format!("\"{s}\" is not a focus (n2, leader, client:A, storage, key:k or log:5)");
+        Ok(match s.as_str() {
+            "leader" => Focus::Leader,
+            "storage" => Focus::Storage,
+            _ => match s.split_once(':') {
+                Some(("client", c)) if !c.is_empty() => Focus::Client(c.to_string()),
+                Some(("key", k)) if !k.is_empty() => Focus::Key(k.to_string()),
+                Some(("log", i)) => Focus::LogIndex(i.parse().map_err(|_| bad())?),
+                None => match s.strip_prefix('n').and_then(|d| d.parse::<usize>().ok()) {
+                    Some(k) if k >= 1 => Focus::Node(k),
+                    _ => return Err(bad()),
+                },
+                _ => return Err(bad()),
+            },
+        })
+    }
+}
+
+impl From<Focus> for String {
+    fn from(f: Focus) -> String {
+        match f {
+            Focus::Node(k) => format!("n{k}"),
+            Focus::Leader => "leader".into(),
+            Focus::Client(c) => format!("client:{c}"),
+            Focus::Storage => "storage".into(),
+            Focus::Key(k) => format!("key:{k}"),
+            Focus::LogIndex(i) => format!("log:{i}"),
+        }
+    }
+}
+
+/// The parts of the page a caption's event names: the node that acted, the client and the key
+/// of the command, the storage of a write. A caption's own `focus` replaces this.
+pub fn focus_of(e: &Event) -> Vec<Focus> {
+    let key = |k: &str| Focus::Key(k.to_string());
+    let client = |c: &str| Focus::Client(c.to_string());
+    match e {
+        Event::Role { node, .. }
+        | Event::Crash { node }
+        | Event::Restart { node }
+        | Event::Pause { node }
+        | Event::Resume { node }
+        | Event::Snapshot { node, .. }
+        | Event::SnapshotRestored { node, .. } => vec![Focus::Node(*node)],
+        Event::Apply {
+            node, index, cmd, ..
+        } => {
+            let mut v = vec![Focus::Node(*node), Focus::LogIndex(*index)];
+            v.extend(cmd.key.as_deref().map(key));
+            v.extend(cmd.client.as_deref().map(client));
+            v
+        }
+        Event::ExpireProposed { node, key: k, .. } => vec![Focus::Node(*node), key(k)],
+        Event::GhostRelease {
+            node,
+            key: k,
+            client: c,
+            ..
+        } => vec![Focus::Node(*node), key(k), client(c)],
+        Event::Client {
+            client: c, key: k, ..
+        } => vec![client(c), key(k)],
+        Event::Write {
+            client: c, key: k, ..
+        } => vec![Focus::Storage, client(c), key(k)],
+        Event::Fault { .. } | Event::Violation { .. } => Vec::new(),
+    }
 }
 
 /// An expected outcome, evaluated on the run so far. Read through [`CheckFields`] (as actions
@@ -281,47 +373,94 @@ impl Check {
 impl Moment {
     /// Whether trace event `e` is this moment.
     pub fn matches(self, e: &Event) -> bool {
-        match (self, e) {
-            (Moment::LeaderElected, Event::Role { role: "leader", .. }) => true,
-            (
-                Moment::GrantCommitted,
-                Event::Apply {
-                    result: ApplyResult::Granted { .. },
-                    ..
-                },
-            ) => true,
-            (
-                Moment::ReleaseCommitted,
-                Event::Apply {
-                    result: ApplyResult::Released,
-                    ..
-                },
-            ) => true,
-            (
-                Moment::ExpireCommitted,
-                Event::Apply {
-                    result: ApplyResult::Expired { .. },
-                    ..
-                },
-            ) => true,
-            (Moment::ExpireProposed, Event::ExpireProposed { .. }) => true,
-            (Moment::GhostRelease, Event::GhostRelease { .. }) => true,
-            (Moment::WriteAccepted, Event::Write { accepted: true, .. }) => true,
-            (
-                Moment::WriteRejected,
-                Event::Write {
-                    accepted: false, ..
-                },
-            ) => true,
-            (Moment::Violation, Event::Violation { .. }) => true,
-            (Moment::SnapshotTaken, Event::Snapshot { .. }) => true,
-            (
-                Moment::SnapshotInstalled,
-                Event::SnapshotRestored {
-                    source: "leader", ..
-                },
-            ) => true,
-            _ => false,
+        use ApplyResult as R;
+        use Event as E;
+        use Moment as M;
+        matches!(
+            (self, e),
+            (M::LeaderElected, E::Role { role: "leader", .. })
+                | (
+                    M::GrantCommitted,
+                    E::Apply {
+                        result: R::Granted { .. },
+                        ..
+                    }
+                )
+                | (
+                    M::ReleaseCommitted,
+                    E::Apply {
+                        result: R::Released,
+                        ..
+                    }
+                )
+                | (
+                    M::ExpireCommitted,
+                    E::Apply {
+                        result: R::Expired { .. },
+                        ..
+                    }
+                )
+                | (M::ExpireProposed, E::ExpireProposed { .. })
+                | (M::GhostRelease, E::GhostRelease { .. })
+                | (M::WriteAccepted, E::Write { accepted: true, .. })
+                | (
+                    M::WriteRejected,
+                    E::Write {
+                        accepted: false,
+                        ..
+                    }
+                )
+                | (M::Violation, E::Violation { .. })
+                | (M::SnapshotTaken, E::Snapshot { .. })
+                | (
+                    M::SnapshotInstalled,
+                    E::SnapshotRestored {
+                        source: "leader",
+                        ..
+                    }
+                )
+        )
+    }
+}
+
+#[cfg(test)]
+mod focus_tests {
+    use super::*;
+
+    #[test]
+    fn a_caption_focus_round_trips_and_a_bad_one_is_refused_with_the_forms_it_takes() {
+        for text in ["n2", "leader", "client:A", "storage", "key:k", "log:5"] {
+            let f: Focus = serde_json::from_str(&format!("\"{text}\"")).expect(text);
+            assert_eq!(serde_json::to_string(&f).unwrap(), format!("\"{text}\""));
         }
+        for bad in ["n0", "node2", "client:", "log:x", "key:", ""] {
+            let e = serde_json::from_str::<Focus>(&format!("\"{bad}\""))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("is not a focus (n2, leader, client:A, storage, key:k or log:5)"),
+                "{bad}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_focus_must_name_a_node_and_a_client_of_the_scenario() {
+        let mut sc = crate::scenario::builtin::get("gc-pause").unwrap();
+        sc.lesson.as_mut().unwrap().captions[0].focus = vec![Focus::Node(6)];
+        assert!(sc
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("lesson.captions[0].focus[0]"));
+        sc.lesson.as_mut().unwrap().captions[0].focus = vec![Focus::Client("Z".into())];
+        assert!(sc
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("there is no client \"Z\""));
+        sc.lesson.as_mut().unwrap().captions[0].focus =
+            vec![Focus::Node(5), Focus::Client("A".into()), Focus::Leader];
+        assert!(sc.validate().is_ok());
     }
 }

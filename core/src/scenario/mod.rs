@@ -597,6 +597,25 @@ impl Scenario {
                     1,
                     2000,
                 )?;
+                check_range(
+                    &format!("lesson.captions[{i}].focus (length)"),
+                    c.focus.len() as u64,
+                    0,
+                    16,
+                )?;
+                for (j, f) in c.focus.iter().enumerate() {
+                    let g = format!("lesson.captions[{i}].focus[{j}]");
+                    match f {
+                        lesson::Focus::Node(k) => check_range(&g, *k as u64, 1, self.nodes as u64)?,
+                        lesson::Focus::Client(name)
+                            if !self.clients.iter().any(|c| &c.name == name) =>
+                        {
+                            return err(g, format!("there is no client \"{name}\""));
+                        }
+                        lesson::Focus::Key(k) => check_key(&g, k)?,
+                        _ => {}
+                    }
+                }
             }
         }
         check_range(

@@ -770,14 +770,14 @@ impl World {
 
     pub fn cmd_view(&self, cmd: Option<&LockCommand>) -> CmdView {
         let r = cmd_ref(&self.clients, cmd);
-        let v = CmdView {
+
+        CmdView {
             op: r.op,
             key: r.key.map(str::to_string),
             lease_ms: r.lease_ms,
             token: r.token,
             client: r.client.map(str::to_string),
-        };
-        v
+        }
     }
 
     fn reschedule_node(&mut self, i: usize) {

@@ -1,0 +1,21 @@
+// Screenshots of a lesson stepped with Next (a developer's look; not a test):
+// node scripts/look.mjs NAME WIDTH HEIGHT presenter|plain [dark]
+import { serve, launch, openApp } from '../tests/e2e/helpers.mjs';
+const [name = 'gc-pause', w = '1366', h = '768', mode = 'presenter', scheme = 'light'] = process.argv.slice(2);
+const { server, url } = await serve();
+const b = await launch();
+const { page, errors } = await openApp(b.context, `${url}#scenario=${name}`);
+await page.setViewportSize({ width: +w, height: +h });
+await page.emulateMedia({ colorScheme: scheme });
+if (mode === 'presenter') await page.evaluate(() => window.raftlock.presenter(true));
+const out = process.env.OUT || '/tmp/shots';
+for (let i = 0; ; i++) {
+  await page.screenshot({ path: `${out}/${name}-${w}-${mode}-${i}.png` });
+  const l = await page.evaluate(() => window.raftlock.lesson());
+  console.log(i, JSON.stringify(l && { pos: l.pos, focus: l.focus }), (await page.evaluate(() => document.documentElement.scrollHeight)));
+  if (!l || l.pos >= l.count) break;
+  await page.evaluate(() => window.raftlock.lessonNext());
+  await page.waitForFunction((p) => window.raftlock.lesson().pos > p, l.pos);
+}
+console.log('errors', errors);
+await b.close(); server.close();

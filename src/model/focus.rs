@@ -1,0 +1,68 @@
+//! What the current lesson caption is about, resolved to parts of the page: the components mark
+//! them (class `focus`) and the page brings them into view.
+
+use super::Page;
+use crate::scenario::lesson::Focus;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FocusSet {
+    /// 0-based nodes.
+    pub nodes: Vec<usize>,
+    pub clients: Vec<String>,
+    pub storage: bool,
+    pub keys: Vec<String>,
+    pub log: Vec<u64>,
+}
+
+impl FocusSet {
+    pub fn is_empty(&self) -> bool {
+        *self == FocusSet::default()
+    }
+    pub fn node(&self, i: usize) -> bool {
+        self.nodes.contains(&i)
+    }
+    pub fn client(&self, name: &str) -> bool {
+        self.clients.iter().any(|c| c == name)
+    }
+    pub fn key(&self, k: &str) -> bool {
+        self.keys.iter().any(|x| x == k)
+    }
+}
+
+/// The current caption's focus: its own `focus`, else what its event named.
+pub fn current(page: &Page) -> FocusSet {
+    let mut set = FocusSet::default();
+    let pos = page.lesson_pos();
+    if pos == 0 {
+        return set;
+    }
+    let Some(caption) = page
+        .pg
+        .scenario
+        .lesson
+        .as_ref()
+        .and_then(|l| l.captions.get(pos - 1))
+    else {
+        return set;
+    };
+    let items: &[Focus] = if caption.focus.is_empty() {
+        page.lesson.mark(pos - 1).map_or(&[], |m| &m.focus)
+    } else {
+        &caption.focus
+    };
+    let w = &page.pg.world;
+    for f in items {
+        match f {
+            Focus::Node(k) if *k >= 1 && *k <= w.n => set.nodes.push(k - 1),
+            Focus::Leader => set.nodes.extend(w.leader()),
+            Focus::Client(c) => set.clients.push(c.clone()),
+            Focus::Storage => set.storage = true,
+            Focus::Key(k) => set.keys.push(k.clone()),
+            Focus::LogIndex(i) => set.log.push(*i),
+            Focus::Node(_) => {}
+        }
+    }
+    set.nodes.sort_unstable();
+    set.nodes.dedup();
+    set
+}

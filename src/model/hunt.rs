@@ -1,0 +1,134 @@
+//! "Find a bug": the state of the counterexample hunt the page runs in a Web Worker, and what the
+//! worker's reports do to it. The worker itself is the UI's (see `www/hunt-worker.js`).
+
+use super::text::fmt_count;
+
+/// What the hunt's worker reports (see `www/hunt-worker.js`).
+#[derive(serde::Deserialize, Default, Debug, Clone, PartialEq)]
+#[serde(default)]
+pub struct WorkerReport {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub done: u64,
+    pub events: f64,
+    pub seed: u64,
+    pub invariant: String,
+    pub detail: String,
+    pub original_actions: usize,
+    pub actions: usize,
+    pub scenario: String,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum HuntPhase {
+    Running,
+    Shrinking {
+        seed: u64,
+        invariant: String,
+    },
+    Found {
+        seed: u64,
+        invariant: String,
+        detail: String,
+        original_actions: usize,
+        actions: usize,
+    },
+    NoViolation,
+    Failed(String),
+}
+
+/// The hunt running (or its last outcome).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hunt {
+    pub switches: Vec<&'static str>,
+    pub runs: u64,
+    pub done: u64,
+    pub events: u64,
+    pub phase: HuntPhase,
+}
+
+impl Hunt {
+    pub fn new(switches: Vec<&'static str>, runs: u64) -> Hunt {
+        Hunt {
+            switches,
+            runs,
+            done: 0,
+            events: 0,
+            phase: HuntPhase::Running,
+        }
+    }
+
+    pub fn running(&self) -> bool {
+        matches!(self.phase, HuntPhase::Running | HuntPhase::Shrinking { .. })
+    }
+
+    /// Take in one report; returns the found scenario's document (JSON) when the hunt found one.
+    pub fn report(&mut self, r: WorkerReport) -> Option<String> {
+        if r.kind != "error" {
+            self.done = r.done.max(self.done);
+            self.events = (r.events.max(0.0) as u64).max(self.events);
+        }
+        match r.kind.as_str() {
+            "progress" => {}
+            "shrinking" => {
+                self.phase = HuntPhase::Shrinking {
+                    seed: r.seed,
+                    invariant: r.invariant,
+                }
+            }
+            "none" => self.phase = HuntPhase::NoViolation,
+            "found" => {
+                self.phase = HuntPhase::Found {
+                    seed: r.seed,
+                    invariant: r.invariant,
+                    detail: r.detail,
+                    original_actions: r.original_actions,
+                    actions: r.actions,
+                };
+                return Some(r.scenario);
+            }
+            _ => {
+                self.phase = HuntPhase::Failed(if r.message.is_empty() {
+                    format!("unexpected report {:?}", r.kind)
+                } else {
+                    r.message
+                })
+            }
+        }
+        None
+    }
+
+    /// The status line under the buttons, and its class (broken, ok or none).
+    pub fn status(&self) -> (String, &'static str) {
+        let progress = format!(
+            "{} of {} runs, {} events simulated",
+            fmt_count(self.done),
+            fmt_count(self.runs),
+            fmt_count(self.events)
+        );
+        let with = describe_switches(&self.switches);
+        match &self.phase {
+            HuntPhase::Running => (format!("Hunting with {with}: {progress}"), ""),
+            HuntPhase::Shrinking { seed, invariant } => (format!("{invariant} broke in run {seed}; shrinking its fault schedule…"), ""),
+            HuntPhase::Found { seed, invariant, detail, original_actions, actions } => (
+                format!(
+                    "Found: {invariant} broke in run {seed} ({detail}). Shrunk from {original_actions} to {actions} fault actions and opened in the page; the address bar holds its share link."
+                ),
+                "broken",
+            ),
+            HuntPhase::NoViolation => {
+                (format!("No violation in {} runs ({} events) with {with}.", fmt_count(self.done), fmt_count(self.events)), "ok")
+            }
+            HuntPhase::Failed(e) => (format!("The hunt stopped: {e}"), "broken"),
+        }
+    }
+}
+
+pub fn describe_switches(s: &[&str]) -> String {
+    if s.is_empty() {
+        "every switch off".into()
+    } else {
+        s.join(", ")
+    }
+}

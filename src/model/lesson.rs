@@ -1,0 +1,161 @@
+//! Where a lesson stands in its run. Each caption's moment is found once, by a headless replay of
+//! the scenario document; the lesson's position is then read off the run's state, so Next, Back,
+//! a seek, a step back, the scrubber and `runTo` all put the lesson at the caption of that moment.
+
+use crate::scenario::lesson::{focus_of, Focus, Lesson};
+use crate::scenario::Scenario;
+use crate::sim::World;
+
+/// Counted events a replay may spend looking for captions (the built-in lessons need well under
+/// 100,000; a document whose caption never happens stops here instead of running for hours).
+pub const FIND_EVENTS_MAX: u64 = 3_000_000;
+
+/// A caption's moment in the run: right after the `events`-th counted event, at `t_us`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mark {
+    pub events: u64,
+    pub t_us: u64,
+    /// What the caption's event names (used when the caption gives no `focus` of its own).
+    pub focus: Vec<Focus>,
+}
+
+/// The captions' moments for one scenario document.
+#[derive(Clone, Debug, Default)]
+pub struct LessonTrack {
+    /// The document the marks were found in: a new action or another document finds them again.
+    doc: Option<Scenario>,
+    /// One per caption; `None` where the caption's moment never comes in the run.
+    pub marks: Vec<Option<Mark>>,
+}
+
+impl LessonTrack {
+    /// Find the marks again if `scenario` is not the document they were found in.
+    pub fn follow(&mut self, scenario: &Scenario) {
+        if self.doc.as_ref() == Some(scenario) {
+            return;
+        }
+        self.marks = scenario
+            .lesson
+            .as_ref()
+            .map_or_else(Vec::new, |l| find_marks(scenario, l));
+        self.doc = Some(scenario.clone());
+    }
+
+    /// How many captions have been reached by a run at this state.
+    pub fn position(&self, w: &World) -> usize {
+        let (events, now) = (w.stats.events, w.now_us);
+        self.marks
+            .iter()
+            .take_while(|m| {
+                m.as_ref()
+                    .is_some_and(|m| events > m.events || (events == m.events && now >= m.t_us))
+            })
+            .count()
+    }
+
+    pub fn mark(&self, i: usize) -> Option<&Mark> {
+        self.marks.get(i).and_then(|m| m.as_ref())
+    }
+}
+
+/// Replay the document and note where each caption's moment comes: an `at_ms` caption at that
+/// time (or now, if the previous caption came later), an `on` caption right after the first
+/// such event after the previous caption's moment.
+fn find_marks(scenario: &Scenario, lesson: &Lesson) -> Vec<Option<Mark>> {
+    let Ok(mut w) = World::new(scenario, true) else {
+        return vec![None; lesson.captions.len()];
+    };
+    w.trace.set_cap(64);
+    let end = scenario.until_ms.saturating_mul(1000);
+    let mut marks = Vec::with_capacity(lesson.captions.len());
+    for c in &lesson.captions {
+        let found = match (c.at_ms, c.on) {
+            (Some(t), _) => {
+                let t = t.saturating_mul(1000).max(w.now_us).min(end);
+                while w.next_event_time().is_some_and(|x| x <= t)
+                    && w.stats.events < FIND_EVENTS_MAX
+                {
+                    w.step();
+                }
+                (w.stats.events < FIND_EVENTS_MAX).then(|| {
+                    w.run_until(t);
+                    Vec::new()
+                })
+            }
+            (None, Some(moment)) => {
+                let mut hit = None;
+                while hit.is_none()
+                    && w.next_event_time().is_some_and(|x| x <= end)
+                    && w.stats.events < FIND_EVENTS_MAX
+                {
+                    let before = w.trace.position();
+                    w.step();
+                    hit = w
+                        .trace
+                        .lines_since(before)
+                        .find(|l| moment.matches(&l.ev))
+                        .map(|l| focus_of(&l.ev));
+                }
+                hit
+            }
+            _ => None,
+        };
+        match found {
+            Some(focus) => marks.push(Some(Mark {
+                events: w.stats.events,
+                t_us: w.now_us,
+                focus,
+            })),
+            None => break,
+        }
+    }
+    marks.resize(lesson.captions.len(), None);
+    marks
+}
+
+/// What the lesson panel shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LessonView {
+    pub title: String,
+    /// Captions reached, of `count`.
+    pub pos: usize,
+    pub count: usize,
+    /// The scenario's story before the first caption, then the caption reached.
+    pub caption: String,
+    /// Where Next goes ("to 1.150 s", "until expire committed"); None at the end.
+    pub next: Option<String>,
+    /// Each expected outcome in words, and whether the run so far satisfies it.
+    pub checks: Vec<(String, bool)>,
+}
+
+pub fn view(page: &super::Page) -> Option<LessonView> {
+    let sc = &page.pg.scenario;
+    let lesson = sc.lesson.as_ref()?;
+    let pos = page.lesson_pos();
+    let caption = match pos {
+        0 => sc.description.clone(),
+        _ => lesson
+            .captions
+            .get(pos - 1)
+            .map(|c| c.text.clone())
+            .unwrap_or_default(),
+    };
+    let next = lesson.captions.get(pos).map(|c| match (c.at_ms, c.on) {
+        (Some(t), _) => format!("to {}", super::text::fmt_us(t as i64 * 1000)),
+        (None, Some(m)) => format!("until {}", super::text::moment_words(m)),
+        _ => String::new(),
+    });
+    let w = &page.pg.world;
+    Some(LessonView {
+        title: lesson.title.clone(),
+        pos,
+        count: lesson.captions.len(),
+        caption,
+        next,
+        checks: lesson
+            .checks
+            .iter()
+            .map(|c| (c.describe(), c.passed(w)))
+            .collect(),
+    })
+}

@@ -1,0 +1,142 @@
+//! The lock view: one matrix, keys × nodes, instead of one table per node. Each cell is that
+//! node's lock (holder and token) and the lease left on that node's own clock; each column
+//! carries the node's table digest. With drift the countdowns differ while the tables agree.
+
+use crate::sim::World;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Column {
+    /// 0-based node.
+    pub node: usize,
+    /// None: the node is crashed (no table in memory).
+    pub table: Option<Table>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    pub applied: u64,
+    /// The lock table's digest, 16 bits (as the page prints it).
+    pub digest: u16,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cell {
+    pub holder: String,
+    pub token: u64,
+    pub lease_ms: u64,
+    /// The countdown on this node's own clock; negative once over (the node waits for a
+    /// committed Expire). None: this node has no countdown for this token.
+    pub left_us: Option<i64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LockMatrix {
+    pub keys: Vec<String>,
+    pub columns: Vec<Column>,
+    /// `cells[key][node]`: None where that node's table has no lock on the key.
+    pub cells: Vec<Vec<Option<Cell>>>,
+}
+
+impl LockMatrix {
+    pub fn of(w: &World) -> LockMatrix {
+        let mut keys: Vec<String> = Vec::new();
+        for s in w.nodes.iter().filter_map(|n| n.server.as_ref()) {
+            for k in s.machine.locks.keys() {
+                if let Err(i) = keys.binary_search_by(|x| x.as_str().cmp(k)) {
+                    keys.insert(i, k.to_string());
+                }
+            }
+        }
+        let columns = (0..w.n)
+            .map(|i| Column {
+                node: i,
+                table: w.nodes[i].server.as_ref().map(|s| Table {
+                    applied: s.machine.applied,
+                    digest: (s.machine.digest() & 0xffff) as u16,
+                }),
+            })
+            .collect();
+        let cells = keys
+            .iter()
+            .map(|k| {
+                (0..w.n)
+                    .map(|i| {
+                        let s = w.nodes[i].server.as_ref()?;
+                        let l = s.machine.locks.get(k.as_str())?;
+                        let local = w.local_now(i);
+                        Some(Cell {
+                            holder: l
+                                .holder
+                                .map_or_else(|| "—".to_string(), |c| w.client_name(c)),
+                            token: l.token,
+                            lease_ms: l.lease_ms,
+                            left_us: s
+                                .leases
+                                .get(k.as_str())
+                                .filter(|x| x.token == l.token)
+                                .map(|x| x.deadline_local_us - local),
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        LockMatrix {
+            keys,
+            columns,
+            cells,
+        }
+    }
+
+    /// How the tables of the nodes that are up compare.
+    pub fn agreement(&self) -> Agreement {
+        let tables: Vec<&Table> = self
+            .columns
+            .iter()
+            .filter_map(|c| c.table.as_ref())
+            .collect();
+        if tables.windows(2).all(|t| t[0].digest == t[1].digest) {
+            Agreement::Same
+        } else if tables.iter().all(|a| {
+            tables
+                .iter()
+                .all(|b| a.applied != b.applied || a.digest == b.digest)
+        }) {
+            Agreement::Lagging
+        } else {
+            Agreement::Split
+        }
+    }
+
+    /// Whether tables that applied the same entries agree (they always must, unless a switch
+    /// breaks the seed's rules).
+    pub fn tables_agree(&self) -> bool {
+        self.agreement() != Agreement::Split
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Agreement {
+    /// Every table that is up is the same.
+    Same,
+    /// Some nodes have not applied the latest entries yet; nodes at the same index agree.
+    Lagging,
+    /// Two nodes that applied the same entries have different tables.
+    Split,
+}
+
+/// The lease countdown drawn as an arc around node `i`: the fraction of the lease left on its
+/// own clock (0 once over), for its first key with a running countdown.
+pub fn lease_arc(w: &World, i: usize) -> Option<(f64, String)> {
+    let s = w.nodes.get(i)?.server.as_ref()?;
+    let local = w.local_now(i);
+    s.leases
+        .iter()
+        .find(|(k, l)| s.machine.locks.get(*k).is_some_and(|x| x.token == l.token))
+        .map(|(k, l)| {
+            let left = (l.deadline_local_us - local).max(0) as f64;
+            (
+                (left / (l.lease_ms.max(1) * 1000) as f64).min(1.0),
+                k.to_string(),
+            )
+        })
+}

@@ -1,0 +1,615 @@
+//! The page model, without any web crate: what the page does, built and tested natively. The Yew
+//! components under `src/ui/` only draw a [`Page`] and send [`Command`]s; the keyboard and
+//! `window.raftlock` send the same commands. What needs the browser (the clipboard, a download,
+//! the address bar, the hunt's worker) comes back as an [`Effect`] for the UI to carry out.
+//!
+//! - [`lesson`]: where a lesson stands, read off the run's state;
+//! - [`text`]: event descriptions, labels and number formats;
+//! - [`hunt`]: the state of "Find a bug";
+//! - [`locks`]: the lock view (keys × nodes) and the lease arcs on the cluster;
+//! - [`focus`]: what the current caption names, resolved to parts of the page.
+
+pub mod focus;
+pub mod hunt;
+pub mod lesson;
+pub mod locks;
+pub mod text;
+
+use crate::check::history::Verdict;
+use crate::playground::Playground;
+use crate::scenario::{Action, Scenario, PLAYGROUND_JSON};
+use std::rc::Rc;
+
+/// The speed slider's stops (in millionths of real time): 1/100× to 100×, logarithmic.
+pub const SPEED_STOPS: [u64; 13] = [
+    10_000,
+    20_000,
+    50_000,
+    100_000,
+    200_000,
+    500_000,
+    1_000_000,
+    2_000_000,
+    5_000_000,
+    10_000_000,
+    20_000_000,
+    50_000_000,
+    100_000_000,
+];
+/// The speed slider's stop for ×1.
+pub const SPEED_1X: i32 = 6;
+
+/// Virtual microseconds per real millisecond at slider stop `pos` (× 1000 = ppm of real time).
+pub fn speed_of(pos: i32) -> u64 {
+    SPEED_STOPS[pos.clamp(0, SPEED_STOPS.len() as i32 - 1) as usize]
+}
+
+/// The clock-rate slider's stops: 2^(k/10) for k = −20..=20, in ppm (0.25× to 4×, logarithmic).
+pub const RATE_STOPS: [u32; 41] = [
+    250000, 267943, 287175, 307786, 329877, 353553, 378929, 406126, 435275, 466516, 500000, 535887,
+    574349, 615572, 659754, 707107, 757858, 812252, 870551, 933033, 1000000, 1071773, 1148698,
+    1231144, 1319508, 1414214, 1515717, 1624505, 1741101, 1866066, 2000000, 2143547, 2297397,
+    2462289, 2639016, 2828427, 3031433, 3249010, 3482202, 3732132, 4000000,
+];
+
+pub fn rate_of(pos: i32) -> u32 {
+    RATE_STOPS[(pos.clamp(-20, 20) + 20) as usize]
+}
+
+pub fn rate_pos(rate_ppm: u32) -> i32 {
+    let i = RATE_STOPS
+        .iter()
+        .enumerate()
+        .min_by_key(|(_, r)| r.abs_diff(rate_ppm))
+        .map_or(20, |(i, _)| i);
+    i as i32 - 20
+}
+
+/// The Raft settings the page lets a user type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RaftField {
+    MaxBatch,
+    SnapshotEvery,
+}
+
+impl RaftField {
+    pub fn name(self) -> &'static str {
+        match self {
+            RaftField::MaxBatch => "max_batch",
+            RaftField::SnapshotEvery => "snapshot_every",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Export {
+    Scenario,
+    Trace,
+}
+
+/// Every input of the page: a control, a key, or a call of `window.raftlock`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    Play(bool),
+    TogglePlay,
+    /// One event.
+    Step,
+    StepBack,
+    /// Run to the next apply.
+    StepApply,
+    Speed(i32),
+    /// Go to a moment already simulated (the scrubber): back or forward.
+    Seek(u64),
+    /// Run forward to a moment (stops where an invariant turns red).
+    RunTo(u64),
+    TakeOver,
+    Restart,
+    NewSeed(u64),
+    Nodes(usize),
+    /// What the user did to the run (recorded in the document with its time).
+    Act(Action),
+    /// Edit the scenario document and restart the run with it (node count, a switch, a Raft
+    /// setting): `edit` returns a refusal, or the run restarts.
+    Switch(&'static str, bool),
+    SetRaft(RaftField, String),
+    RaftDraft(RaftField, String),
+    /// Replace the run: a built-in by name, a document (JSON), a link fragment (`v1.…` or
+    /// `scenario=NAME`).
+    LoadBuiltin(String),
+    LoadJson(String),
+    /// A file the user picked: its text, or why it could not be read.
+    Import(Result<String, String>),
+    OpenFragment(String),
+    LessonNext,
+    LessonBack,
+    CheckHistory,
+    Compare(Option<&'static str>),
+    /// Make a share link (on the page's own address, [`Page::base_url`]).
+    Share,
+    Export(Export),
+    HuntStart(u32),
+    HuntCancel,
+    HuntReport(hunt::WorkerReport),
+    Presenter(bool),
+    Tools(bool),
+    Help(bool),
+    ScenarioList(bool),
+    LogFrom(Option<u64>),
+    DismissError,
+    Error(String),
+}
+
+impl Command {
+    /// The keyboard shortcut `key`, if it is one.
+    pub fn from_key(key: &str, page: &Page) -> Option<Command> {
+        Some(match key {
+            " " => Command::TogglePlay,
+            "ArrowRight" => Command::Step,
+            "ArrowLeft" => Command::StepBack,
+            "a" => Command::StepApply,
+            "t" => Command::TakeOver,
+            "p" => Command::Presenter(!page.presenter),
+            "n" if page.pg.scenario.lesson.is_some() => Command::LessonNext,
+            "b" if page.pg.scenario.lesson.is_some() => Command::LessonBack,
+            "?" => Command::Help(!page.help),
+            "Escape" => Command::DismissError,
+            _ => return None,
+        })
+    }
+}
+
+/// What the UI must do in the browser after a command.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    /// Start the frame loop (play).
+    StartFrames,
+    /// Put this fragment in the address bar without a reload (`#…`).
+    SetFragment(String),
+    Clipboard(String),
+    Download {
+        name: String,
+        text: String,
+        mime: &'static str,
+    },
+    StartHunt {
+        switches: Vec<&'static str>,
+        runs: u32,
+    },
+    StopHunt,
+}
+
+/// The whole page's state.
+pub struct Page {
+    pub pg: Playground,
+    pub playing: bool,
+    pub speed_pos: i32,
+    /// Carried virtual time below one microsecond between frames.
+    carry_us: f64,
+    pub presenter: bool,
+    /// Lesson mode shows the lesson's controls only; the tools (seed, nodes, files, switches,
+    /// Raft settings, the hunt) open with this.
+    pub tools_open: bool,
+    pub help: bool,
+    pub list_open: bool,
+    pub error: Option<String>,
+    /// Where play stopped at a broken invariant.
+    pub stopped_at: Option<String>,
+    pub share_url: Option<String>,
+    pub log_from: Option<u64>,
+    /// The last history check: (moment checked, verdict; None: clocks drifted, not checked).
+    pub history: Option<(u64, Option<Rc<Verdict>>)>,
+    /// The second pane of the side-by-side view and the switch it flips.
+    pub compare: Option<(Playground, &'static str)>,
+    pub hunt: Option<hunt::Hunt>,
+    pub raft_draft: Option<(RaftField, String)>,
+    pub lesson: lesson::LessonTrack,
+    /// Bumped on every change: components compare it instead of the world.
+    pub version: u64,
+    /// The page's own address, on which share links are made.
+    pub base_url: String,
+}
+
+pub fn default_scenario() -> Scenario {
+    Scenario::from_json(PLAYGROUND_JSON).expect("the built-in playground scenario is valid")
+}
+
+/// What a URL fragment asks for: a share link (`v1.…`), a built-in (`scenario=NAME`), or
+/// nothing. Errors are messages for the page.
+pub fn playground_from_fragment(frag: &str) -> Result<Option<Playground>, String> {
+    let frag = frag.trim_start_matches('#');
+    if frag.is_empty() || frag == "scenarios" {
+        return Ok(None);
+    }
+    if let Some(name) = frag.strip_prefix("scenario=") {
+        let sc = crate::scenario::builtin::get(name)
+            .ok_or_else(|| format!("There is no built-in scenario \"{name}\"."))?;
+        return Playground::new(sc).map(Some).map_err(|e| e.to_string());
+    }
+    let shared = crate::scenario::link::decode(frag).map_err(|e| {
+        format!("This link could not be opened: {e}. The default scenario is shown instead.")
+    })?;
+    let mut pg = Playground::new(shared.scenario).map_err(|e| e.to_string())?;
+    pg.advance_to(shared.moment_us, false);
+    Ok(Some(pg))
+}
+
+impl Page {
+    pub fn new(pg: Playground) -> Page {
+        let mut page = Page {
+            pg,
+            playing: false,
+            speed_pos: SPEED_1X,
+            carry_us: 0.0,
+            presenter: false,
+            tools_open: false,
+            help: false,
+            list_open: false,
+            error: None,
+            stopped_at: None,
+            share_url: None,
+            log_from: None,
+            history: None,
+            compare: None,
+            hunt: None,
+            raft_draft: None,
+            lesson: lesson::LessonTrack::default(),
+            version: 0,
+            base_url: String::new(),
+        };
+        page.lesson.follow(&page.pg.scenario);
+        page
+    }
+
+    /// The page a URL fragment opens: the default scenario, with a message when the fragment
+    /// was refused.
+    pub fn from_fragment(frag: &str) -> Page {
+        let (pg, error) = match playground_from_fragment(frag) {
+            Ok(Some(pg)) => (pg, None),
+            Ok(None) => (Playground::new(default_scenario()).expect("valid"), None),
+            Err(e) => (Playground::new(default_scenario()).expect("valid"), Some(e)),
+        };
+        let mut page = Page::new(pg);
+        page.error = error;
+        page.list_open = frag.trim_start_matches('#') == "scenarios";
+        page
+    }
+
+    pub fn in_lesson(&self) -> bool {
+        self.pg
+            .scenario
+            .lesson
+            .as_ref()
+            .is_some_and(|l| !l.captions.is_empty())
+    }
+
+    /// How many of the lesson's captions the run has reached.
+    pub fn lesson_pos(&self) -> usize {
+        self.lesson.position(&self.pg.world)
+    }
+
+    /// Replace the run, forgetting what belonged to the previous one.
+    fn replace(&mut self, pg: Playground) {
+        self.pg = pg;
+        self.compare = None;
+        self.history = None;
+        self.stopped_at = None;
+        self.log_from = None;
+        self.share_url = None;
+        self.playing = false;
+        self.raft_draft = None;
+    }
+
+    /// Restart with an edited document, or keep the run and say why not.
+    fn restart_with(&mut self, sc: Result<Scenario, String>, refused: &str) {
+        match sc.and_then(|sc| Playground::new(sc).map_err(|e| e.to_string())) {
+            Ok(pg) => {
+                self.replace(pg);
+                self.error = None;
+            }
+            Err(e) => self.error = Some(format!("{refused}{e}")),
+        }
+    }
+
+    /// Carry out one command. Returns what the UI must do in the browser.
+    pub fn apply(&mut self, cmd: Command) -> Vec<Effect> {
+        let effects = self.run_command(cmd);
+        self.lesson.follow(&self.pg.scenario);
+        self.sync_compare();
+        self.version += 1;
+        effects
+    }
+
+    fn run_command(&mut self, cmd: Command) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        match cmd {
+            Command::TogglePlay => return self.run_command(Command::Play(!self.playing)),
+            Command::Play(p) => {
+                self.playing = p && !self.pg.at_end();
+                self.carry_us = 0.0;
+                if self.playing {
+                    self.stopped_at = None;
+                    fx.push(Effect::StartFrames);
+                }
+            }
+            Command::Step => {
+                self.playing = false;
+                self.pg.step_event();
+            }
+            Command::StepBack => {
+                self.playing = false;
+                self.pg.step_back();
+            }
+            Command::StepApply => {
+                self.playing = false;
+                self.pg.step_to_next_apply(60_000_000);
+            }
+            Command::Speed(p) => self.speed_pos = p.clamp(0, SPEED_STOPS.len() as i32 - 1),
+            Command::Seek(t) => self.pg.seek(t),
+            Command::RunTo(t) => {
+                if self.pg.advance_to(t, true) {
+                    self.note_violation();
+                }
+            }
+            Command::TakeOver => self.pg.take_over(),
+            Command::Restart => {
+                self.pg.restart();
+                self.stopped_at = None;
+                self.playing = false;
+            }
+            Command::NewSeed(seed) => {
+                let sc = self.pg.scenario.clone();
+                match Playground::with_seed(&sc, seed) {
+                    Ok(p) => self.replace(p),
+                    Err(e) => self.error = Some(e.to_string()),
+                }
+            }
+            Command::Nodes(n) => {
+                let mut sc = self.pg.scenario.clone();
+                sc.nodes = n;
+                sc.timeline.clear();
+                sc.clocks.retain(|c| c.node <= n);
+                self.restart_with(Ok(sc), &format!("Cannot use {n} nodes: "));
+            }
+            Command::Act(a) => {
+                if let Err(e) = self.pg.act(a) {
+                    self.error = Some(format!("That action was refused: {e}"));
+                }
+            }
+            Command::Switch(name, on) => {
+                let mut sc = self.pg.scenario.clone();
+                let r = crate::scenario::hunt::set_switch(&mut sc, name, on).map(|()| sc);
+                self.restart_with(r, "");
+            }
+            Command::RaftDraft(field, text) => self.raft_draft = Some((field, text)),
+            Command::SetRaft(field, text) => {
+                self.raft_draft = None;
+                let mut sc = self.pg.scenario.clone();
+                let Ok(value) = text.trim().parse::<u64>() else {
+                    self.error = Some(format!(
+                        "raft.{}: \"{}\" is not a whole number",
+                        field.name(),
+                        text.trim()
+                    ));
+                    return fx;
+                };
+                match field {
+                    RaftField::MaxBatch => sc.raft.max_batch = value,
+                    RaftField::SnapshotEvery => sc.raft.snapshot_every = value,
+                }
+                if sc != self.pg.scenario {
+                    self.restart_with(Ok(sc), "");
+                }
+            }
+            Command::LoadBuiltin(name) => {
+                self.list_open = false;
+                match crate::scenario::builtin::get(&name).map(Playground::new) {
+                    Some(Ok(pg)) => {
+                        self.replace(pg);
+                        self.error = None;
+                        fx.push(Effect::SetFragment(format!("#scenario={name}")));
+                    }
+                    _ => self.error = Some(format!("There is no built-in scenario \"{name}\".")),
+                }
+            }
+            Command::LoadJson(json) => {
+                let r = Scenario::from_json(&json).map_err(|e| e.to_string());
+                self.restart_with(r, "That scenario was refused: ");
+            }
+            Command::Import(text) => {
+                let r = text
+                    .map_err(|e| format!("The file could not be read: {e}"))
+                    .and_then(|t| {
+                        Scenario::from_json(&t)
+                            .map_err(|e| format!("That scenario file was refused: {e}"))
+                    });
+                self.restart_with(r, "");
+            }
+            Command::OpenFragment(frag) => match playground_from_fragment(&frag) {
+                Ok(Some(pg)) => {
+                    self.replace(pg);
+                    self.error = None;
+                }
+                Ok(None) => {}
+                Err(e) => self.error = Some(e),
+            },
+            Command::LessonNext => self.lesson_next(),
+            Command::LessonBack => self.lesson_back(),
+            Command::CheckHistory => {
+                self.history = Some((self.pg.now_us(), self.pg.history_verdict().map(Rc::new)))
+            }
+            Command::Compare(None) => self.compare = None,
+            Command::Compare(Some(name)) => {
+                let mut sc = self.pg.scenario.clone();
+                let on = !crate::scenario::hunt::switch_is_on(&sc, name);
+                match crate::scenario::hunt::set_switch(&mut sc, name, on)
+                    .and_then(|()| Playground::new(sc).map_err(|e| e.to_string()))
+                {
+                    Ok(b) => self.compare = Some((b, name)),
+                    Err(e) => self.error = Some(e),
+                }
+            }
+            Command::Share => {
+                let url = crate::scenario::link::encode_url(
+                    &self.base_url,
+                    &self.pg.scenario,
+                    self.pg.now_us(),
+                );
+                let frag = url.split_once('#').map_or("", |(_, f)| f);
+                fx.push(Effect::SetFragment(format!("#{frag}")));
+                fx.push(Effect::Clipboard(url.clone()));
+                self.share_url = Some(url);
+            }
+            Command::Export(kind) => {
+                let sc = &self.pg.scenario;
+                let name = if sc.name.is_empty() {
+                    "scenario"
+                } else {
+                    &sc.name
+                };
+                fx.push(match kind {
+                    Export::Trace => Effect::Download {
+                        name: format!("{name}.trace.jsonl"),
+                        text: self.pg.full_trace_jsonl(),
+                        mime: "application/x-ndjson",
+                    },
+                    Export::Scenario => Effect::Download {
+                        name: format!("{name}.json"),
+                        text: sc.to_json(),
+                        mime: "application/json",
+                    },
+                });
+            }
+            Command::HuntStart(runs) => {
+                let switches = crate::scenario::hunt::switches_on(&self.pg.scenario);
+                let runs = runs.clamp(1, 100_000);
+                self.hunt = Some(hunt::Hunt::new(switches.clone(), runs as u64));
+                fx.push(Effect::StartHunt { switches, runs });
+            }
+            Command::HuntCancel => {
+                self.hunt = None;
+                fx.push(Effect::StopHunt);
+            }
+            Command::HuntReport(r) => {
+                let Some(h) = self.hunt.as_mut() else {
+                    return fx;
+                };
+                let found = h.report(r);
+                if !h.running() {
+                    fx.push(Effect::StopHunt);
+                }
+                if let Some(json) = found {
+                    match Scenario::from_json(&json).and_then(Playground::new) {
+                        Ok(pg) => {
+                            self.replace(pg);
+                            self.error = None;
+                            // Its one caption makes it a lesson: keep the hunt's report in view.
+                            self.tools_open = true;
+                            fx.extend(self.run_command(Command::Share));
+                        }
+                        Err(e) => {
+                            self.error = Some(format!("The hunt's scenario was refused: {e}"))
+                        }
+                    }
+                }
+            }
+            Command::Presenter(on) => self.presenter = on,
+            Command::Tools(open) => self.tools_open = open,
+            Command::Help(h) => self.help = h,
+            Command::ScenarioList(open) => self.list_open = open,
+            Command::LogFrom(f) => self.log_from = f,
+            Command::DismissError => {
+                self.error = None;
+                self.help = false;
+            }
+            Command::Error(e) => self.error = Some(e),
+        }
+        fx
+    }
+
+    /// Next: to the next caption's moment (found once by a replay of the document), stopping
+    /// right after its event.
+    fn lesson_next(&mut self) {
+        self.playing = false;
+        let pos = self.lesson_pos();
+        if pos >= self.lesson.marks.len() {
+            return;
+        }
+        match self.lesson.mark(pos).cloned() {
+            Some(m) => self.pg.seek_events(m.events, m.t_us),
+            None => self.error = Some("The run ended before this caption's moment.".into()),
+        }
+    }
+
+    /// Back: to the previous caption's moment, the exact earlier state (snapshots plus replay).
+    fn lesson_back(&mut self) {
+        self.playing = false;
+        let pos = self.lesson_pos();
+        match pos {
+            0 => {}
+            1 => self.pg.seek(0),
+            _ => {
+                if let Some(m) = self.lesson.mark(pos - 2).cloned() {
+                    self.pg.seek_events(m.events, m.t_us);
+                }
+            }
+        }
+    }
+
+    fn note_violation(&mut self) {
+        let w = &self.pg.world;
+        self.stopped_at = w.violations().last().map(|(t, v)| {
+            format!(
+                "t = {} : {} — {}",
+                text::fmt_us(*t as i64),
+                v.invariant,
+                v.detail
+            )
+        });
+        self.playing = false;
+    }
+
+    /// One frame of play: `dt_ms` of real time at the current speed, in batches of events
+    /// until the run reaches its target or `out_of_time` says the frame's budget is spent (a slow
+    /// machine plays slower, never janky). Returns whether play goes on.
+    pub fn play_frame(&mut self, dt_ms: f64, out_of_time: &mut dyn FnMut() -> bool) -> bool {
+        if !self.playing {
+            return false;
+        }
+        self.carry_us += dt_ms.clamp(0.0, 100.0) * speed_of(self.speed_pos) as f64 / 1000.0;
+        let step_us = self.carry_us.floor();
+        self.carry_us -= step_us;
+        let target = self.pg.now_us() + step_us as u64;
+        loop {
+            let (reached, violated) = self.pg.advance_bounded(target, 400);
+            if violated {
+                self.note_violation();
+                break;
+            }
+            if reached || out_of_time() {
+                break;
+            }
+        }
+        if self.pg.at_end() {
+            self.playing = false;
+        }
+        self.sync_compare();
+        self.version += 1;
+        self.playing
+    }
+
+    /// Side by side: the second pane follows the first pane's moment.
+    fn sync_compare(&mut self) {
+        let t = self.pg.now_us();
+        let Some((b, _)) = &mut self.compare else {
+            return;
+        };
+        if b.now_us() < t {
+            b.advance_to(t, false);
+        } else if b.now_us() > t {
+            b.seek(t);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

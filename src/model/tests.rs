@@ -1,0 +1,334 @@
+//! The page model, natively: lesson stepping, Back, following a seek, focus, the lock view, and a
+//! command for every control.
+
+use super::*;
+use crate::scenario::builtin;
+
+fn page(name: &str) -> Page {
+    Page::new(Playground::new(builtin::get(name).expect("a built-in")).expect("valid"))
+}
+
+fn hash(p: &Page) -> String {
+    p.pg.world.trace.hash_hex()
+}
+
+#[test]
+fn every_builtin_lesson_finds_every_caption_moment() {
+    for name in builtin::names() {
+        let p = page(name);
+        let n =
+            p.pg.scenario
+                .lesson
+                .as_ref()
+                .map_or(0, |l| l.captions.len());
+        assert_eq!(p.lesson.marks.len(), n, "{name}");
+        for (i, m) in p.lesson.marks.iter().enumerate() {
+            assert!(m.is_some(), "{name}: caption {} never comes", i + 1);
+        }
+        let times: Vec<u64> = p.lesson.marks.iter().flatten().map(|m| m.t_us).collect();
+        assert!(
+            times.windows(2).all(|w| w[0] <= w[1]),
+            "{name}: caption moments in order"
+        );
+    }
+}
+
+#[test]
+fn lesson_next_reaches_each_caption_and_back_restores_the_exact_state() {
+    let mut p = page("gc-pause");
+    let n = p.lesson.marks.len();
+    assert_eq!(p.lesson_pos(), 0);
+    let mut hashes = vec![hash(&p)];
+    for i in 1..=n {
+        p.apply(Command::LessonNext);
+        assert_eq!(p.lesson_pos(), i, "Next reaches caption {i}");
+        hashes.push(hash(&p));
+    }
+    p.apply(Command::LessonNext);
+    assert_eq!(p.lesson_pos(), n, "Next at the end stays");
+    for i in (0..n).rev() {
+        p.apply(Command::LessonBack);
+        assert_eq!(p.lesson_pos(), i, "Back to caption {i}");
+        assert_eq!(
+            hash(&p),
+            hashes[i],
+            "Back to caption {i} restores the state it was reached in"
+        );
+    }
+    // The first time through, the lesson stopped right after each caption's event.
+    let view = lesson::view(&p).expect("a lesson");
+    assert_eq!(view.caption, p.pg.scenario.description);
+    assert_eq!(view.next.as_deref(), Some("until leader elected"));
+}
+
+#[test]
+fn the_lesson_follows_a_seek_run_to_and_step_back() {
+    let mut p = page("gc-pause-no-fencing");
+    let marks: Vec<u64> = p.lesson.marks.iter().flatten().map(|m| m.t_us).collect();
+    p.apply(Command::RunTo(4_000_000));
+    let expect = marks.iter().filter(|t| **t <= 4_000_000).count();
+    assert!(expect > 0);
+    assert_eq!(
+        p.lesson_pos(),
+        expect,
+        "runTo(4 s) puts the lesson at the caption of 4 s"
+    );
+    let v = lesson::view(&p).expect("a lesson");
+    assert_eq!(v.pos, expect);
+    assert_ne!(v.caption, p.pg.scenario.description);
+    p.apply(Command::Seek(0));
+    assert_eq!(p.lesson_pos(), 0, "the scrubber back to 0");
+    p.apply(Command::Seek(marks[1]));
+    assert_eq!(p.lesson_pos(), 2, "a seek to the second caption's moment");
+    p.apply(Command::Seek(marks[1] - 1));
+    assert!(p.lesson_pos() <= 1, "just before it, not yet");
+    // Next from a seeked position goes to the next caption, not to the one after the last Next.
+    p.apply(Command::LessonNext);
+    assert_eq!(p.lesson_pos(), 2);
+}
+
+#[test]
+fn focus_comes_from_the_caption_or_its_event() {
+    let mut p = page("gc-pause");
+    assert!(focus::current(&p).is_empty(), "no caption yet");
+    while p.lesson_pos() < p.lesson.marks.len() {
+        p.apply(Command::LessonNext);
+    }
+    let f = focus::current(&p);
+    assert!(f.storage, "the rejected write: the storage");
+    assert!(f.client("A"), "and the client who wrote");
+    assert!(f.key("k"));
+}
+
+#[test]
+fn lock_view_countdowns_differ_while_the_tables_agree() {
+    let mut p = page("drift-and-jump");
+    let mut seen = false;
+    for t in (500_000..10_000_000).step_by(100_000) {
+        p.apply(Command::RunTo(t));
+        let m = locks::LockMatrix::of(&p.pg.world);
+        assert!(
+            m.tables_agree(),
+            "at {t}: tables that applied the same entries agree"
+        );
+        for row in &m.cells {
+            let left: Vec<i64> = row.iter().flatten().filter_map(|c| c.left_us).collect();
+            let same_token = row
+                .iter()
+                .flatten()
+                .map(|c| c.token)
+                .collect::<std::collections::BTreeSet<_>>()
+                .len()
+                == 1;
+            if same_token && left.len() > 1 && left.iter().any(|l| *l != left[0]) {
+                seen = true;
+            }
+        }
+    }
+    assert!(seen, "somewhere the nodes' countdowns for one lock differ");
+    let mut broken = page("break-followers-delete");
+    broken.apply(Command::RunTo(4_000_000));
+    let mut split = false;
+    for t in (0..4_000_000).step_by(50_000) {
+        broken.apply(Command::Seek(t));
+        split |= locks::LockMatrix::of(&broken.pg.world).agreement() == locks::Agreement::Split;
+    }
+    assert!(
+        split,
+        "with followers deleting on their own countdown, tables at one index split"
+    );
+}
+
+#[test]
+fn lease_arcs_shrink_on_each_nodes_own_clock() {
+    let mut p = page("gc-pause");
+    p.apply(Command::RunTo(1_100_000));
+    let arcs: Vec<_> = (0..p.pg.world.n)
+        .filter_map(|i| locks::lease_arc(&p.pg.world, i))
+        .collect();
+    assert!(!arcs.is_empty(), "A holds k: the nodes count down");
+    assert!(arcs.iter().all(|(f, k)| *f > 0.0 && *f <= 1.0 && k == "k"));
+    p.apply(Command::RunTo(1_600_000));
+    let later: Vec<_> = (0..p.pg.world.n)
+        .filter_map(|i| locks::lease_arc(&p.pg.world, i))
+        .collect();
+    assert!(
+        later.iter().zip(&arcs).all(|(a, b)| a.0 < b.0),
+        "the arcs shrink"
+    );
+}
+
+#[test]
+fn a_command_for_every_control() {
+    let mut p = Page::new(Playground::new(default_scenario()).unwrap());
+    p.base_url = "https://example.org/raftlock/".into();
+    assert_eq!(p.apply(Command::Play(true)), vec![Effect::StartFrames]);
+    assert!(p.playing);
+    assert!(p.play_frame(16.0, &mut || false));
+    assert!(p.pg.now_us() > 0, "a frame at x1 advances 16 ms");
+    p.apply(Command::TogglePlay);
+    assert!(!p.playing);
+    let t = p.pg.now_us();
+    p.apply(Command::Step);
+    p.apply(Command::StepApply);
+    assert!(p.pg.now_us() >= t);
+    p.apply(Command::StepBack);
+    p.apply(Command::Speed(99));
+    assert_eq!(
+        p.speed_pos,
+        SPEED_STOPS.len() as i32 - 1,
+        "an absurd speed is clamped"
+    );
+    p.apply(Command::RunTo(2_000_000));
+    p.apply(Command::Seek(1_000_000));
+    assert_eq!(p.pg.now_us(), 1_000_000);
+    p.apply(Command::TakeOver);
+    assert_eq!(p.pg.horizon_us, 1_000_000);
+    p.apply(Command::Act(Action::Crash { node: 2 }));
+    assert!(p.pg.world.nodes[1].server.is_none());
+    p.apply(Command::Act(Action::Crash { node: 9 }));
+    assert!(
+        p.error.take().is_some_and(|e| e.contains("refused")),
+        "a bad action is refused with a message"
+    );
+    p.apply(Command::Restart);
+    assert_eq!(p.pg.now_us(), 0);
+    p.apply(Command::NewSeed(1234));
+    assert_eq!(p.pg.scenario.seed, 1234);
+    p.apply(Command::Nodes(7));
+    assert_eq!(p.pg.world.n, 7);
+    p.apply(Command::Nodes(99));
+    assert!(p.error.take().is_some());
+    assert_eq!(p.pg.world.n, 7, "a refused node count leaves the run");
+    p.apply(Command::Switch("storage_ignores_tokens", true));
+    assert!(crate::scenario::hunt::switch_is_on(
+        &p.pg.scenario,
+        "storage_ignores_tokens"
+    ));
+    p.apply(Command::Switch("no_such_switch", true));
+    assert!(p.error.take().is_some());
+    p.apply(Command::RaftDraft(RaftField::MaxBatch, "6".into()));
+    assert!(p.raft_draft.is_some());
+    p.apply(Command::SetRaft(RaftField::MaxBatch, "6".into()));
+    assert_eq!(p.pg.scenario.raft.max_batch, 6);
+    p.apply(Command::SetRaft(RaftField::SnapshotEvery, "2".into()));
+    assert!(p.error.take().is_some(), "2 is out of range");
+    p.apply(Command::SetRaft(RaftField::SnapshotEvery, "lots".into()));
+    assert!(p
+        .error
+        .take()
+        .is_some_and(|e| e.contains("not a whole number")));
+    assert_eq!(p.pg.scenario.raft.snapshot_every, 64);
+    p.apply(Command::Compare(Some("storage_ignores_tokens")));
+    p.apply(Command::RunTo(500_000));
+    assert_eq!(
+        p.compare.as_ref().map(|c| c.0.now_us()),
+        Some(500_000),
+        "the second pane follows"
+    );
+    p.apply(Command::Compare(None));
+    p.apply(Command::CheckHistory);
+    assert!(p.history.is_some());
+    let fx = p.apply(Command::Share);
+    assert!(
+        matches!(&fx[..], [Effect::SetFragment(f), Effect::Clipboard(u)] if f.starts_with("#v1.") && u.starts_with("https://example.org/raftlock/#v1."))
+    );
+    let doc = p.pg.scenario.clone();
+    let at = p.pg.now_us();
+    let link = p.share_url.clone().unwrap();
+    p.apply(Command::OpenFragment(
+        link.split_once('#').unwrap().1.to_string(),
+    ));
+    assert_eq!(
+        (&p.pg.scenario, p.pg.now_us()),
+        (&doc, at),
+        "the share link opens the same run at the same moment"
+    );
+    assert!(matches!(
+        &p.apply(Command::Export(Export::Scenario))[..],
+        [Effect::Download {
+            mime: "application/json",
+            ..
+        }]
+    ));
+    assert!(
+        matches!(&p.apply(Command::Export(Export::Trace))[..], [Effect::Download { text, .. }] if text.lines().count() > 10)
+    );
+    for bad in [
+        Command::LoadBuiltin("nope".into()),
+        Command::LoadJson("{".into()),
+        Command::Import(Ok("[]".into())),
+        Command::Import(Err("gone".into())),
+        Command::OpenFragment("v1.garbage.0".into()),
+    ] {
+        let before = hash(&p);
+        p.apply(bad.clone());
+        assert!(p.error.take().is_some(), "{bad:?} gets a message");
+        assert_eq!(hash(&p), before, "{bad:?} leaves the run");
+    }
+    assert_eq!(
+        p.apply(Command::LoadBuiltin("gc-pause".into())),
+        vec![Effect::SetFragment("#scenario=gc-pause".into())]
+    );
+    assert!(p.in_lesson());
+    p.apply(Command::LessonNext);
+    assert_eq!(p.lesson_pos(), 1);
+    let fx = p.apply(Command::HuntStart(1000));
+    assert!(matches!(&fx[..], [Effect::StartHunt { runs: 1000, .. }]));
+    p.apply(Command::HuntReport(hunt::WorkerReport {
+        kind: "progress".into(),
+        done: 10,
+        events: 5e4,
+        ..Default::default()
+    }));
+    assert_eq!(p.hunt.as_ref().map(|h| h.done), Some(10));
+    assert_eq!(
+        p.apply(Command::HuntReport(hunt::WorkerReport {
+            kind: "none".into(),
+            done: 1000,
+            ..Default::default()
+        })),
+        vec![Effect::StopHunt]
+    );
+    p.apply(Command::HuntCancel);
+    assert!(p.hunt.is_none());
+    for (cmd, check) in [
+        (
+            Command::Presenter(true),
+            (|p: &Page| p.presenter) as fn(&Page) -> bool,
+        ),
+        (Command::Tools(true), |p| p.tools_open),
+        (Command::Help(true), |p| p.help),
+        (Command::ScenarioList(true), |p| p.list_open),
+        (Command::LogFrom(Some(3)), |p| p.log_from == Some(3)),
+        (Command::Error("x".into()), |p| p.error.is_some()),
+        (Command::DismissError, |p| p.error.is_none() && !p.help),
+    ] {
+        p.apply(cmd);
+        assert!(check(&p));
+    }
+    assert_eq!(Command::from_key(" ", &p), Some(Command::TogglePlay));
+    assert_eq!(Command::from_key("n", &p), Some(Command::LessonNext));
+    assert_eq!(Command::from_key("z", &p), None);
+}
+
+#[test]
+fn a_found_hunt_opens_its_scenario_and_makes_its_link() {
+    let mut p = Page::new(Playground::new(default_scenario()).unwrap());
+    p.base_url = "http://127.0.0.1/".into();
+    p.apply(Command::HuntStart(10));
+    let doc = builtin::get("gc-pause").unwrap().to_json();
+    let fx = p.apply(Command::HuntReport(hunt::WorkerReport {
+        kind: "found".into(),
+        seed: 3,
+        invariant: "x".into(),
+        scenario: doc,
+        ..Default::default()
+    }));
+    assert_eq!(p.pg.scenario.name, "gc-pause");
+    assert!(fx.contains(&Effect::StopHunt));
+    assert!(p
+        .share_url
+        .as_ref()
+        .is_some_and(|u| u.starts_with("http://127.0.0.1/#v1.")));
+}

@@ -1,0 +1,299 @@
+//! The cluster: nodes on a ring with their links (click one to cut or heal that direction),
+//! each node's lease countdown as an arc around it (on its own clock), the clients and the
+//! storage, and the messages in flight (drawn under the nodes: they never cover a node's name,
+//! role or term). Parts the lesson's caption names are highlighted.
+
+use super::props::{send, PanelProps};
+use crate::model::focus::{self, FocusSet};
+use crate::model::locks::lease_arc;
+use crate::model::text::{fmt_rate, fmt_us, kind_letter, num};
+use crate::model::Command;
+use crate::raft::Role;
+use crate::scenario::Action;
+use crate::sim::World;
+use yew::prelude::*;
+
+const CX: f64 = 250.0;
+const CY: f64 = 215.0;
+const R: f64 = 150.0;
+const NODE_R: f64 = 36.0;
+const ARC_R: f64 = 43.0;
+
+/// Unit-circle points for 3 to 7 nodes, starting at the top, clockwise (no trigonometry in wasm).
+const RING: [&[(f64, f64)]; 5] = [
+    &[(0.0, -1.0), (0.866, 0.5), (-0.866, 0.5)],
+    &[(0.0, -1.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0)],
+    &[
+        (0.0, -1.0),
+        (0.951, -0.309),
+        (0.588, 0.809),
+        (-0.588, 0.809),
+        (-0.951, -0.309),
+    ],
+    &[
+        (0.0, -1.0),
+        (0.866, -0.5),
+        (0.866, 0.5),
+        (0.0, 1.0),
+        (-0.866, 0.5),
+        (-0.866, -0.5),
+    ],
+    &[
+        (0.0, -1.0),
+        (0.782, -0.623),
+        (0.975, 0.223),
+        (0.434, 0.901),
+        (-0.434, 0.901),
+        (-0.975, 0.223),
+        (-0.782, -0.623),
+    ],
+];
+
+fn node_pos(i: usize, n: usize) -> (f64, f64) {
+    let (x, y) = RING[n.clamp(3, 7) - 3][i % n.clamp(3, 7)];
+    (CX + R * x, CY + R * y)
+}
+
+fn client_pos(c: usize, count: usize) -> (f64, f64) {
+    let span = 280.0;
+    let y = if count <= 1 {
+        CY
+    } else {
+        CY - span / 2.0 + c as f64 * span / (count - 1) as f64
+    };
+    (505.0, y - 20.0)
+}
+
+const STORAGE_POS: (f64, f64) = (505.0, 405.0);
+
+/// Where endpoint `e` is drawn; a directed link is offset to its left so both directions show.
+fn endpoint_pos(w: &World, e: usize) -> (f64, f64) {
+    if e < w.n {
+        node_pos(e, w.n)
+    } else if e < w.storage_endpoint() {
+        client_pos(e - w.n, w.clients.len())
+    } else {
+        STORAGE_POS
+    }
+}
+
+fn offset_line(a: (f64, f64), b: (f64, f64), off: f64) -> ((f64, f64), (f64, f64)) {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len = (dx * dx + dy * dy).sqrt().max(1.0);
+    let (nx, ny) = (-dy / len * off, dx / len * off);
+    ((a.0 + nx, a.1 + ny), (b.0 + nx, b.1 + ny))
+}
+
+/// A clickable band around a link (a polygon, so even a horizontal link has an area).
+fn hit_area(p: (f64, f64), q: (f64, f64)) -> String {
+    let (a1, b1) = offset_line(p, q, 5.0);
+    let (a2, b2) = offset_line(p, q, -5.0);
+    format!(
+        "{},{} {},{} {},{} {},{}",
+        num(a1.0),
+        num(a1.1),
+        num(b1.0),
+        num(b1.1),
+        num(b2.0),
+        num(b2.1),
+        num(a2.0),
+        num(a2.1)
+    )
+}
+
+fn links(w: &World, p: &PanelProps) -> Html {
+    let n = w.n;
+    let mut out = Vec::with_capacity(n * n);
+    for a in 0..n {
+        for b in (0..n).filter(|b| *b != a) {
+            let up = w.net.is_up(a, b);
+            let (p0, q0) = offset_line(node_pos(a, n), node_pos(b, n), 5.0);
+            let (from, to) = (format!("n{}", a + 1), format!("n{}", b + 1));
+            let action = if up {
+                Action::Cut { from, to }
+            } else {
+                Action::Heal { from, to }
+            };
+            let label = format!(
+                "link n{} to n{}: {}; click to {}",
+                a + 1,
+                b + 1,
+                if up { "up" } else { "cut" },
+                if up { "cut" } else { "heal" }
+            );
+            let mid = ((p0.0 + q0.0) / 2.0, (p0.1 + q0.1) / 2.0);
+            out.push(html! {
+                <g class={classes!("link", (!up).then_some("cut"))} id={format!("link-{}-{}", a + 1, b + 1)} role="button"
+                    aria-label={label.clone()} onclick={send(p, Command::Act(action))}>
+                    <title>{ label }</title>
+                    <polygon class="hit" points={hit_area(p0, q0)} />
+                    <line class="wire" x1={num(p0.0)} y1={num(p0.1)} x2={num(q0.0)} y2={num(q0.1)} marker-end="url(#arrow)" />
+                    { if !up { html! { <text class="cutmark" x={num(mid.0)} y={num(mid.1)}>{ "✕" }</text> } } else { html! {} } }
+                </g>
+            });
+        }
+    }
+    html! { <g class="links">{ for out }</g> }
+}
+
+fn messages(w: &World) -> Html {
+    let (n, now) = (w.n, w.now_us);
+    // Placed by one transform (one attribute a frame). Not keyed: at 1x most messages live
+    // less than a frame, and patching an element is cheaper than replacing it.
+    let msgs = w.in_flight().into_iter().take(300).map(|(f, t, kind, sent, at)| {
+        let off = if f < n && t < n { 5.0 } else { 0.0 };
+        let (p, q) = offset_line(endpoint_pos(w, f), endpoint_pos(w, t), off);
+        let frac = if at > sent { (now.saturating_sub(sent)) as f64 / (at - sent) as f64 } else { 1.0 };
+        let frac = frac.clamp(0.0, 1.0);
+        let (x, y) = (p.0 + (q.0 - p.0) * frac, p.1 + (q.1 - p.1) * frac);
+        html! {
+            <g class={classes!("msg", kind)} transform={format!("translate({} {})", num(x), num(y))}>
+                <circle r="7" />
+                <text y="3.5">{ kind_letter(kind) }</text>
+            </g>
+        }
+    });
+    html! { <g class="msgs">{ for msgs }</g> }
+}
+
+fn node(w: &World, i: usize, focus: &FocusSet) -> Html {
+    let (x, y) = node_pos(i, w.n);
+    let slot = &w.nodes[i];
+    let (role, term) = match &slot.server {
+        Some(s) => (s.raft.role(), s.raft.term()),
+        None => (
+            Role::Follower,
+            slot.persisted.as_ref().map_or(0, |h| h.term),
+        ),
+    };
+    let state = if slot.server.is_none() {
+        "crashed"
+    } else if slot.paused {
+        "paused"
+    } else {
+        role.name()
+    };
+    let label = match state {
+        "leader" => "LEADER",
+        "candidate" => "candidate",
+        "precandidate" => "pre-cand.",
+        "crashed" => "CRASHED",
+        "paused" => "PAUSED",
+        _ => "follower",
+    };
+    let local = w.local_now(i);
+    // The lease countdown on this node's own clock: a full ring is a whole lease, an empty
+    // red ring a countdown that is over while the lock waits for its committed Expire.
+    let arc = lease_arc(w, i).map(|(frac, key)| {
+        let over = frac <= 0.0;
+        let dash = if over { "4 4".to_string() } else { format!("{} 100", num(frac * 100.0)) };
+        let what = if over {
+            format!("n{}: its countdown for {key} is over; the lock stays until an Expire commits", i + 1)
+        } else {
+            format!("n{}: lease of {key} on its own clock, {}% left", i + 1, (frac * 100.0).round())
+        };
+        html! {
+            <circle class={classes!("lease-arc", over.then_some("over"))} cx={num(x)} cy={num(y)} r={num(ARC_R)} pathLength="100"
+                stroke-dasharray={dash} transform={format!("rotate(-90 {} {})", num(x), num(y))}><title>{ what }</title></circle>
+        }
+    });
+    let focused = focus.node(i);
+    html! {
+        <g class={classes!("node", state, focused.then_some("focus"))} id={format!("node-{}", i + 1)}>
+            <title>{ format!("n{}: {} of term {}; local clock {} at rate {}", i + 1, state, term, fmt_us(local), fmt_rate(slot.clock.rate_ppm())) }</title>
+            { if focused { html! { <circle class="halo" cx={num(x)} cy={num(y)} r={num(ARC_R + 7.0)} /> } } else { html! {} } }
+            <circle class="body" cx={num(x)} cy={num(y)} r={num(NODE_R)} />
+            { arc.unwrap_or_default() }
+            <text class="name" x={num(x)} y={num(y - 14.0)}>{ format!("n{}", i + 1) }</text>
+            <text class="role" x={num(x)} y={num(y + 1.0)}>{ label }</text>
+            <text class="term" x={num(x)} y={num(y + 15.0)}>{ format!("term {term}") }</text>
+            <text class="clock" x={num(x)} y={num(y + 66.0)}>{ format!("{} {}", fmt_us(local), fmt_rate(slot.clock.rate_ppm())) }</text>
+        </g>
+    }
+}
+
+fn clients(w: &World, focus: &FocusSet) -> Html {
+    let count = w.clients.len();
+    let box_h = if count > 1 {
+        (280.0 / (count - 1) as f64 - 3.0).min(34.0)
+    } else {
+        34.0
+    };
+    let items = w.clients.iter().enumerate().map(|(c, slot)| {
+        let (x, y) = client_pos(c, count);
+        let state = if slot.crashed { "crashed" } else if slot.paused { "paused" } else { "up" };
+        let local = slot.clock.local_at(w.now_us);
+        let held = slot.client.held.iter().filter(|(_, h)| h.until_local_us > local).map(|(k, h)| format!("{k}#{}", h.token)).collect::<Vec<_>>().join(" ");
+        let name = &slot.client.cfg.name;
+        html! {
+            <g class={classes!("client", state, focus.client(name).then_some("focus"))} id={format!("client-{name}")}>
+                <rect x={num(x - 30.0)} y={num(y - box_h / 2.0)} width="60" height={num(box_h)} rx="6" />
+                <text class="name" x={num(x)} y={num(y - 2.0)}>{ format!("{name}{}", if slot.paused { " ‖" } else if slot.crashed { " ✕" } else { "" }) }</text>
+                <text class="held" x={num(x)} y={num(y + 11.0)}>{ held }</text>
+            </g>
+        }
+    });
+    html! { <g class="clients">{ for items }</g> }
+}
+
+#[function_component(Cluster)]
+pub fn cluster(p: &PanelProps) -> Html {
+    let page = p.page.borrow();
+    let w = &page.pg.world;
+    let focus = focus::current(&page);
+    let n = w.n;
+    // Client connections: to the node each client talks to now.
+    let conns = w.clients.iter().enumerate().map(|(c, slot)| {
+        let (cp, np) = (client_pos(c, w.clients.len()), node_pos(slot.client.target, n));
+        let up = w.net.is_up(n + c, slot.client.target) && w.net.is_up(slot.client.target, n + c);
+        html! { <line class={classes!("conn", (!up).then_some("cut"))} x1={num(cp.0)} y1={num(cp.1)} x2={num(np.0)} y2={num(np.1)} /> }
+    });
+    html! {
+        <svg class="cluster" viewBox="0 0 560 440" preserveAspectRatio="xMidYMid meet" role="img" aria-labelledby="cluster-title">
+            <title id="cluster-title">{ format!("{n} Raft nodes on a ring with their links, {} clients and the storage", w.clients.len()) }</title>
+            <defs>
+                <marker id="arrow" viewBox="0 0 10 10" refX="44" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse">
+                    <path d="M 0 0 L 10 5 L 0 10 z" />
+                </marker>
+            </defs>
+            // Each list in its own group: the messages in flight change in number every frame,
+            // and a group keeps that from re-shaping the elements after them.
+            <g class="conns">{ for conns }</g>
+            { links(w, p) }
+            { messages(w) }
+            <g class="nodes">{ for (0..n).map(|i| node(w, i, &focus)) }</g>
+            { clients(w, &focus) }
+            <g class={classes!("storage", focus.storage.then_some("focus"))} id="storage-node">
+                <rect x={num(STORAGE_POS.0 - 34.0)} y={num(STORAGE_POS.1 - 14.0)} width="68" height="28" rx="4" />
+                <text x={num(STORAGE_POS.0)} y={num(STORAGE_POS.1 + 4.0)}>{ "storage" }</text>
+            </g>
+        </svg>
+    }
+}
+
+/// Network presets and the legend of message letters.
+#[function_component(Presets)]
+pub fn presets(p: &PanelProps) -> Html {
+    let page = p.page.borrow();
+    let w = &page.pg.world;
+    let (leader, n) = (w.leader(), w.n);
+    let isolate = leader.map(|l| Action::Isolate { node: l + 1 });
+    let split = leader.map(|l| {
+        let others: Vec<usize> = (1..=n).filter(|k| *k != l + 1).collect();
+        let (more, majority) = others.split_at((n - 1) / 2 - 1);
+        let mut minority = vec![l + 1];
+        minority.extend_from_slice(more);
+        Action::Partition {
+            groups: vec![minority, majority.to_vec()],
+        }
+    });
+    let act = |a: &Option<Action>| send(p, a.clone().map_or(Command::DismissError, Command::Act));
+    html! {
+        <div class="presets" role="group" aria-label="Network presets">
+            <button id="isolate-leader" disabled={isolate.is_none()} onclick={act(&isolate)}>{ "Isolate the leader" }</button>
+            <button id="split" disabled={split.is_none()} onclick={act(&split)}>{ "Split: leader in the minority" }</button>
+            <button id="heal-all" onclick={send(p, Command::Act(Action::HealAll))}>{ "Heal all" }</button>
+            <span class="legend">{ "Click a link to cut or heal one direction. The ring around a node: its lease countdown on its own clock. Letters: P/V votes, H heartbeat, A append, a/v replies, Q client request, R reply, S snapshot, W storage write." }</span>
+        </div>
+    }
+}

@@ -1,0 +1,112 @@
+//! What the page model asks of the browser ([`Effect`]s other than the frame loop): the address
+//! bar, the clipboard, a download, and the hunt's Web Worker.
+
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+
+/// Put `frag` (`#…`) in the address bar without a reload or a hashchange event.
+pub fn set_fragment(frag: &str) {
+    if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(frag));
+    }
+}
+
+/// Copy to the clipboard. The copy may be refused (no focus, no permission): the link stays in
+/// the page's field either way, so a refusal is not an error.
+pub fn clipboard(text: &str) {
+    if let Some(w) = web_sys::window() {
+        let refused = Closure::<dyn FnMut(JsValue)>::new(|_| {});
+        let _ = w.navigator().clipboard().write_text(text).catch(&refused);
+        refused.forget();
+    }
+}
+
+pub fn download(name: &str, text: &str, mime: &str) -> Result<(), JsValue> {
+    let doc = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let a: web_sys::HtmlAnchorElement = doc.create_element("a")?.dyn_into()?;
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    web_sys::Url::revoke_object_url(&url)
+}
+
+/// The page's address without its fragment: share links are made on it.
+pub fn base_url() -> String {
+    let href = web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default();
+    href.split('#').next().unwrap_or_default().to_string()
+}
+
+pub fn fragment() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
+/// The absolute URL in the `href` of the first element matching `selector`.
+fn linked_url(selector: &str) -> Option<String> {
+    let doc = web_sys::window()?.document()?;
+    let href = doc.query_selector(selector).ok()??.get_attribute("href")?;
+    let base = web_sys::window()?.location().href().ok()?;
+    web_sys::Url::new_with_base(&href, &base)
+        .ok()
+        .map(|u| u.href())
+}
+
+/// The hunt's worker; dropping it stops the worker.
+pub struct HuntWorker {
+    worker: web_sys::Worker,
+    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::Event)>,
+}
+
+impl Drop for HuntWorker {
+    fn drop(&mut self) {
+        self.worker.terminate();
+    }
+}
+
+/// Start the hunt in a Web Worker that loads the page's own module and wasm (Trunk names them
+/// with a hash and preloads both); each report goes to `report`.
+pub fn start_hunt(
+    switches: &[&'static str],
+    runs: u32,
+    report: impl Fn(JsValue) + Clone + 'static,
+) -> Result<HuntWorker, String> {
+    let module = linked_url("link[rel=modulepreload]").ok_or("the page's module was not found")?;
+    let wasm = linked_url("link[rel=preload][type='application/wasm']")
+        .ok_or("the page's wasm was not found")?;
+    let opts = web_sys::WorkerOptions::new();
+    opts.set_type(web_sys::WorkerType::Module);
+    let worker =
+        web_sys::Worker::new_with_options("hunt-worker.js", &opts).map_err(|e| format!("{e:?}"))?;
+    let r = report.clone();
+    let on_message =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+            r(e.data())
+        });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_e: web_sys::Event| {
+        let o = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&o, &"type".into(), &"error".into());
+        let _ = js_sys::Reflect::set(&o, &"message".into(), &"the worker could not start".into());
+        report(o.into());
+    });
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    let msg = serde_json::json!({ "module": module, "wasm": wasm, "switches": switches.join(","), "from": 1, "runs": runs, "slice": 10 });
+    let js = js_sys::JSON::parse(&msg.to_string()).map_err(|e| format!("{e:?}"))?;
+    worker.post_message(&js).map_err(|e| format!("{e:?}"))?;
+    Ok(HuntWorker {
+        worker,
+        _on_message: on_message,
+        _on_error: on_error,
+    })
+}

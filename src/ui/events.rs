@@ -1,0 +1,22 @@
+//! "What happened": the latest trace lines in plain words.
+
+use super::props::PanelProps;
+use crate::model::text::{describe, fmt_us};
+use crate::trace::Event as TraceEvent;
+use yew::prelude::*;
+
+#[function_component(Events)]
+pub fn events(p: &PanelProps) -> Html {
+    let page = p.page.borrow();
+    let w = &page.pg.world;
+    let lines: Vec<Html> = w
+        .trace
+        .lines
+        .iter()
+        .rev()
+        .filter_map(|l| describe(w, &l.ev).map(|d| (l.t_us, d, matches!(l.ev, TraceEvent::Violation { .. }))))
+        .take(14)
+        .map(|(t, d, bad)| html! { <li class={classes!(bad.then_some("bad"))}><time>{ fmt_us(t as i64) }</time>{ " " }{ d }</li> })
+        .collect();
+    html! { <ol class="events" reversed=true aria-live="polite">{ for lines }</ol> }
+}

@@ -1,0 +1,50 @@
+//! The fourteen invariants, green until one breaks, and the clients' history check.
+
+use super::props::{send, PanelProps};
+use crate::check::INVARIANTS;
+use crate::model::text::{fmt_us, invariant_label};
+use crate::model::Command;
+use yew::prelude::*;
+
+#[function_component(Invariants)]
+pub fn invariants(p: &PanelProps) -> Html {
+    let page = p.page.borrow();
+    let w = &page.pg.world;
+    let items = INVARIANTS.iter().map(|&name| {
+        let n = w.checker.broken.get(name).copied().unwrap_or(0);
+        html! {
+            <li class={if n == 0 { "ok" } else { "broken" }} id={format!("inv-{name}")}>
+                { if n == 0 { "✓ " } else { "✗ " } }{ invariant_label(name) }
+                { if n > 0 { format!(" — {n} violation(s)") } else { String::new() } }
+            </li>
+        }
+    });
+    let verdict = match page
+        .history
+        .as_ref()
+        .map(|(t, v)| (*t as i64, v.as_deref()))
+    {
+        None => html! {},
+        Some((t, None)) => {
+            html! { <p id="history-verdict">{ format!("At {}: not checked — server clocks drifted or jumped, so lease expiry says nothing about true time.", fmt_us(t)) }</p> }
+        }
+        Some((t, Some(Ok(holds)))) => {
+            html! { <p id="history-verdict" class="ok">{ format!("✓ At {}: what the clients saw is linearizable as a mutex with leases ({} holds, in token order; drawn on the space-time diagram as bars on the client lanes).", fmt_us(t), holds.len()) }</p> }
+        }
+        Some((t, Some(Err(e)))) => html! {
+            <p id="history-verdict" class="broken">
+                { format!("✗ At {}: not linearizable as a mutex. The shortest failing prefix ends at {}: {e}. ", fmt_us(t), fmt_us(e.at_us as i64)) }
+                <button id="history-show" onclick={send(p, Command::Seek(e.at_us + 300_000))}>{ "Show it on the diagram" }</button>
+            </p>
+        },
+    };
+    html! {
+        <>
+            <ul class="invariants">{ for items }</ul>
+            <div class="history">
+                <button id="check-history" onclick={send(p, Command::CheckHistory)}>{ "Check the clients' history" }</button>
+                { verdict }
+            </div>
+        </>
+    }
+}

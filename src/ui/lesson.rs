@@ -1,0 +1,50 @@
+//! The lesson: its caption, Back and Next, where it stands, and the expected outcomes turning
+//! green. Everything shown is read off the run (see `model::lesson`), so a seek moves it too.
+
+use super::props::{send, PanelProps};
+use crate::model::{lesson, Command};
+use yew::prelude::*;
+
+#[function_component(LessonPanel)]
+pub fn lesson_panel(p: &PanelProps) -> Html {
+    let page = p.page.borrow();
+    let Some(v) = lesson::view(&page) else {
+        return html! {};
+    };
+    let next = v.next.as_ref().map(|n| format!("Next: {n}"));
+    html! {
+        <section class="lesson panel" aria-label="Lesson" id="lesson">
+            <div class="lesson-head">
+                <h2>{ format!("Lesson: {}", v.title) }</h2>
+                <span class="step" id="lesson-step">{ format!("step {} of {}", v.pos, v.count) }</span>
+                <div class="lesson-nav">
+                    <button id="lesson-back" disabled={v.pos == 0} onclick={send(p, Command::LessonBack)} title="The previous caption's moment (b)">{ "← Back" }</button>
+                    <button id="lesson-next" class="primary" disabled={next.is_none()} onclick={send(p, Command::LessonNext)} title="Run to the next caption's moment (n)">
+                        { next.unwrap_or_else(|| "The end".into()) }</button>
+                </div>
+            </div>
+            <p class="caption" id="caption" aria-live="polite">{ v.caption }</p>
+        </section>
+    }
+}
+
+/// The lesson's expected outcomes, as they stand at this moment of the run.
+#[function_component(LessonChecks)]
+pub fn lesson_checks(p: &PanelProps) -> Html {
+    let page = p.page.borrow();
+    let Some(v) = lesson::view(&page) else {
+        return html! {};
+    };
+    if v.checks.is_empty() {
+        return html! {};
+    }
+    let items = v.checks.iter().map(|(what, ok)| {
+        html! { <li class={if *ok { "ok" } else { "pending" }}>{ if *ok { "✓ " } else { "… " } }{ what.clone() }</li> }
+    });
+    html! {
+        <section class="panel checks-panel" aria-label="Expected outcomes">
+            <h2>{ "Expected outcomes" }</h2>
+            <ul class="checks" id="checks">{ for items }</ul>
+        </section>
+    }
+}

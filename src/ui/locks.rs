@@ -1,0 +1,69 @@
+//! The lock view: one matrix, keys × nodes. Each cell: holder, token, and the lease left on that
+//! node's own clock as a bar and a number; each column header: the node and its table's digest.
+//! With drift the countdowns differ while the digests (the tables) agree.
+
+use super::props::PanelProps;
+use crate::model::focus;
+use crate::model::locks::{Agreement, Cell, LockMatrix};
+use crate::model::text::fmt_us;
+use yew::prelude::*;
+
+fn cell(c: &Option<Cell>) -> Html {
+    let Some(c) = c else {
+        return html! { <td class="free">{ "free" }</td> };
+    };
+    let (bar, text, over) = match c.left_us {
+        Some(left) if left > 0 => {
+            let pct = (left as f64 / (c.lease_ms.max(1) * 1000) as f64 * 100.0).clamp(0.0, 100.0);
+            (pct, fmt_us(left), false)
+        }
+        Some(left) => (0.0, format!("over by {}", fmt_us(-left)), true),
+        None => (0.0, "—".to_string(), false),
+    };
+    html! {
+        <td class={classes!("held", over.then_some("over"))}>
+            <span class="who">{ c.holder.clone() }<b>{ format!(" #{}", c.token) }</b></span>
+            <span class="bar"><span style={format!("width:{}%", bar.round())}></span></span>
+            <span class="left">{ text }</span>
+        </td>
+    }
+}
+
+#[function_component(LockView)]
+pub fn lock_view(p: &PanelProps) -> Html {
+    let page = p.page.borrow();
+    let m = LockMatrix::of(&page.pg.world);
+    let focus = focus::current(&page);
+    let head = m.columns.iter().map(|c| {
+        let sub = c.table.as_ref().map_or("crashed".to_string(), |t| format!("#{:04x}", t.digest));
+        let title = c.table.as_ref().map_or("crashed: no table in memory".to_string(), |t| format!("applied {} entries; table digest {:04x}", t.applied, t.digest));
+        html! { <th scope="col" class={classes!(focus.node(c.node).then_some("focus"), c.table.is_none().then_some("down"))} title={title}>
+            { format!("n{}", c.node + 1) }<small>{ sub }</small></th> }
+    });
+    let rows = m.keys.iter().zip(&m.cells).map(|(k, row)| {
+        html! {
+            <tr class={classes!(focus.key(k).then_some("focus"))} id={format!("lock-row-{k}")}>
+                <th scope="row">{ k.clone() }</th>
+                { for row.iter().map(cell) }
+            </tr>
+        }
+    });
+    let agree = match m.agreement() {
+        Agreement::Same => "every table the same (one digest)",
+        Agreement::Lagging => "a node that lags has not applied the latest entries yet",
+        Agreement::Split => "two nodes at the same index disagree!",
+    };
+    html! {
+        <section class="panel locks-panel" aria-label="Lock tables" id="locks-panel">
+            <h2>{ "Locks: keys × nodes" }<small>{ format!(" · {agree}") }</small></h2>
+            <table class="lockview">
+                <thead><tr><th>{ "key" }</th>{ for head }</tr></thead>
+                <tbody>
+                    { for rows }
+                    { if m.keys.is_empty() { html! { <tr><td colspan={(m.columns.len() + 1).to_string()} class="none">{ "no locks held on any node" }</td></tr> } } else { html! {} } }
+                </tbody>
+            </table>
+            <p class="legend">{ "holder #token · the lease left on that node's own clock · only a committed Expire deletes" }</p>
+        </section>
+    }
+}

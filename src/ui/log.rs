@@ -1,0 +1,153 @@
+//! The replicated log: one row per node, entries aligned by index, coloured by kind, committed
+//! (solid) or not (dashed), each with the result it had when that node applied it.
+
+use super::props::{input_value, send, PanelProps};
+use crate::lock::{ApplyResult, LockOp};
+use crate::model::{focus, Command};
+use yew::prelude::*;
+
+const LOG_COLS: u64 = 16;
+
+#[function_component(Log)]
+pub fn log(p: &PanelProps) -> Html {
+    let page = p.page.borrow();
+    let (w, log_from) = (&page.pg.world, page.log_from);
+    let focus = focus::current(&page);
+    let last = (0..w.n)
+        .map(|i| match (&w.nodes[i].server, &w.nodes[i].persisted) {
+            (Some(s), _) => s.raft.log().last_index(),
+            (None, Some(h)) => h.log.last_index(),
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0);
+    let max_from = last.saturating_sub(LOG_COLS - 1).max(1);
+    // Following the end, the window moves half a table at a time: the columns stand still while
+    // entries fill them (readable while playing, and a frame patches only the cells that
+    // changed instead of shifting every cell by one for each new entry).
+    let step = LOG_COLS / 2;
+    let follow_from = 1 + step * last.saturating_sub(LOG_COLS).div_ceil(step);
+    let from = log_from.map_or(follow_from, |f| f.clamp(1, max_from));
+    let max_from = max_from.max(from);
+    let to = from + LOG_COLS - 1;
+    let header = (from..=to).map(|i| html! { <th scope="col" class={classes!(focus.log.contains(&i).then_some("focus"))}>{ i }</th> });
+    let rows = (0..w.n).map(|i| {
+        let slot = &w.nodes[i];
+        let (log, commit, results) = match (&slot.server, &slot.persisted) {
+            (Some(s), _) => (Some(s.raft.log()), s.raft.commit_index(), Some(s)),
+            (None, Some(h)) => (Some(&h.log), 0, None),
+            _ => (None, 0, None),
+        };
+        let cells = (from..=to).map(|idx| {
+            // Every cell has the same three spans, empty or not: while playing, a cell that fills
+            // only changes text and classes (no elements created or removed).
+            let Some(e) = log.and_then(|l| l.entry(idx)) else {
+                if log.is_some_and(|l| idx <= l.start()) {
+                    // Dropped by log compaction (§7): the node's snapshot holds its effect.
+                    let title = format!("index {idx}: compacted, its effect is in n{}'s snapshot", i + 1);
+                    return html! { <td class="compacted" title={title}><span class="txt">{ "" }</span><span class="meta">{ "snap" }</span><span class="res">{ "" }</span></td> };
+                }
+                return html! { <td class="empty"><span class="txt">{ "" }</span><span class="meta">{ "" }</span><span class="res">{ "" }</span></td> };
+            };
+            let (kind, text) = match e.cmd.as_ref().map(|c| &c.op) {
+                None => ("noop", "no-op".to_string()),
+                Some(LockOp::Grant { key, lease_ms }) => ("grant", format!("G {key} {lease_ms}ms")),
+                Some(LockOp::Release { key, .. }) => ("release", format!("R {key}")),
+                Some(LockOp::Expire { key, token }) => ("expire", format!("E {key}·{token}")),
+            };
+            let applied = results.and_then(|s| s.result_at(idx));
+            let result = applied.map(|r| match r {
+                ApplyResult::Granted { token } => format!("Granted{{token {token}}}"),
+                ApplyResult::GrantRejected => "GrantRejected".into(),
+                ApplyResult::Released => "Released".into(),
+                ApplyResult::NotFound => "NotFound".into(),
+                ApplyResult::Expired { existed } => format!("Expired{{existed: {existed}}}"),
+                ApplyResult::Noop => "Noop".into(),
+            });
+            // In the cell, the seed's form with the value in place of the field's name (the
+            // token is what matters and must fit); the title has the whole result.
+            let short = applied.map(|r| match r {
+                ApplyResult::Granted { token } => format!("Granted{{{token}}}"),
+                ApplyResult::Expired { existed } => format!("Expired{{{existed}}}"),
+                _ => result.clone().unwrap_or_default(),
+            });
+            let committed = idx <= commit;
+            let title = format!("index {idx}, term {}: {}{}", e.term, text, result.as_ref().map_or(" (not applied here)".to_string(), |r| format!(" → {r}")));
+            html! {
+                <td class={classes!("entry", kind, if committed { "committed" } else { "pending" }, format!("t{}", e.term % 6), focus.log.contains(&idx).then_some("focus"))} title={title}>
+                    <span class="txt">{ text }</span>
+                    <span class="meta">{ format!("t{}{}", e.term, if committed { "" } else { " ⋯" }) }</span>
+                    <span class="res">{ short.unwrap_or_default() }</span>
+                </td>
+            }
+        });
+        let snap = slot.snapshot_index();
+        let snap_title = if snap > 0 { format!("snapshot at index {snap}") } else { "no snapshot yet".to_string() };
+        html! { <tr><th scope="row" title={snap_title}>{ format!("n{}", i + 1) }</th>{ for cells }</tr> }
+    });
+    let follow = log_from.is_none();
+    html! {
+        <div class="log">
+            <div class="logbar">
+                <label>{ "From index " }
+                    <input type="range" min="1" max={max_from.to_string()} value={from.to_string()} aria-label="Scroll the log"
+                        oninput={p.send.reform(|e: InputEvent| Command::LogFrom(input_value(&e).parse().ok()))} />
+                </label>
+                <button aria-pressed={follow.to_string()} onclick={send(p, Command::LogFrom(None))}>{ "Follow the end" }</button>
+                <span class="legend">{ "Solid: committed · dashed with ⋯: not committed · below each entry: its apply result on that node (Granted{41}: granted with token 41) · grey “snap”: compacted into the node's snapshot" }</span>
+            </div>
+            <table class="logtable"><thead><tr><th></th>{ for header }</tr></thead><tbody>{ for rows }</tbody></table>
+        </div>
+    }
+}
+
+/// On the stage, the log indexes the caption names: each node's entry there, whether it is
+/// committed on that node, and the result it had when that node applied it.
+#[function_component(LogFocus)]
+pub fn log_focus(p: &PanelProps) -> Html {
+    let page = p.page.borrow();
+    let focus = focus::current(&page);
+    if focus.log.is_empty() {
+        return html! {};
+    }
+    let w = &page.pg.world;
+    let idx: Vec<u64> = focus.log.iter().copied().take(3).collect();
+    let rows = (0..w.n).map(|i| {
+        let slot = &w.nodes[i];
+        let cells = idx.iter().map(|&at| {
+            let (log, commit, server) = match (&slot.server, &slot.persisted) {
+                (Some(s), _) => (Some(s.raft.log()), s.raft.commit_index(), Some(s)),
+                (None, Some(h)) => (Some(&h.log), 0, None),
+                _ => (None, 0, None),
+            };
+            let Some(e) = log.and_then(|l| l.entry(at)) else {
+                let gone = log.is_some_and(|l| at <= l.start());
+                return html! { <td class="pending">{ if gone { "in its snapshot" } else { "—" } }</td> };
+            };
+            let text = match e.cmd.as_ref().map(|c| &c.op) {
+                None => "no-op".to_string(),
+                Some(LockOp::Grant { key, lease_ms }) => format!("Grant {key} {lease_ms}ms"),
+                Some(LockOp::Release { key, .. }) => format!("Release {key}"),
+                Some(LockOp::Expire { key, token }) => format!("Expire {key}·{token}"),
+            };
+            let result = server.and_then(|s| s.result_at(at)).map(|r| match r {
+                ApplyResult::Granted { token } => format!(" → Granted{{token {token}}}"),
+                ApplyResult::Expired { existed } => format!(" → Expired{{existed: {existed}}}"),
+                other => format!(" → {other:?}"),
+            });
+            let committed = at <= commit;
+            html! { <td class={if committed { "committed" } else { "pending" }}>
+                { format!("{text} (term {}){}", e.term, if committed { "" } else { ", not committed" }) }{ result.unwrap_or_default() }</td> }
+        });
+        html! { <tr><th scope="row">{ format!("n{}", i + 1) }</th>{ for cells }</tr> }
+    });
+    html! {
+        <section class="panel log-focus focus" aria-label="Log entries the caption names" id="log-focus">
+            <h2>{ "Replicated log at the caption's index" }</h2>
+            <table>
+                <thead><tr><th>{ "node" }</th>{ for idx.iter().map(|i| html! { <th>{ format!("index {i}") }</th> }) }</tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+        </section>
+    }
+}

@@ -1,0 +1,231 @@
+//! The space-time diagram (last 2 s of true time): nodes, clients and storage as lanes,
+//! messages as lines, applies and role changes as marks, each node's lease intervals mapped
+//! from its own clock to true time, and the clients' history check drawn on the client lanes.
+
+use super::props::PanelProps;
+use crate::check::history::Verdict;
+use crate::model::text::{fmt_us, num};
+use crate::sim::World;
+use crate::trace::Event as TraceEvent;
+use std::fmt::Write as _;
+use yew::prelude::*;
+
+const SPACETIME_MAX: usize = 300;
+
+/// The history check drawn on the client lanes: each client's operations (invocation → answer),
+/// then either the linearization (each hold as a bar from its linearization point to its end,
+/// a diamond at the point) or the two conflicting operations in red and a red line where the
+/// shortest failing prefix ends.
+fn history_overlay(
+    w: &World,
+    verdict: &Verdict,
+    t0: u64,
+    now: u64,
+    x_of: &dyn Fn(u64) -> f64,
+    y_of: &dyn Fn(usize) -> f64,
+) -> Vec<Html> {
+    let lane = |c: crate::lock::ClientId| w.n + c as usize;
+    let mut out = Vec::new();
+    let red: &[usize] = match verdict {
+        Err(c) => &c.ops,
+        Ok(_) => &[],
+    };
+    for (i, op) in (w.history.from()..).zip(w.history.ops.iter()) {
+        let end = op.answer.as_ref().map_or(now, |a| a.0).min(now);
+        if end < t0 || op.invoke_us > now {
+            continue;
+        }
+        let (x1, x2, y) = (
+            x_of(op.invoke_us.max(t0)),
+            x_of(end),
+            y_of(lane(op.client)) - 7.0,
+        );
+        let what =
+            format!(
+                "{} {} {}: invoked {}, {}",
+                w.client_name(op.client),
+                if op.acquire { "acquire" } else { "release" },
+                op.key,
+                fmt_us(op.invoke_us as i64),
+                op.answer.as_ref().map_or(
+                    "no answer (either outcome)".to_string(),
+                    |(t, a)| format!("answered {a:?} at {}", fmt_us(*t as i64))
+                )
+            );
+        let class = classes!(
+            "op",
+            red.contains(&i).then_some("conflict"),
+            op.answer.is_none().then_some("open")
+        );
+        out.push(html! { <g class={class}><rect x={num(x1)} y={num(y)} width={num((x2 - x1).max(2.0))} height="3" /><title>{ what }</title></g> });
+    }
+    match verdict {
+        Ok(holds) => {
+            for h in holds
+                .iter()
+                .filter(|h| h.point_us <= now && h.end_us.is_none_or(|e| e >= t0))
+            {
+                let end = h.end_us.unwrap_or(now).min(now);
+                let (x1, x2, y) = (
+                    x_of(h.point_us.max(t0)),
+                    x_of(end),
+                    y_of(lane(h.client)) + 3.0,
+                );
+                let label = format!(
+                    "linearization: {} holds {} with token {} from {} to {}{}",
+                    w.client_name(h.client),
+                    h.key,
+                    h.token,
+                    fmt_us(h.point_us as i64),
+                    h.end_us.map_or("now".to_string(), |e| fmt_us(e as i64)),
+                    if h.by_expiry {
+                        " (lease expiry)"
+                    } else {
+                        " (release)"
+                    }
+                );
+                let diamond = (h.point_us >= t0).then(|| {
+                    let x = x_of(h.point_us);
+                    html! { <path class="point" d={format!("M{} {}l4 4l-4 4l-4 -4z", num(x), num(y - 2.0))} /> }
+                });
+                out.push(html! {
+                    <g class={classes!("hold", h.by_expiry.then_some("expiry"))}>
+                        <rect x={num(x1)} y={num(y)} width={num((x2 - x1).max(1.0))} height="4" />
+                        { diamond.unwrap_or_default() }
+                        <title>{ label }</title>
+                    </g>
+                });
+            }
+        }
+        Err(c) if c.at_us >= t0 && c.at_us <= now => {
+            let x = x_of(c.at_us);
+            out.push(html! {
+                <g class="prefix-end">
+                    <line x1={num(x)} x2={num(x)} y1="4" y2={num(y_of(w.n + w.clients.len()))} />
+                    <text x={num(x - 4.0)} y="10" text-anchor="end">{ "the shortest failing prefix of the history ends here →" }</text>
+                    <title>{ c.message.clone() }</title>
+                </g>
+            });
+        }
+        Err(_) => {}
+    }
+    out
+}
+
+#[function_component(Spacetime)]
+pub fn spacetime(p: &PanelProps) -> Html {
+    let page = p.page.borrow();
+    let w = &page.pg.world;
+    let verdict = page.history.as_ref().and_then(|h| h.1.as_deref());
+    let window_us = 2_000_000u64;
+    let now = w.now_us;
+    let t0 = now.saturating_sub(window_us);
+    let lanes = w.n + w.clients.len() + 1;
+    let (width, lane_h, left) = (1100.0, 26.0, 60.0);
+    let height = lanes as f64 * lane_h + 20.0;
+    let x_of =
+        |t: u64| left + (t.saturating_sub(t0)) as f64 / window_us as f64 * (width - left - 10.0);
+    let y_of = |e: usize| 14.0 + e as f64 * lane_h;
+    let lane_lines = (0..lanes).map(|e| {
+        html! { <g class="lane"><text x="4" y={num(y_of(e) + 4.0)}>{ w.endpoint_name(e) }</text>
+        <line x1={num(left)} x2={num(width)} y1={num(y_of(e))} y2={num(y_of(e))} /></g> }
+    });
+    // Lease intervals: from each node's countdown, mapped from its local clock to true time.
+    let leases = (0..w.n).flat_map(|i| {
+        let slot = &w.nodes[i];
+        let leases: Vec<Html> = slot
+            .server
+            .iter()
+            .flat_map(|s| s.leases.iter())
+            .map(|(k, l)| {
+                let end = slot.clock.true_when(l.deadline_local_us, now);
+                let start = end.saturating_sub(l.lease_ms * 1000 * 1_000_000 / slot.clock.rate_ppm() as u64);
+                let (x1, x2) = (x_of(start.max(t0)), x_of(end.min(now + window_us)).min(width));
+                html! { <g class="lease"><rect x={num(x1)} y={num(y_of(i) - 9.0)} width={num((x2 - x1).max(1.0))} height="6" />
+                    <title>{ format!("n{}: lease of {k} (token {}) ends at true time {} by this node's clock", i + 1, l.token, fmt_us(end as i64)) }</title></g> }
+            })
+            .collect();
+        leases
+    });
+    // The most recent few hundred of each, so a busy cluster does not flood the page; drawn as
+    // one path per kind (a frame rewrites a few `d` strings instead of patching hundreds of
+    // elements: the diagram was most of the page's DOM work while playing).
+    let mut arrow_paths: Vec<(&'static str, String)> = Vec::new();
+    for &(f, t, kind, sent, at) in w
+        .recent
+        .iter()
+        .rev()
+        .take_while(|m| m.4 >= t0)
+        .filter(|m| !matches!(m.2, "heartbeat" | "append_reply"))
+        .take(SPACETIME_MAX)
+    {
+        let d = match arrow_paths.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, d)) => d,
+            None => {
+                arrow_paths.push((kind, String::new()));
+                &mut arrow_paths.last_mut().expect("just pushed").1
+            }
+        };
+        let _ = write!(
+            d,
+            "M{} {}L{} {}",
+            num(x_of(sent)),
+            num(y_of(f as usize)),
+            num(x_of(at)),
+            num(y_of(t as usize))
+        );
+    }
+    arrow_paths.sort_by_key(|(k, _)| *k);
+    let arrows = arrow_paths.into_iter().map(|(kind, d)| html! { <path class={classes!("arrow", kind)} d={d}><title>{ format!("{kind} messages") }</title></path> });
+    let mut mark_paths: [(&str, &str, String); 4] = [
+        ("role", "role changes", String::new()),
+        ("apply", "applied commands", String::new()),
+        ("fault", "crashes, restarts, pauses", String::new()),
+        (
+            "snapshot",
+            "snapshots taken and installed (log compaction)",
+            String::new(),
+        ),
+    ];
+    let dots =
+        w.trace
+            .lines
+            .iter()
+            .rev()
+            .take_while(|l| l.t_us >= t0)
+            .take(SPACETIME_MAX * 4)
+            .filter_map(|l| {
+                let (lane, k) = match &l.ev {
+                    TraceEvent::Role { node, .. } => (node - 1, 0),
+                    TraceEvent::Apply { node, cmd, .. } if cmd.op != "noop" => (node - 1, 1),
+                    TraceEvent::Crash { node }
+                    | TraceEvent::Restart { node }
+                    | TraceEvent::Pause { node }
+                    | TraceEvent::Resume { node } => (node - 1, 2),
+                    TraceEvent::Snapshot { node, .. }
+                    | TraceEvent::SnapshotRestored { node, .. } => (node - 1, 3),
+                    _ => return None,
+                };
+                Some((l.t_us, lane, k))
+            });
+    for (t, lane, k) in dots.take(SPACETIME_MAX) {
+        // A dot of radius 3: two half circles.
+        let _ = write!(
+            mark_paths[k].2,
+            "M{} {}a3 3 0 1 0 6 0a3 3 0 1 0 -6 0",
+            num(x_of(t) - 3.0),
+            num(y_of(lane))
+        );
+    }
+    let marks = mark_paths.into_iter().filter(|m| !m.2.is_empty()).map(|(class, what, d)| html! { <path class={classes!("mark", class)} d={d}><title>{ what }</title></path> });
+    html! {
+        <svg class="spacetime" viewBox={format!("0 0 {width} {height}")} role="img" aria-label="Space-time diagram: lanes for nodes, clients and storage; messages as lines; lease intervals as bars">
+            <g class="lanes">{ for lane_lines }</g>
+            <g class="leases">{ for leases }</g>
+            <g class="arrows">{ for arrows }</g>
+            <g class="marks">{ for marks }</g>
+            <g class="history">{ for verdict.map(|v| history_overlay(w, v, t0, now, &x_of, &y_of)).unwrap_or_default() }</g>
+            <text class="axis" x={num(width - 150.0)} y={num(height - 2.0)}>{ format!("true time → {}", fmt_us(now as i64)) }</text>
+        </svg>
+    }
+}
