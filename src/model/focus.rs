@@ -53,8 +53,12 @@ pub fn current(page: &Page) -> FocusSet {
     let w = &page.pg.world;
     for f in items {
         match f {
-            Focus::Node(k) if *k >= 1 && *k <= w.n => set.nodes.push(k - 1),
-            Focus::Leader => set.nodes.extend(w.leader()),
+            Focus::Node(k) if *k >= 1 && *k <= w.n && !set.nodes.contains(&(k - 1)) => {
+                set.nodes.push(k - 1)
+            }
+            Focus::Leader => set
+                .nodes
+                .extend(w.leader().filter(|l| !set.nodes.contains(l))),
             Focus::Client(c) => set.clients.push(c.clone()),
             Focus::Storage => set.storage = true,
             Focus::Key(k) => set.keys.push(k.clone()),
@@ -62,7 +66,5 @@ pub fn current(page: &Page) -> FocusSet {
             Focus::Node(_) => {}
         }
     }
-    set.nodes.sort_unstable();
-    set.nodes.dedup();
     set
 }

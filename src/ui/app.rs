@@ -2,24 +2,12 @@
 //! the keyboard, the address bar, the hunt's worker), sends every input to the model as a
 //! [`Command`], carries out the [`Effect`]s that come back, and lays out the panels.
 
-use super::clients::{Clients, Storage};
-use super::cluster::{Cluster, Presets};
-use super::compare::Compare;
-use super::controls::{Controls, RunTools, ScenarioBar};
-use super::dialogs::{Banners, Help, ScenarioList};
 use super::effects::{self, HuntWorker};
-use super::lesson::{LessonChecks, LessonPanel};
-use super::locks::LockView;
 use super::onscreen::OnScreen;
-use super::props::{PanelProps, Shared};
-use super::switches::{HuntPanel, RaftSettings, Switches};
+use super::props::{Draw, Panel, PanelProps, Shared};
 use super::{
-    api,
-    clocks::Clocks,
-    events::Events,
-    invariants::Invariants,
-    log::{Log, LogFocus},
-    spacetime::Spacetime,
+    api, clients, clocks, cluster, compare, controls, dialogs, events, invariants, lesson, locks,
+    log, spacetime, switches,
 };
 use crate::model::{Command, Effect, Page};
 use gloo::events::{EventListener, EventListenerOptions};
@@ -191,7 +179,7 @@ fn fit_stage() {
     if let Some(page) = page.dyn_ref::<web_sys::HtmlElement>() {
         let _ = page
             .style()
-            .set_property("--bar-h", &format!("{}px", (h + 20.0).round()));
+            .set_property("--bar-h", &format!("{}px", (h + 20.0).round() as u32));
     }
 }
 
@@ -320,21 +308,22 @@ impl Component for App {
             version,
             send: self.send.clone(),
         };
+        let panel = |draw: Draw, panel: PanelProps| html! { <Panel {panel} {draw} /> };
         let lazy = |id: &str| props(self.on_screen.version(id, v, page.playing));
         let lesson = page.in_lesson();
         let tools = !lesson || page.tools_open;
         // The side of the stage: the lock view first, then what the caption names, then the rest
         // (so what the caption names is on screen without scrolling).
         let f = crate::model::focus::current(&page);
-        let mut side = vec![
-            (false, html! { <LogFocus ..props(v) /> }),
-            (f.storage, html! { <Storage ..props(v) /> }),
-            (!f.clients.is_empty(), html! { <Clients ..props(v) /> }),
+        let rest = [
+            (false, panel(log::log_focus, props(v))),
+            (f.storage, panel(clients::storage, props(v))),
+            (!f.clients.is_empty(), panel(clients::clients, props(v))),
         ];
-        side.sort_by_key(|(focused, _)| !focused);
-        let side = std::iter::once(html! { <LockView ..props(v) /> })
-            .chain(side.into_iter().map(|(_, h)| h))
-            .chain(std::iter::once(html! { <LessonChecks ..props(v) /> }));
+        let (first, then): (Vec<_>, Vec<_>) = rest.into_iter().partition(|(focused, _)| *focused);
+        let side = std::iter::once(panel(locks::lock_view, props(v)))
+            .chain(first.into_iter().chain(then).map(|(_, h)| h))
+            .chain(std::iter::once(panel(lesson::lesson_checks, props(v))));
         let class = classes!(
             "page",
             page.presenter.then_some("presenter"),
@@ -343,52 +332,52 @@ impl Component for App {
         html! {
             <div class={class}>
                 <header class="bar">
-                    <ScenarioBar ..props(v) />
-                    <Controls ..props(v) />
-                    { if tools { html! { <RunTools ..props(v) /> } } else { html! {} } }
+                    { panel(controls::scenario_bar, props(v)) }
+                    { panel(controls::controls, props(v)) }
+                    { if tools { panel(controls::run_tools, props(v)) } else { html! {} } }
                 </header>
-                <Banners ..props(v) />
+                { panel(dialogs::banners, props(v)) }
                 <div class="stage">
-                    { if lesson { html! { <LessonPanel ..props(v) /> } } else { html! {} } }
+                    { if lesson { html! { { panel(lesson::lesson_panel, props(v)) } } } else { html! {} } }
                     <section class="panel cluster-panel" aria-label="Cluster">
-                        <Cluster ..props(v) />
-                        { if tools { html! { <Presets ..props(v) /> } } else { html! {} } }
+                        { panel(cluster::cluster, props(v)) }
+                        { if tools { html! { { panel(cluster::presets, props(v)) } } } else { html! {} } }
                     </section>
                     <div class="side">{ for side }</div>
                 </div>
                 <main class="grid">
-                    <Compare ..props(v) />
+                    { panel(compare::compare, props(v)) }
                     <section class="panel wide" aria-label="Replicated log" id="log-panel">
                         <h2>{ "Replicated log" }</h2>
-                        <Log ..lazy("log-panel") />
+                        { panel(log::log, lazy("log-panel")) }
                     </section>
                     <section class="panel wide" aria-label="Space-time diagram" id="spacetime-panel">
                         <h2>{ "Space-time diagram (last 2 s of true time)" }</h2>
-                        <Spacetime ..lazy("spacetime-panel") />
+                        { panel(spacetime::spacetime, lazy("spacetime-panel")) }
                     </section>
                     <section class="panel" aria-label="Events" id="events-panel">
                         <h2>{ "What happened" }</h2>
-                        <Events ..lazy("events-panel") />
+                        { panel(events::events, lazy("events-panel")) }
                     </section>
                     <section class="panel" aria-label="Invariants">
                         <h2>{ "Invariants" }</h2>
-                        <Invariants ..props(v) />
+                        { panel(invariants::invariants, props(v)) }
                     </section>
                     <section class="panel wide" aria-label="Clocks" id="clocks-panel">
                         <h2>{ "Clocks and nodes" }</h2>
-                        <Clocks ..lazy("clocks-panel") />
+                        { panel(clocks::clocks, lazy("clocks-panel")) }
                     </section>
                     { if tools { html! {
                         <section class="panel wide" aria-label="Design switches" id="switches-panel">
                             <h2>{ "Design switches: break one safeguard and watch which guarantee fails" }</h2>
-                            <HuntPanel ..props(v) />
-                            <Switches ..props(v) />
-                            <RaftSettings ..props(v) />
+                            { panel(switches::hunt_panel, props(v)) }
+                            { panel(switches::switches, props(v)) }
+                            { panel(switches::raft_settings, props(v)) }
                         </section>
                     } } else { html! {} } }
                 </main>
-                { if page.help { html! { <Help ..props(v) /> } } else { html! {} } }
-                { if page.list_open { html! { <ScenarioList ..props(v) /> } } else { html! {} } }
+                { if page.help { html! { { panel(dialogs::help, props(v)) } } } else { html! {} } }
+                { if page.list_open { html! { { panel(dialogs::scenario_list, props(v)) } } } else { html! {} } }
             </div>
         }
     }

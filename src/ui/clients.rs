@@ -43,7 +43,6 @@ fn actions(w: &World, c: usize, p: &PanelProps) -> Html {
     }
 }
 
-#[function_component(Clients)]
 pub fn clients(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let w = &page.pg.world;
@@ -88,7 +87,6 @@ pub fn clients(p: &PanelProps) -> Html {
     }
 }
 
-#[function_component(Storage)]
 pub fn storage(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let w = &page.pg.world;

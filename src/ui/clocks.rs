@@ -7,7 +7,6 @@ use crate::model::{rate_of, rate_pos, Command};
 use crate::scenario::Action;
 use yew::prelude::*;
 
-#[function_component(Clocks)]
 pub fn clocks(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let w = &page.pg.world;

@@ -190,7 +190,7 @@ fn node(w: &World, i: usize, focus: &FocusSet) -> Html {
         let what = if over {
             format!("n{}: its countdown for {key} is over; the lock stays until an Expire commits", i + 1)
         } else {
-            format!("n{}: lease of {key} on its own clock, {}% left", i + 1, (frac * 100.0).round())
+            format!("n{}: lease of {key} on its own clock, {}% left", i + 1, (frac * 100.0).round() as u32)
         };
         html! {
             <circle class={classes!("lease-arc", over.then_some("over"))} cx={num(x)} cy={num(y)} r={num(ARC_R)} pathLength="100"
@@ -236,7 +236,6 @@ fn clients(w: &World, focus: &FocusSet) -> Html {
     html! { <g class="clients">{ for items }</g> }
 }
 
-#[function_component(Cluster)]
 pub fn cluster(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let w = &page.pg.world;
@@ -272,7 +271,6 @@ pub fn cluster(p: &PanelProps) -> Html {
 }
 
 /// Network presets and the legend of message letters.
-#[function_component(Presets)]
 pub fn presets(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let w = &page.pg.world;

@@ -43,7 +43,6 @@ fn pane_lines(w: &World) -> Vec<(&'static str, String)> {
     v
 }
 
-#[function_component(Compare)]
 pub fn compare(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let Some((other, name)) = &page.compare else {

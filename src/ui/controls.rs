@@ -14,7 +14,6 @@ fn random_seed(fallback: u64) -> u64 {
     }
 }
 
-#[function_component(Controls)]
 pub fn controls(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let (pg, w) = (&page.pg, &page.pg.world);
@@ -53,7 +52,6 @@ pub fn controls(p: &PanelProps) -> Html {
 
 /// The scenario menu, the list page, the share link, and the switches of the page itself
 /// (tools, presenter, help).
-#[function_component(ScenarioBar)]
 pub fn scenario_bar(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let current = page.pg.scenario.name.clone();
@@ -90,15 +88,18 @@ pub fn scenario_bar(p: &PanelProps) -> Html {
     }
 }
 
+thread_local! {
+    /// The file being read for Import (reading stops if it is dropped).
+    static READER: std::cell::RefCell<Option<gloo::file::callbacks::FileReader>> = const { std::cell::RefCell::new(None) };
+}
+
 /// Seed, node count and files: behind *Tools* in a lesson.
-#[function_component(RunTools)]
 pub fn run_tools(p: &PanelProps) -> Html {
-    let reader = use_mut_ref(|| None::<gloo::file::callbacks::FileReader>);
     let page = p.page.borrow();
     let seed = page.pg.scenario.seed;
     let n = page.pg.world.n;
     let on_file = {
-        let (send, reader) = (p.send.clone(), reader.clone());
+        let send = p.send.clone();
         Callback::from(move |e: Event| {
             let input = e.target_unchecked_into::<web_sys::HtmlInputElement>();
             let file = input.files().and_then(|f| f.get(0));
@@ -113,9 +114,10 @@ pub fn run_tools(p: &PanelProps) -> Html {
             }
             let send = send.clone();
             let f = gloo::file::File::from(file);
-            *reader.borrow_mut() = Some(gloo::file::callbacks::read_as_text(&f, move |r| {
+            let reader = gloo::file::callbacks::read_as_text(&f, move |r| {
                 send.emit(Command::Import(r.map_err(|e| e.to_string())))
-            }));
+            });
+            READER.with(|slot| *slot.borrow_mut() = Some(reader));
         })
     };
     html! {

@@ -5,7 +5,6 @@ use super::props::{send, PanelProps};
 use crate::model::Command;
 use yew::prelude::*;
 
-#[function_component(Banners)]
 pub fn banners(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     html! {
@@ -22,7 +21,6 @@ pub fn banners(p: &PanelProps) -> Html {
 }
 
 /// The scenario list page (deep link `#scenarios`): every built-in with its story and a link.
-#[function_component(ScenarioList)]
 pub fn scenario_list(p: &PanelProps) -> Html {
     let cards = |break_it: bool| {
         crate::scenario::builtin::names().filter(move |n| crate::scenario::builtin::is_break_it(n) == break_it).map(|name| {
@@ -56,7 +54,6 @@ pub fn scenario_list(p: &PanelProps) -> Html {
     }
 }
 
-#[function_component(Help)]
 pub fn help(p: &PanelProps) -> Html {
     html! {
         <div class="overlay" role="dialog" aria-label="Keyboard shortcuts" onclick={send(p, Command::Help(false))}>

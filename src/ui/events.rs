@@ -5,7 +5,6 @@ use crate::model::text::{describe, fmt_us};
 use crate::trace::Event as TraceEvent;
 use yew::prelude::*;
 
-#[function_component(Events)]
 pub fn events(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let w = &page.pg.world;

@@ -6,7 +6,6 @@ use crate::model::text::{fmt_us, invariant_label};
 use crate::model::Command;
 use yew::prelude::*;
 
-#[function_component(Invariants)]
 pub fn invariants(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let w = &page.pg.world;

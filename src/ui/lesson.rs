@@ -5,7 +5,6 @@ use super::props::{send, PanelProps};
 use crate::model::{lesson, Command};
 use yew::prelude::*;
 
-#[function_component(LessonPanel)]
 pub fn lesson_panel(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let Some(v) = lesson::view(&page) else {
@@ -29,7 +28,6 @@ pub fn lesson_panel(p: &PanelProps) -> Html {
 }
 
 /// The lesson's expected outcomes, as they stand at this moment of the run.
-#[function_component(LessonChecks)]
 pub fn lesson_checks(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let Some(v) = lesson::view(&page) else {

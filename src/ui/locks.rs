@@ -23,13 +23,12 @@ fn cell(c: &Option<Cell>) -> Html {
     html! {
         <td class={classes!("held", over.then_some("over"))}>
             <span class="who">{ c.holder.clone() }<b>{ format!(" #{}", c.token) }</b></span>
-            <span class="bar"><span style={format!("width:{}%", bar.round())}></span></span>
+            <span class="bar"><span style={format!("width:{}%", bar.round() as u32)}></span></span>
             <span class="left">{ text }</span>
         </td>
     }
 }
 
-#[function_component(LockView)]
 pub fn lock_view(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let m = LockMatrix::of(&page.pg.world);

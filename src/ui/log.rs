@@ -8,7 +8,6 @@ use yew::prelude::*;
 
 const LOG_COLS: u64 = 16;
 
-#[function_component(Log)]
 pub fn log(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let (w, log_from) = (&page.pg.world, page.log_from);
@@ -103,7 +102,6 @@ pub fn log(p: &PanelProps) -> Html {
 
 /// On the stage, the log indexes the caption names: each node's entry there, whether it is
 /// committed on that node, and the result it had when that node applied it.
-#[function_component(LogFocus)]
 pub fn log_focus(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let focus = focus::current(&page);

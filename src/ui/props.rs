@@ -23,6 +23,30 @@ impl PartialEq for PanelProps {
     }
 }
 
+/// How a panel draws itself from its props.
+pub type Draw = fn(&PanelProps) -> Html;
+
+#[derive(Properties, Clone)]
+pub struct DrawProps {
+    pub panel: PanelProps,
+    pub draw: Draw,
+}
+
+impl PartialEq for DrawProps {
+    fn eq(&self, o: &Self) -> bool {
+        self.panel == o.panel && std::ptr::fn_addr_eq(self.draw, o.draw)
+    }
+}
+
+/// Every panel is one of these: a component whose props are the page's version and the
+/// panel's drawing function, so a panel whose version did not change is skipped. (One
+/// component type for all panels: each function component type costs the wasm its own copy of
+/// Yew's lifecycle, about 1 KB gzipped.)
+#[function_component(Panel)]
+pub fn panel(p: &DrawProps) -> Html {
+    (p.draw)(&p.panel)
+}
+
 /// A callback that sends this command.
 pub fn send(p: &PanelProps, cmd: Command) -> Callback<MouseEvent> {
     p.send.reform(move |_| cmd.clone())

@@ -112,7 +112,6 @@ fn history_overlay(
     out
 }
 
-#[function_component(Spacetime)]
 pub fn spacetime(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let w = &page.pg.world;

@@ -7,7 +7,6 @@ use crate::model::text::SWITCHES;
 use crate::model::{Command, RaftField};
 use yew::prelude::*;
 
-#[function_component(Switches)]
 pub fn switches(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let sc = &page.pg.scenario;
@@ -30,7 +29,6 @@ pub fn switches(p: &PanelProps) -> Html {
 }
 
 /// Two of Raft's knobs that change what the log panel and the messages show.
-#[function_component(RaftSettings)]
 pub fn raft_settings(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let r = &page.pg.scenario.raft;
@@ -67,7 +65,6 @@ pub fn raft_settings(p: &PanelProps) -> Html {
 }
 
 /// "Find a bug": the counterexample hunt with the switches that are on, in a Web Worker.
-#[function_component(HuntPanel)]
 pub fn hunt_panel(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let on = crate::scenario::hunt::switches_on(&page.pg.scenario);
