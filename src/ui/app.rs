@@ -130,16 +130,28 @@ impl App {
         let Some(stage) = doc.query_selector(".lesson-mode .stage").ok().flatten() else {
             return;
         };
-        let bar = doc
-            .query_selector("header.bar")
-            .ok()
-            .flatten()
-            .map_or(0.0, |b| b.get_bounding_client_rect().height());
+        // Wide screens keep the bar on top and fit the stage below it; a phone stacks the stage
+        // and lets the bar scroll away, so there the caption comes back to the top and the
+        // student scrolls to the rest.
+        let w = web_sys::window();
+        let wide = w
+            .as_ref()
+            .and_then(|w| w.inner_width().ok())
+            .and_then(|x| x.as_f64())
+            .unwrap_or(0.0)
+            > 900.0;
+        let bar = match doc.query_selector("header.bar").ok().flatten() {
+            Some(b) if wide => b.get_bounding_client_rect().height(),
+            _ => 0.0,
+        };
         let s = stage.get_bounding_client_rect();
         if s.top() < bar - 1.0 || s.top() > bar + 40.0 {
-            if let Some(w) = web_sys::window() {
+            if let Some(w) = &w {
                 w.scroll_to_with_x_and_y(0.0, w.scroll_y().unwrap_or(0.0) + s.top() - bar - 8.0);
             }
+        }
+        if !wide {
+            return;
         }
         for i in 0..list.length() {
             let Some(el) = list
