@@ -3,13 +3,15 @@
 //! writes, invariants); the other functions send the page model the same [`Command`]s as the
 //! buttons, synchronously, and redraw.
 
-use super::app::{now_ms, App, FrameLog, Msg};
+use super::effects::now_ms;
+use super::props::FrameLog;
 use super::props::Shared;
 use crate::model::Command;
+use crate::model::Effect;
 use crate::scenario::Action;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use yew::html::Scope;
+use yew::Callback;
 
 fn set(obj: &js_sys::Object, name: &str, f: &JsValue) {
     let _ = js_sys::Reflect::set(obj, &JsValue::from_str(name), f);
@@ -17,7 +19,7 @@ fn set(obj: &js_sys::Object, name: &str, f: &JsValue) {
 
 /// Apply `cmd` now; then the app carries out its effects and draws. Returns null, or the
 /// refusal, which the page also shows (and the state is left as it was).
-fn command(page: &Shared, l: &Scope<App>, cmd: Command) -> JsValue {
+fn command(page: &Shared, l: &Callback<Vec<Effect>>, cmd: Command) -> JsValue {
     let (fx, refused) = {
         let mut p = page.borrow_mut();
         let before = p.error.take();
@@ -28,7 +30,7 @@ fn command(page: &Shared, l: &Scope<App>, cmd: Command) -> JsValue {
         }
         (fx, refused)
     };
-    l.send_message(Msg::Applied(fx));
+    l.emit(fx);
     refused.map_or(JsValue::NULL, |m| JsValue::from_str(&m))
 }
 
@@ -44,7 +46,8 @@ fn moment(t_us: f64) -> u64 {
     }
 }
 
-pub fn install(pg: Shared, link: Scope<App>, frames: FrameLog) {
+/// Put the handle on `window`; `applied` carries out a command's effects and redraws.
+pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
     let obj = js_sys::Object::new();
 
     // frameWork(): the main thread's work (ms) of each frame played since the last call, as

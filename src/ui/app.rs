@@ -2,12 +2,12 @@
 //! the keyboard, the address bar, the hunt's worker), sends every input to the model as a
 //! [`Command`], carries out the [`Effect`]s that come back, and lays out the panels.
 
-use super::effects::{self, HuntWorker};
+use super::effects::{self, now_ms, HuntWorker};
 use super::onscreen::OnScreen;
-use super::props::{Draw, Panel, PanelProps, Shared};
+use super::props::{Draw, FrameLog, Panel, PanelProps, Shared, FRAME_LOG_MAX};
 use super::{
     api, clients, clocks, cluster, compare, controls, dialogs, events, invariants, lesson, locks,
-    log, spacetime, switches,
+    log, spacetime, stage, switches,
 };
 use crate::model::{Command, Effect, Page};
 use gloo::events::{EventListener, EventListenerOptions};
@@ -16,11 +16,6 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
-
-/// The main thread's work per played frame in ms, [advance, view with the DOM patch, total],
-/// the latest `FRAME_LOG_MAX`: `window.raftlock.frameWork()` reads and clears it.
-pub type FrameLog = Rc<RefCell<std::collections::VecDeque<[f64; 3]>>>;
-const FRAME_LOG_MAX: usize = 1000;
 
 pub enum Msg {
     Command(Command),
@@ -45,14 +40,7 @@ pub struct App {
     frame_log: FrameLog,
     /// A played frame being drawn: when it started and how long the advance took.
     frame: Option<(f64, f64)>,
-    /// The lesson caption last brought into view (scenario, position).
-    focused: Option<(String, usize)>,
-}
-
-pub fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
+    stage: stage::Stage,
 }
 
 impl App {
@@ -99,100 +87,6 @@ impl App {
             }
         }
     }
-
-    /// After a new caption is reached (or the layout changed), fit the stage to the screen
-    /// below the bar and bring what the caption names into view if it is not.
-    fn bring_focus_into_view(&mut self) {
-        let key = {
-            let page = self.page.borrow();
-            (
-                format!(
-                    "{}/{}/{}/{}",
-                    page.pg.scenario.name, page.presenter, page.tools_open, page.list_open
-                ),
-                page.lesson_pos(),
-            )
-        };
-        if self.focused.as_ref() == Some(&key) {
-            return;
-        }
-        self.focused = Some(key);
-        fit_stage();
-        let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-            return;
-        };
-        if let Some(side) = doc.query_selector(".stage .side").ok().flatten() {
-            side.set_scroll_top(0);
-        }
-        let Ok(list) = doc.query_selector_all(".stage .focus") else {
-            return;
-        };
-        let Some(stage) = doc.query_selector(".lesson-mode .stage").ok().flatten() else {
-            return;
-        };
-        // Wide screens keep the bar on top and fit the stage below it; a phone stacks the stage
-        // and lets the bar scroll away, so there the caption comes back to the top and the
-        // student scrolls to the rest.
-        let w = web_sys::window();
-        let wide = w
-            .as_ref()
-            .and_then(|w| w.inner_width().ok())
-            .and_then(|x| x.as_f64())
-            .unwrap_or(0.0)
-            > 900.0;
-        let bar = match doc.query_selector("header.bar").ok().flatten() {
-            Some(b) if wide => b.get_bounding_client_rect().height(),
-            _ => 0.0,
-        };
-        let s = stage.get_bounding_client_rect();
-        if s.top() < bar - 1.0 || s.top() > bar + 40.0 {
-            if let Some(w) = &w {
-                w.scroll_to_with_x_and_y(0.0, w.scroll_y().unwrap_or(0.0) + s.top() - bar - 8.0);
-            }
-        }
-        if !wide {
-            return;
-        }
-        for i in 0..list.length() {
-            let Some(el) = list
-                .item(i)
-                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
-            else {
-                continue;
-            };
-            let r = el.get_bounding_client_rect();
-            let inner = web_sys::window()
-                .and_then(|w| w.inner_height().ok())
-                .and_then(|h| h.as_f64())
-                .unwrap_or(0.0);
-            if r.height() > 0.0 && (r.top() < bar || r.bottom() > inner) {
-                let opts = web_sys::ScrollIntoViewOptions::new();
-                opts.set_block(web_sys::ScrollLogicalPosition::Nearest);
-                el.scroll_into_view_with_scroll_into_view_options(&opts);
-                return;
-            }
-        }
-    }
-}
-
-/// The stage (caption, cluster, what the caption names) takes the screen below the bar, whose
-/// height depends on how its controls wrap: measured when the layout changes, not every frame.
-fn fit_stage() {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
-    let (Some(page), Some(bar)) = (
-        doc.query_selector(".page").ok().flatten(),
-        doc.query_selector("header.bar").ok().flatten(),
-    ) else {
-        return;
-    };
-    let h = bar.get_bounding_client_rect().height();
-    if let Some(page) = page.dyn_ref::<web_sys::HtmlElement>() {
-        let _ = page
-            .style()
-            .set_property("--bar-h", &format!("{}px", (h + 20.0).round() as u32));
-    }
 }
 
 impl Component for App {
@@ -204,7 +98,11 @@ impl Component for App {
         first.base_url = effects::base_url();
         let page: Shared = Rc::new(RefCell::new(first));
         let frame_log: FrameLog = Rc::default();
-        api::install(page.clone(), ctx.link().clone(), frame_log.clone());
+        api::install(
+            page.clone(),
+            ctx.link().callback(Msg::Applied),
+            frame_log.clone(),
+        );
         let link = ctx.link().clone();
         let send = ctx.link().callback(Msg::Command);
         let doc = web_sys::window()
@@ -239,7 +137,7 @@ impl Component for App {
         let hash = EventListener::new(&win, "hashchange", move |_| {
             l.send_message(Msg::Command(Command::OpenFragment(effects::fragment())))
         });
-        let resize = EventListener::new(&win, "resize", |_| fit_stage());
+        let resize = EventListener::new(&win, "resize", |_| stage::fit());
         App {
             _resize: resize,
             page,
@@ -252,7 +150,7 @@ impl Component for App {
             on_screen: OnScreen::new(),
             frame_log,
             frame: None,
-            focused: None,
+            stage: stage::Stage::default(),
         }
     }
 
@@ -309,7 +207,7 @@ impl Component for App {
             }
             log.push_back([advance, total - advance, total]);
         }
-        self.bring_focus_into_view();
+        self.stage.after_render(&self.page.borrow());
     }
 
     fn view(&self, _ctx: &Context<Self>) -> Html {

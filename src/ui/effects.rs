@@ -4,6 +4,13 @@
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
+/// Milliseconds since the page loaded (performance.now()).
+pub fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
 /// Put `frag` (`#…`) in the address bar without a reload or a hashchange event.
 pub fn set_fragment(frag: &str) {
     if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {

@@ -5,7 +5,8 @@
 //! - one file per panel: [`controls`], [`lesson`], [`cluster`], [`locks`], [`clients`],
 //!   [`log`], [`spacetime`], [`events`], [`invariants`], [`clocks`], [`switches`], [`compare`],
 //!   [`dialogs`]; what they share: [`props`];
-//! - [`onscreen`]: panels off screen are not drawn during play;
+//! - [`onscreen`]: panels off screen are not drawn during play; [`stage`]: the stage fits the
+//!   screen and what the caption names is brought into view;
 //! - [`effects`]: the address bar, the clipboard, downloads, the hunt's worker;
 //! - [`api`]: `window.raftlock`, the JavaScript handle for tests and tools (it sends commands).
 
@@ -26,6 +27,7 @@ pub mod log;
 pub mod onscreen;
 pub mod props;
 pub mod spacetime;
+pub mod stage;
 pub mod switches;
 
 pub use app::App;

@@ -8,6 +8,11 @@ use yew::prelude::*;
 
 pub type Shared = Rc<RefCell<Page>>;
 
+/// The main thread's work per played frame in ms, [advance, view with the DOM patch, total],
+/// the latest `FRAME_LOG_MAX`: `window.raftlock.frameWork()` reads and clears it.
+pub type FrameLog = Rc<RefCell<std::collections::VecDeque<[f64; 3]>>>;
+pub const FRAME_LOG_MAX: usize = 1000;
+
 #[derive(Properties, Clone)]
 pub struct PanelProps {
     pub page: Shared,
