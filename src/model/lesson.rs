@@ -124,8 +124,11 @@ pub struct LessonView {
     pub caption: String,
     /// Where Next goes ("to 1.150 s", "until expire committed"); None at the end.
     pub next: Option<String>,
-    /// Each expected outcome in words, and whether the run so far satisfies it.
-    pub checks: Vec<(String, bool)>,
+    /// Each expected outcome in words, whether the run so far satisfies it, and whether it is a
+    /// broken invariant (a "break it" lesson expects one: shown in red, not as a green tick).
+    pub checks: Vec<(String, bool, bool)>,
+    /// The invariants broken so far.
+    pub broken: Vec<&'static str>,
 }
 
 pub fn view(page: &super::Page) -> Option<LessonView> {
@@ -155,7 +158,18 @@ pub fn view(page: &super::Page) -> Option<LessonView> {
         checks: lesson
             .checks
             .iter()
-            .map(|c| (c.describe(), c.passed(w)))
+            .map(|c| {
+                (
+                    c.describe(),
+                    c.passed(w),
+                    matches!(c, crate::scenario::lesson::Check::Violated { .. }),
+                )
+            })
+            .collect(),
+        broken: crate::check::INVARIANTS
+            .iter()
+            .copied()
+            .filter(|n| w.checker.broken.get(n).is_some_and(|k| *k > 0))
             .collect(),
     })
 }

@@ -7,8 +7,10 @@
 //! - [`text`]: event descriptions, labels and number formats;
 //! - [`hunt`]: the state of "Find a bug";
 //! - [`locks`]: the lock view (keys × nodes) and the lease arcs on the cluster;
-//! - [`focus`]: what the current caption names, resolved to parts of the page.
+//! - [`focus`]: what the current caption names, resolved to parts of the page;
+//! - [`edit`]: the controls that edit the scenario document and restart the run.
 
+pub mod edit;
 pub mod focus;
 pub mod hunt;
 pub mod lesson;
@@ -104,14 +106,12 @@ pub enum Command {
     RunTo(u64),
     TakeOver,
     Restart,
-    NewSeed(u64),
-    Nodes(usize),
     /// What the user did to the run (recorded in the document with its time).
     Act(Action),
-    /// Edit the scenario document and restart the run with it (node count, a switch, a Raft
-    /// setting): `edit` returns a refusal, or the run restarts.
-    Switch(&'static str, bool),
-    SetRaft(RaftField, String),
+    /// Edit the scenario document and restart the run with it (seed, node count, a switch, a
+    /// Raft setting); a refused edit gets a message and the run stays.
+    Edit(edit::Edit),
+    /// Text typed into a Raft setting, not yet committed (Enter or leaving the field does).
     RaftDraft(RaftField, String),
     /// Replace the run: a built-in by name, a document (JSON), a link fragment (`v1.…` or
     /// `scenario=NAME`).
@@ -356,48 +356,21 @@ impl Page {
                 self.stopped_at = None;
                 self.playing = false;
             }
-            Command::NewSeed(seed) => {
-                let sc = self.pg.scenario.clone();
-                match Playground::with_seed(&sc, seed) {
-                    Ok(p) => self.replace(p),
-                    Err(e) => self.error = Some(e.to_string()),
-                }
-            }
-            Command::Nodes(n) => {
-                let mut sc = self.pg.scenario.clone();
-                sc.nodes = n;
-                sc.timeline.clear();
-                sc.clocks.retain(|c| c.node <= n);
-                self.restart_with(Ok(sc), &format!("Cannot use {n} nodes: "));
-            }
             Command::Act(a) => {
                 if let Err(e) = self.pg.act(a) {
                     self.error = Some(format!("That action was refused: {e}"));
                 }
             }
-            Command::Switch(name, on) => {
-                let mut sc = self.pg.scenario.clone();
-                let r = crate::scenario::hunt::set_switch(&mut sc, name, on).map(|()| sc);
-                self.restart_with(r, "");
-            }
             Command::RaftDraft(field, text) => self.raft_draft = Some((field, text)),
-            Command::SetRaft(field, text) => {
-                self.raft_draft = None;
-                let mut sc = self.pg.scenario.clone();
-                let Ok(value) = text.trim().parse::<u64>() else {
-                    self.error = Some(format!(
-                        "raft.{}: \"{}\" is not a whole number",
-                        field.name(),
-                        text.trim()
-                    ));
-                    return fx;
-                };
-                match field {
-                    RaftField::MaxBatch => sc.raft.max_batch = value,
-                    RaftField::SnapshotEvery => sc.raft.snapshot_every = value,
+            Command::Edit(edit) => {
+                if matches!(edit, edit::Edit::Raft(..)) {
+                    self.raft_draft = None;
                 }
-                if sc != self.pg.scenario {
-                    self.restart_with(Ok(sc), "");
+                let mut sc = self.pg.scenario.clone();
+                match edit.apply(&mut sc) {
+                    Err(e) => self.error = Some(e),
+                    Ok(()) if sc == self.pg.scenario => {}
+                    Ok(()) => self.restart_with(Ok(sc), ""),
                 }
             }
             Command::LoadBuiltin(name) => {

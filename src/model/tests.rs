@@ -193,27 +193,39 @@ fn a_command_for_every_control() {
     );
     p.apply(Command::Restart);
     assert_eq!(p.pg.now_us(), 0);
-    p.apply(Command::NewSeed(1234));
+    p.apply(Command::Edit(edit::Edit::Seed(1234)));
     assert_eq!(p.pg.scenario.seed, 1234);
-    p.apply(Command::Nodes(7));
+    p.apply(Command::Edit(edit::Edit::Nodes(7)));
     assert_eq!(p.pg.world.n, 7);
-    p.apply(Command::Nodes(99));
+    p.apply(Command::Edit(edit::Edit::Nodes(99)));
     assert!(p.error.take().is_some());
     assert_eq!(p.pg.world.n, 7, "a refused node count leaves the run");
-    p.apply(Command::Switch("storage_ignores_tokens", true));
+    p.apply(Command::Edit(edit::Edit::Switch(
+        "storage_ignores_tokens",
+        true,
+    )));
     assert!(crate::scenario::hunt::switch_is_on(
         &p.pg.scenario,
         "storage_ignores_tokens"
     ));
-    p.apply(Command::Switch("no_such_switch", true));
+    p.apply(Command::Edit(edit::Edit::Switch("no_such_switch", true)));
     assert!(p.error.take().is_some());
     p.apply(Command::RaftDraft(RaftField::MaxBatch, "6".into()));
     assert!(p.raft_draft.is_some());
-    p.apply(Command::SetRaft(RaftField::MaxBatch, "6".into()));
+    p.apply(Command::Edit(edit::Edit::Raft(
+        RaftField::MaxBatch,
+        "6".into(),
+    )));
     assert_eq!(p.pg.scenario.raft.max_batch, 6);
-    p.apply(Command::SetRaft(RaftField::SnapshotEvery, "2".into()));
+    p.apply(Command::Edit(edit::Edit::Raft(
+        RaftField::SnapshotEvery,
+        "2".into(),
+    )));
     assert!(p.error.take().is_some(), "2 is out of range");
-    p.apply(Command::SetRaft(RaftField::SnapshotEvery, "lots".into()));
+    p.apply(Command::Edit(edit::Edit::Raft(
+        RaftField::SnapshotEvery,
+        "lots".into(),
+    )));
     assert!(p
         .error
         .take()
@@ -331,4 +343,22 @@ fn a_found_hunt_opens_its_scenario_and_makes_its_link() {
         .share_url
         .as_ref()
         .is_some_and(|u| u.starts_with("http://127.0.0.1/#v1.")));
+}
+
+#[test]
+fn a_break_it_lesson_shows_what_is_broken_and_marks_the_expected_violation() {
+    let mut p = page("gc-pause-no-fencing");
+    assert!(lesson::view(&p).unwrap().broken.is_empty());
+    p.apply(Command::RunTo(6_000_000));
+    p.apply(Command::RunTo(6_000_000));
+    let v = lesson::view(&p).unwrap();
+    assert_eq!(v.broken, vec!["storage_accepts_stale_token"]);
+    assert!(v.checks.iter().any(|(what, ok, violation)| *ok
+        && *violation
+        && what.contains("storage_accepts_stale_token")));
+    assert!(v
+        .checks
+        .iter()
+        .filter(|c| !c.2)
+        .all(|c| !c.0.contains("is violated")));
 }

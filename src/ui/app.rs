@@ -222,18 +222,17 @@ impl Component for App {
         let lazy = |id: &str| props(self.on_screen.version(id, v, page.playing));
         let lesson = page.in_lesson();
         let tools = !lesson || page.tools_open;
-        // The side of the stage: the lock view first, then what the caption names, then the rest
-        // (so what the caption names is on screen without scrolling).
-        let f = crate::model::focus::current(&page);
-        let rest = [
-            (false, panel(log::log_focus, props(v))),
-            (f.storage, panel(clients::storage, props(v))),
-            (!f.clients.is_empty(), panel(clients::clients, props(v))),
-        ];
-        let (first, then): (Vec<_>, Vec<_>) = rest.into_iter().partition(|(focused, _)| *focused);
-        let side = std::iter::once(panel(locks::lock_view, props(v)))
-            .chain(first.into_iter().chain(then).map(|(_, h)| h))
-            .chain(std::iter::once(panel(lesson::lesson_checks, props(v))));
+        // A fixed order (what the caption names is tinted, not moved): the lock view, the log at
+        // the caption's index when it names one, the storage, the clients, the expected outcomes.
+        let side = [
+            locks::lock_view as Draw,
+            log::log_focus,
+            clients::storage,
+            clients::clients,
+            lesson::lesson_checks,
+        ]
+        .into_iter()
+        .map(|draw| panel(draw, props(v)));
         let class = classes!(
             "page",
             page.presenter.then_some("presenter"),

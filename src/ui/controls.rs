@@ -2,6 +2,7 @@
 //! (stepping, take over, restart, seed, node count, files); free play shows everything.
 
 use super::props::{input_value, select_value, send, PanelProps};
+use crate::model::edit::Edit;
 use crate::model::text::{fmt_speed, fmt_us};
 use crate::model::{speed_of, Command, Export, SPEED_STOPS};
 use yew::prelude::*;
@@ -122,10 +123,10 @@ pub fn run_tools(p: &PanelProps) -> Html {
     };
     html! {
         <div class="run-tools" role="group" aria-label="Run tools">
-            <button id="new-seed" onclick={p.send.reform(move |_| Command::NewSeed(random_seed(seed)))}>{ "New seed" }</button>
+            <button id="new-seed" onclick={p.send.reform(move |_| Command::Edit(Edit::Seed(random_seed(seed))))}>{ "New seed" }</button>
             <span class="seed">{ format!("seed {seed}") }</span>
             <label>{ "Nodes " }
-                <select id="nodes" aria-label="Node count" onchange={p.send.reform(|e: Event| Command::Nodes(select_value(&e).parse().unwrap_or(5)))}>
+                <select id="nodes" aria-label="Node count" onchange={p.send.reform(|e: Event| Command::Edit(Edit::Nodes(select_value(&e).parse().unwrap_or(5))))}>
                     { for (3..=7).map(|k| html! { <option value={k.to_string()} selected={k == n}>{ k }</option> }) }
                 </select>
             </label>

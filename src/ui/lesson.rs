@@ -23,6 +23,9 @@ pub fn lesson_panel(p: &PanelProps) -> Html {
                 </div>
             </div>
             <p class="caption" id="caption" aria-live="polite">{ v.caption }</p>
+            { if v.broken.is_empty() { html! {} } else { html! {
+                <p class="broken-now" id="lesson-broken" role="status">{ format!("✗ broken now: {}", v.broken.join(", ")) }</p>
+            } } }
         </section>
     }
 }
@@ -36,8 +39,13 @@ pub fn lesson_checks(p: &PanelProps) -> Html {
     if v.checks.is_empty() {
         return html! {};
     }
-    let items = v.checks.iter().map(|(what, ok)| {
-        html! { <li class={if *ok { "ok" } else { "pending" }}>{ if *ok { "✓ " } else { "… " } }{ what.clone() }</li> }
+    let items = v.checks.iter().map(|(what, ok, violation)| {
+        let (class, mark) = match (ok, violation) {
+            (true, true) => ("ok violated", "✗ "),
+            (true, false) => ("ok", "✓ "),
+            _ => ("pending", "… "),
+        };
+        html! { <li class={class}>{ mark }{ what.clone() }</li> }
     });
     html! {
         <section class="panel checks-panel" aria-label="Expected outcomes">

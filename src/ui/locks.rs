@@ -48,9 +48,9 @@ pub fn lock_view(p: &PanelProps) -> Html {
         }
     });
     let agree = match m.agreement() {
-        Agreement::Same => "every table the same (one digest)",
-        Agreement::Lagging => "a node that lags has not applied the latest entries yet",
-        Agreement::Split => "two nodes at the same index disagree!",
+        Agreement::Same => "all tables the same",
+        Agreement::Lagging => "a node lags behind",
+        Agreement::Split => "split at one index!",
     };
     html! {
         <section class="panel locks-panel" aria-label="Lock tables" id="locks-panel">
@@ -62,7 +62,7 @@ pub fn lock_view(p: &PanelProps) -> Html {
                     { if m.keys.is_empty() { html! { <tr><td colspan={(m.columns.len() + 1).to_string()} class="none">{ "no locks held on any node" }</td></tr> } } else { html! {} } }
                 </tbody>
             </table>
-            <p class="legend">{ "holder #token · the lease left on that node's own clock · only a committed Expire deletes" }</p>
+            <p class="legend">{ "holder #token and the lease left on that node's own clock" }</p>
         </section>
     }
 }

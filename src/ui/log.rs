@@ -109,41 +109,62 @@ pub fn log_focus(p: &PanelProps) -> Html {
         return html! {};
     }
     let w = &page.pg.world;
-    let idx: Vec<u64> = focus.log.iter().copied().take(3).collect();
-    let rows = (0..w.n).map(|i| {
+    // One row per index, one column per node: the shape of the lock view.
+    let cell = |i: usize, at: u64| {
         let slot = &w.nodes[i];
-        let cells = idx.iter().map(|&at| {
-            let (log, commit, server) = match (&slot.server, &slot.persisted) {
-                (Some(s), _) => (Some(s.raft.log()), s.raft.commit_index(), Some(s)),
-                (None, Some(h)) => (Some(&h.log), 0, None),
-                _ => (None, 0, None),
-            };
-            let Some(e) = log.and_then(|l| l.entry(at)) else {
-                let gone = log.is_some_and(|l| at <= l.start());
-                return html! { <td class="pending">{ if gone { "in its snapshot" } else { "—" } }</td> };
-            };
-            let text = match e.cmd.as_ref().map(|c| &c.op) {
-                None => "no-op".to_string(),
-                Some(LockOp::Grant { key, lease_ms }) => format!("Grant {key} {lease_ms}ms"),
-                Some(LockOp::Release { key, .. }) => format!("Release {key}"),
-                Some(LockOp::Expire { key, token }) => format!("Expire {key}·{token}"),
-            };
-            let result = server.and_then(|s| s.result_at(at)).map(|r| match r {
-                ApplyResult::Granted { token } => format!(" → Granted{{token {token}}}"),
-                ApplyResult::Expired { existed } => format!(" → Expired{{existed: {existed}}}"),
-                other => format!(" → {other:?}"),
-            });
-            let committed = at <= commit;
-            html! { <td class={if committed { "committed" } else { "pending" }}>
-                { format!("{text} (term {}){}", e.term, if committed { "" } else { ", not committed" }) }{ result.unwrap_or_default() }</td> }
+        let (log, commit, server) = match (&slot.server, &slot.persisted) {
+            (Some(s), _) => (Some(s.raft.log()), s.raft.commit_index(), Some(s)),
+            (None, Some(h)) => (Some(&h.log), 0, None),
+            _ => (None, 0, None),
+        };
+        let Some(e) = log.and_then(|l| l.entry(at)) else {
+            let gone = log.is_some_and(|l| at <= l.start());
+            return html! { <td class="none">{ if gone { "in its snapshot" } else { "—" } }</td> };
+        };
+        let text = match e.cmd.as_ref().map(|c| &c.op) {
+            None => "no-op".to_string(),
+            Some(LockOp::Grant { key, lease_ms }) => format!("Grant {key} {lease_ms}ms"),
+            Some(LockOp::Release { key, .. }) => format!("Release {key}"),
+            Some(LockOp::Expire { key, token }) => format!("Expire {key}·{token}"),
+        };
+        let result = server.and_then(|s| s.result_at(at)).map(|r| match r {
+            ApplyResult::Granted { token } => format!("Granted{{{token}}}"),
+            ApplyResult::Expired { existed } => format!("Expired{{{existed}}}"),
+            other => format!("{other:?}"),
         });
-        html! { <tr><th scope="row">{ format!("n{}", i + 1) }</th>{ for cells }</tr> }
+        let committed = at <= commit;
+        let title = format!(
+            "n{}: index {at}, term {}: {text}{}",
+            i + 1,
+            e.term,
+            if committed {
+                ""
+            } else {
+                " (not yet known committed on this node)"
+            }
+        );
+        html! {
+            <td class={if committed { "committed" } else { "pending" }} title={title}>
+                <span class="txt">{ text }</span>
+                <span class="res">{ result.unwrap_or_else(|| if committed { "committed".into() } else { "⋯".into() }) }</span>
+            </td>
+        }
+    };
+    let rows = focus.log.iter().take(3).map(|&at| {
+        html! { <tr><th scope="row">{ format!("#{at}") }</th>{ for (0..w.n).map(|i| cell(i, at)) }</tr> }
     });
+    let which = focus
+        .log
+        .iter()
+        .take(3)
+        .map(|i| format!("#{i}"))
+        .collect::<Vec<_>>()
+        .join(", ");
     html! {
         <section class="panel log-focus focus" aria-label="Log entries the caption names" id="log-focus">
-            <h2>{ "Replicated log at the caption's index" }</h2>
+            <h2>{ format!("Log entry {which} on each node") }<small>{ " · ⋯ not yet known committed there" }</small></h2>
             <table>
-                <thead><tr><th>{ "node" }</th>{ for idx.iter().map(|i| html! { <th>{ format!("index {i}") }</th> }) }</tr></thead>
+                <thead><tr><th>{ "index" }</th>{ for (1..=w.n).map(|k| html! { <th>{ format!("n{k}") }</th> }) }</tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
         </section>

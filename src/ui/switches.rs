@@ -3,6 +3,7 @@
 //! carries it.
 
 use super::props::{change_value, input_value, send, PanelProps};
+use crate::model::edit::Edit;
 use crate::model::text::SWITCHES;
 use crate::model::{Command, RaftField};
 use yew::prelude::*;
@@ -16,7 +17,7 @@ pub fn switches(p: &PanelProps) -> Html {
             <li class={classes!(on.then_some("on"))}>
                 <label>
                     <input type="checkbox" id={format!("switch-{name}")} checked={on}
-                        onchange={p.send.reform(move |e: Event| Command::Switch(name, e.target_unchecked_into::<web_sys::HtmlInputElement>().checked()))} />
+                        onchange={p.send.reform(move |e: Event| Command::Edit(Edit::Switch(name, e.target_unchecked_into::<web_sys::HtmlInputElement>().checked())))} />
                     <strong>{ label }</strong>{ if on { " (on: the run restarted with it)" } else { "" } }
                 </label>
                 <button class="compare" id={format!("compare-{name}")} onclick={send(p, Command::Compare(Some(name)))}
@@ -45,7 +46,7 @@ pub fn raft_settings(p: &PanelProps) -> Html {
                     <strong>{ label }</strong>{ " " }
                     <input type="number" id={format!("raft-{}", f.name())} value={shown} min="0" size="7"
                         oninput={p.send.reform(move |e: InputEvent| Command::RaftDraft(f, input_value(&e)))}
-                        onchange={p.send.reform(move |e: Event| Command::SetRaft(f, change_value(&e)))} />
+                        onchange={p.send.reform(move |e: Event| Command::Edit(Edit::Raft(f, change_value(&e))))} />
                 </label>
                 <p>{ why }</p>
             </li>
