@@ -205,6 +205,10 @@ pub struct Page {
     pub lesson: lesson::LessonTrack,
     /// Bumped on every change: components compare it instead of the world.
     pub version: u64,
+    /// Bumped by every command but not by a played frame (unless play stops): the panels that
+    /// show only what commands change (the scenario bar, the tools, the switches, the hunt,
+    /// messages and dialogs) compare this one and stay still while the run plays.
+    pub settled: u64,
     /// The page's own address, on which share links are made.
     pub base_url: String,
 }
@@ -254,6 +258,7 @@ impl Page {
             raft_draft: None,
             lesson: lesson::LessonTrack::default(),
             version: 0,
+            settled: 0,
             base_url: String::new(),
         };
         page.lesson.follow(&page.pg.scenario);
@@ -316,6 +321,7 @@ impl Page {
         self.lesson.follow(&self.pg.scenario);
         self.sync_compare();
         self.version += 1;
+        self.settled += 1;
         effects
     }
 
@@ -567,6 +573,9 @@ impl Page {
         }
         self.sync_compare();
         self.version += 1;
+        if !self.playing {
+            self.settled += 1;
+        }
         self.playing
     }
 

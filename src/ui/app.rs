@@ -213,6 +213,7 @@ impl Component for App {
     fn view(&self, _ctx: &Context<Self>) -> Html {
         let page = self.page.borrow();
         let v = page.version;
+        let settled = page.settled;
         let props = |version: u64| PanelProps {
             page: self.page.clone(),
             version,
@@ -241,11 +242,11 @@ impl Component for App {
         html! {
             <div class={class}>
                 <header class="bar">
-                    { panel(controls::scenario_bar, props(v)) }
+                    { panel(controls::scenario_bar, props(settled)) }
                     { panel(controls::controls, props(v)) }
-                    { if tools { panel(controls::run_tools, props(v)) } else { html! {} } }
+                    { if tools { panel(controls::run_tools, props(settled)) } else { html! {} } }
                 </header>
-                { panel(dialogs::banners, props(v)) }
+                { panel(dialogs::banners, props(settled)) }
                 <div class="stage">
                     { if lesson { html! { { panel(lesson::lesson_panel, props(v)) } } } else { html! {} } }
                     <section class="panel cluster-panel" aria-label="Cluster">
@@ -279,14 +280,14 @@ impl Component for App {
                     { if tools { html! {
                         <section class="panel wide" aria-label="Design switches" id="switches-panel">
                             <h2>{ "Design switches: break one safeguard and watch which guarantee fails" }</h2>
-                            { panel(switches::hunt_panel, props(v)) }
-                            { panel(switches::switches, props(v)) }
-                            { panel(switches::raft_settings, props(v)) }
+                            { panel(switches::hunt_panel, props(settled)) }
+                            { panel(switches::switches, props(settled)) }
+                            { panel(switches::raft_settings, props(settled)) }
                         </section>
                     } } else { html! {} } }
                 </main>
-                { if page.help { html! { { panel(dialogs::help, props(v)) } } } else { html! {} } }
-                { if page.list_open { html! { { panel(dialogs::scenario_list, props(v)) } } } else { html! {} } }
+                { if page.help { html! { { panel(dialogs::help, props(settled)) } } } else { html! {} } }
+                { if page.list_open { html! { { panel(dialogs::scenario_list, props(settled)) } } } else { html! {} } }
             </div>
         }
     }

@@ -186,7 +186,8 @@ fn node(w: &World, i: usize, focus: &FocusSet) -> Html {
     // red ring a countdown that is over while the lock waits for its committed Expire.
     let arc = lease_arc(w, i).map(|(frac, key)| {
         let over = frac <= 0.0;
-        let dash = if over { "4 4".to_string() } else { format!("{} 100", num(frac * 100.0)) };
+        // Whole percents: the arc's attribute changes every few frames, not every frame.
+        let dash = if over { "4 4".to_string() } else { format!("{} 100", (frac * 100.0).ceil() as u32) };
         let what = if over {
             format!("n{}: its countdown for {key} is over; the lock stays until an Expire commits", i + 1)
         } else {

@@ -8,6 +8,12 @@ use crate::model::locks::{Agreement, Cell, LockMatrix};
 use crate::model::text::fmt_us;
 use yew::prelude::*;
 
+/// The bar's width in steps of 4% (25 steps): its style changes every few frames, not every
+/// frame, for every cell of the matrix.
+fn bar_width(pct: f64) -> u32 {
+    ((pct / 4.0).ceil() as u32) * 4
+}
+
 fn cell(c: &Option<Cell>) -> Html {
     let Some(c) = c else {
         return html! { <td class="free">{ "free" }</td> };
@@ -23,7 +29,7 @@ fn cell(c: &Option<Cell>) -> Html {
     html! {
         <td class={classes!("held", over.then_some("over"))}>
             <span class="who">{ c.holder.clone() }<b>{ format!(" #{}", c.token) }</b></span>
-            <span class="bar"><span style={format!("width:{}%", bar.round() as u32)}></span></span>
+            <span class="bar"><span style={format!("width:{}%", bar_width(bar))}></span></span>
             <span class="left">{ text }</span>
         </td>
     }

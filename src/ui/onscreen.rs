@@ -38,7 +38,8 @@ impl OnScreen {
     }
 
     /// Watch the panels (call after the first render); `changed` runs when one scrolls in or
-    /// out (with a margin, so a panel is drawn before it scrolls in).
+    /// out (no margin: in a lesson the log starts just below the stage, and a margin of a few
+    /// hundred pixels drew its 7 × 16 table every played frame while nobody could see it).
     pub fn observe(&mut self, changed: impl Fn() + 'static) {
         let visible = self.visible.clone();
         let cb = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
@@ -56,7 +57,7 @@ impl OnScreen {
             }
         });
         let init = web_sys::IntersectionObserverInit::new();
-        init.set_root_margin("300px");
+        init.set_root_margin("0px");
         let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
             return;
         };
