@@ -1,0 +1,232 @@
+//! What each command does to the page (see [`Command`]); [`Page::apply`] calls this.
+
+use super::{
+    edit, hunt, playground_from_fragment, text, Command, Effect, Export, Page, SPEED_STOPS,
+};
+use crate::playground::Playground;
+use crate::scenario::Scenario;
+use std::rc::Rc;
+
+impl Page {
+    pub(super) fn run_command(&mut self, cmd: Command) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        match cmd {
+            Command::TogglePlay => return self.run_command(Command::Play(!self.playing)),
+            Command::Play(p) => {
+                self.playing = p && !self.pg.at_end();
+                self.carry_us = 0.0;
+                if self.playing {
+                    self.stopped_at = None;
+                    fx.push(Effect::StartFrames);
+                }
+            }
+            Command::Step => {
+                self.playing = false;
+                self.pg.step_event();
+            }
+            Command::StepBack => {
+                self.playing = false;
+                self.pg.step_back();
+            }
+            Command::StepApply => {
+                self.playing = false;
+                self.pg.step_to_next_apply(60_000_000);
+            }
+            Command::Speed(p) => self.speed_pos = p.clamp(0, SPEED_STOPS.len() as i32 - 1),
+            Command::Seek(t) => self.pg.seek(t),
+            Command::RunTo(t) => {
+                if self.pg.advance_to(t, true) {
+                    self.note_violation();
+                }
+            }
+            Command::TakeOver => self.pg.take_over(),
+            Command::Restart => {
+                self.pg.restart();
+                self.stopped_at = None;
+                self.playing = false;
+            }
+            Command::Act(a) => {
+                if let Err(e) = self.pg.act(a) {
+                    self.error = Some(format!("That action was refused: {e}"));
+                }
+            }
+            Command::RaftDraft(field, text) => self.raft_draft = Some((field, text)),
+            Command::Edit(edit) => {
+                if matches!(edit, edit::Edit::Raft(..)) {
+                    self.raft_draft = None;
+                }
+                let mut sc = self.pg.scenario.clone();
+                match edit.apply(&mut sc) {
+                    Err(e) => self.error = Some(e),
+                    Ok(()) if sc == self.pg.scenario => {}
+                    Ok(()) => self.restart_with(Ok(sc), ""),
+                }
+            }
+            Command::LoadBuiltin(name) => {
+                self.list_open = false;
+                match crate::scenario::builtin::get(&name).map(Playground::new) {
+                    Some(Ok(pg)) => {
+                        self.replace(pg);
+                        self.error = None;
+                        fx.push(Effect::SetFragment(format!("#scenario={name}")));
+                    }
+                    _ => self.error = Some(format!("There is no built-in scenario \"{name}\".")),
+                }
+            }
+            Command::LoadJson(json) => {
+                let r = Scenario::from_json(&json).map_err(|e| e.to_string());
+                self.restart_with(r, "That scenario was refused: ");
+            }
+            Command::Import(text) => {
+                let r = text
+                    .map_err(|e| format!("The file could not be read: {e}"))
+                    .and_then(|t| {
+                        Scenario::from_json(&t)
+                            .map_err(|e| format!("That scenario file was refused: {e}"))
+                    });
+                self.restart_with(r, "");
+            }
+            Command::OpenFragment(frag) => match playground_from_fragment(&frag) {
+                Ok(Some(pg)) => {
+                    self.replace(pg);
+                    self.error = None;
+                }
+                Ok(None) => {}
+                Err(e) => self.error = Some(e),
+            },
+            Command::LessonNext => self.lesson_next(),
+            Command::LessonBack => self.lesson_back(),
+            Command::CheckHistory => {
+                self.history = Some((self.pg.now_us(), self.pg.history_verdict().map(Rc::new)))
+            }
+            Command::Compare(None) => self.compare = None,
+            Command::Compare(Some(name)) => {
+                let mut sc = self.pg.scenario.clone();
+                let on = !crate::scenario::hunt::switch_is_on(&sc, name);
+                match crate::scenario::hunt::set_switch(&mut sc, name, on)
+                    .and_then(|()| Playground::new(sc).map_err(|e| e.to_string()))
+                {
+                    Ok(b) => self.compare = Some((b, name)),
+                    Err(e) => self.error = Some(e),
+                }
+            }
+            Command::Share => {
+                let url = crate::scenario::link::encode_url(
+                    &self.base_url,
+                    &self.pg.scenario,
+                    self.pg.now_us(),
+                );
+                let frag = url.split_once('#').map_or("", |(_, f)| f);
+                fx.push(Effect::SetFragment(format!("#{frag}")));
+                fx.push(Effect::Clipboard(url.clone()));
+                self.share_url = Some(url);
+            }
+            Command::Export(kind) => {
+                let sc = &self.pg.scenario;
+                let name = if sc.name.is_empty() {
+                    "scenario"
+                } else {
+                    &sc.name
+                };
+                fx.push(match kind {
+                    Export::Trace => Effect::Download {
+                        name: format!("{name}.trace.jsonl"),
+                        text: self.pg.full_trace_jsonl(),
+                        mime: "application/x-ndjson",
+                    },
+                    Export::Scenario => Effect::Download {
+                        name: format!("{name}.json"),
+                        text: sc.to_json(),
+                        mime: "application/json",
+                    },
+                });
+            }
+            Command::HuntStart(runs) => {
+                let switches = crate::scenario::hunt::switches_on(&self.pg.scenario);
+                let runs = runs.clamp(1, 100_000);
+                self.hunt = Some(hunt::Hunt::new(switches.clone(), runs as u64));
+                fx.push(Effect::StartHunt { switches, runs });
+            }
+            Command::HuntCancel => {
+                self.hunt = None;
+                fx.push(Effect::StopHunt);
+            }
+            Command::HuntReport(r) => {
+                let Some(h) = self.hunt.as_mut() else {
+                    return fx;
+                };
+                let found = h.report(r);
+                if !h.running() {
+                    fx.push(Effect::StopHunt);
+                }
+                if let Some(json) = found {
+                    match Scenario::from_json(&json).and_then(Playground::new) {
+                        Ok(pg) => {
+                            self.replace(pg);
+                            self.error = None;
+                            // Its one caption makes it a lesson: keep the hunt's report in view.
+                            self.tools_open = true;
+                            fx.extend(self.run_command(Command::Share));
+                        }
+                        Err(e) => {
+                            self.error = Some(format!("The hunt's scenario was refused: {e}"))
+                        }
+                    }
+                }
+            }
+            Command::Presenter(on) => self.presenter = on,
+            Command::Tools(open) => self.tools_open = open,
+            Command::Help(h) => self.help = h,
+            Command::ScenarioList(open) => self.list_open = open,
+            Command::LogFrom(f) => self.log_from = f,
+            Command::DismissError => {
+                self.error = None;
+                self.help = false;
+            }
+            Command::Error(e) => self.error = Some(e),
+        }
+        fx
+    }
+
+    /// Next: to the next caption's moment (found once by a replay of the document), stopping
+    /// right after its event.
+    fn lesson_next(&mut self) {
+        self.playing = false;
+        let pos = self.lesson_pos();
+        if pos >= self.lesson.marks.len() {
+            return;
+        }
+        match self.lesson.mark(pos).cloned() {
+            Some(m) => self.pg.seek_events(m.events, m.t_us),
+            None => self.error = Some("The run ended before this caption's moment.".into()),
+        }
+    }
+
+    /// Back: to the previous caption's moment, the exact earlier state (snapshots plus replay).
+    fn lesson_back(&mut self) {
+        self.playing = false;
+        let pos = self.lesson_pos();
+        match pos {
+            0 => {}
+            1 => self.pg.seek(0),
+            _ => {
+                if let Some(m) = self.lesson.mark(pos - 2).cloned() {
+                    self.pg.seek_events(m.events, m.t_us);
+                }
+            }
+        }
+    }
+
+    pub(super) fn note_violation(&mut self) {
+        let w = &self.pg.world;
+        self.stopped_at = w.violations().last().map(|(t, v)| {
+            format!(
+                "t = {} : {} — {}",
+                text::fmt_us(*t as i64),
+                v.invariant,
+                v.detail
+            )
+        });
+        self.playing = false;
+    }
+}
