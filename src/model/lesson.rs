@@ -34,11 +34,41 @@ impl LessonTrack {
         if self.doc.as_ref() == Some(scenario) {
             return;
         }
+        if self
+            .doc
+            .as_ref()
+            .is_some_and(|old| self.still_hold(old, scenario))
+        {
+            self.doc = Some(scenario.clone());
+            return;
+        }
         self.marks = scenario
             .lesson
             .as_ref()
             .map_or_else(Vec::new, |l| find_marks(scenario, l));
         self.doc = Some(scenario.clone());
+    }
+
+    /// Whether the marks found in `old` hold for `new` without a replay: the documents differ
+    /// only in actions recorded from some moment on, and every caption came before it. (What a
+    /// user does after the lesson's last caption, dragging a clock slider say, replays nothing.)
+    fn still_hold(&self, old: &Scenario, new: &Scenario) -> bool {
+        // Where the two timelines part, and the earliest action of either after that point.
+        let (a, b) = (&old.timeline, &new.timeline);
+        let split = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+        let first_change_ms = a[split..].iter().chain(&b[split..]).map(|t| t.at_ms).min();
+        let Some(from_ms) = first_change_ms else {
+            return false;
+        };
+        let same_but_timeline = Scenario {
+            timeline: new.timeline.clone(),
+            ..old.clone()
+        } == *new;
+        same_but_timeline
+            && self.marks.iter().all(|m| {
+                m.as_ref()
+                    .is_some_and(|m| m.t_us < from_ms.saturating_mul(1000))
+            })
     }
 
     /// How many captions have been reached by a run at this state.

@@ -362,3 +362,34 @@ fn a_break_it_lesson_shows_what_is_broken_and_marks_the_expected_violation() {
         .filter(|c| !c.2)
         .all(|c| !c.0.contains("is violated")));
 }
+
+#[test]
+fn acting_after_the_last_caption_keeps_the_marks_and_acting_before_it_finds_them_again() {
+    let mut p = page("gc-pause");
+    let marks = p.lesson.marks.clone();
+    let last = marks.iter().flatten().map(|m| m.t_us).max().unwrap();
+    p.apply(Command::RunTo(last + 200_000));
+    p.apply(Command::Act(Action::SetRate {
+        node: 3,
+        rate_ppm: 2_000_000,
+    }));
+    assert_eq!(
+        p.lesson.marks, marks,
+        "an action after every caption changes no caption's moment"
+    );
+    assert_eq!(p.lesson_pos(), marks.len());
+    // An action before the last caption: the marks are found again in the new run.
+    p.apply(Command::Seek(1_200_000));
+    p.apply(Command::Act(Action::Crash { node: 2 }));
+    assert_ne!(
+        p.lesson.marks, marks,
+        "crashing the leader at 1.2 s moves the later captions"
+    );
+    let fresh = lesson::LessonTrack::default();
+    let mut again = fresh.clone();
+    again.follow(&p.pg.scenario);
+    assert_eq!(
+        p.lesson.marks, again.marks,
+        "the same marks as a fresh replay of the new document"
+    );
+}
