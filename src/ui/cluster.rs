@@ -227,9 +227,11 @@ fn clients(w: &World, focus: &FocusSet) -> Html {
         let held = slot.client.held.iter().filter(|(_, h)| h.until_local_us > local).map(|(k, h)| format!("{k}#{}", h.token)).collect::<Vec<_>>().join(" ");
         let name = &slot.client.cfg.name;
         html! {
+            // The box names the node the client talks to: its line to a node across the ring can
+            // pass behind another node.
             <g class={classes!("client", state, focus.client(name).then_some("focus"))} id={format!("client-{name}")}>
                 <rect x={num(x - 30.0)} y={num(y - box_h / 2.0)} width="60" height={num(box_h)} rx="6" />
-                <text class="name" x={num(x)} y={num(y - 2.0)}>{ format!("{name}{}", if slot.paused { " ‖" } else if slot.crashed { " ✕" } else { "" }) }</text>
+                <text class="name" x={num(x)} y={num(y - 2.0)}>{ format!("{name}{} →n{}", if slot.paused { " ‖" } else if slot.crashed { " ✕" } else { "" }, slot.client.target + 1) }</text>
                 <text class="held" x={num(x)} y={num(y + 11.0)}>{ held }</text>
             </g>
         }
