@@ -40,8 +40,9 @@ pub const SPEED_STOPS: [u64; 13] = [
     50_000_000,
     100_000_000,
 ];
-/// The speed slider's stop for ×1.
-pub const SPEED_1X: i32 = 6;
+/// The speed slider's first position: ×1/20, so that a message of a few milliseconds is seen
+/// crossing the ring (at ×1 most live less than a frame).
+pub const SPEED_START: i32 = 2;
 
 /// Virtual microseconds per real millisecond at slider stop `pos` (× 1000 = ppm of real time).
 pub fn speed_of(pos: i32) -> u64 {
@@ -244,7 +245,7 @@ impl Page {
         let mut page = Page {
             pg,
             playing: false,
-            speed_pos: SPEED_1X,
+            speed_pos: SPEED_START,
             carry_us: 0.0,
             presenter: false,
             tools_open: false,

@@ -164,8 +164,14 @@ fn a_command_for_every_control() {
     p.base_url = "https://example.org/raftlock/".into();
     assert_eq!(p.apply(Command::Play(true)), vec![Effect::StartFrames]);
     assert!(p.playing);
+    assert_eq!(speed_of(p.speed_pos), 50_000, "the page starts at x1/20");
+    p.apply(Command::Speed(6));
     assert!(p.play_frame(16.0, &mut || false));
-    assert!(p.pg.now_us() > 0, "a frame at x1 advances 16 ms");
+    assert_eq!(
+        p.pg.now_us(),
+        16_000,
+        "a frame of 16 ms at x1 advances 16 ms"
+    );
     p.apply(Command::TogglePlay);
     assert!(!p.playing);
     let t = p.pg.now_us();

@@ -245,8 +245,9 @@ impl Component for App {
                     { panel(controls::scenario_bar, props(settled)) }
                     { panel(controls::controls, props(v)) }
                     { if tools { panel(controls::run_tools, props(settled)) } else { html! {} } }
+                    // In the bar, so that the stage below still fits the screen.
+                    { panel(dialogs::banners, props(settled)) }
                 </header>
-                { panel(dialogs::banners, props(settled)) }
                 <div class="stage">
                     { if lesson { html! { { panel(lesson::lesson_panel, props(v)) } } } else { html! {} } }
                     <section class="panel cluster-panel" aria-label="Cluster">

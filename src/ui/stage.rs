@@ -15,8 +15,13 @@ impl Stage {
     /// below the bar and bring what the caption names into view if it is not.
     pub fn after_render(&mut self, page: &Page) {
         let layout = format!(
-            "{}/{}/{}/{}",
-            page.pg.scenario.name, page.presenter, page.tools_open, page.list_open
+            "{}/{}/{}/{}/{}/{}",
+            page.pg.scenario.name,
+            page.presenter,
+            page.tools_open,
+            page.list_open,
+            page.error.is_some(),
+            page.stopped_at.is_some()
         );
         let key = (layout, page.lesson_pos());
         if self.shown.as_ref() == Some(&key) {
