@@ -71,6 +71,9 @@ export async function runToEnd(page) {
   }
 }
 
+/// Read panels with textContent, not innerText: a panel off screen is skipped by
+/// content-visibility, and innerText reads only what is rendered (empty until it is).
+
 /// In a lesson the tools (stepping, seed, files, switches, Raft settings, the hunt) sit behind
 /// the Tools button: open them.
 export async function openTools(page) {

@@ -13,7 +13,7 @@ async function huntUntilFound(page, sw, button, timeout) {
   await page.check(`#switch-${sw}`);
   await page.click(button);
   await page.waitForFunction(() => /^Found/.test(document.querySelector('#hunt-status')?.textContent || ''), null, { timeout });
-  const status = await page.locator('#hunt-status').innerText();
+  const status = await page.locator('#hunt-status').textContent();
   console.log(status);
   return status;
 }
@@ -75,7 +75,7 @@ test('with every switch off the hunt runs in the background while the page keeps
   assert.ok(progress > 0, 'runs are done meanwhile');
   console.log('screenshot', await shot(page, 'hunt-running'));
   await page.waitForFunction(() => /^No violation in 1,000 runs/.test(document.querySelector('#hunt-status')?.textContent || ''), null, { timeout: 600000 });
-  console.log(await page.locator('#hunt-status').innerText());
+  console.log(await page.locator('#hunt-status').textContent());
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -84,7 +84,7 @@ test('the history check is drawn on the space-time diagram: the linearization, o
   const { page, errors } = await openApp(browser.context, `${url}#scenario=three-clients`);
   await page.evaluate(() => window.raftlock.runTo(4_000_000));
   await page.click('#check-history');
-  assert.match(await page.locator('#history-verdict').innerText(), /^✓/);
+  assert.match(await page.locator('#history-verdict').textContent(), /^✓/);
   const holds = await page.locator('svg.spacetime g.hold').count();
   assert.ok(holds >= 2, `holds drawn in the 2 s window: ${holds}`);
   assert.ok(await page.locator('svg.spacetime g.hold path.point').count() >= 1, 'linearization points');
@@ -98,7 +98,7 @@ test('the history check is drawn on the space-time diagram: the linearization, o
   await broken.page.evaluate(() => window.raftlock.runTo(1e12));
   await broken.page.evaluate(() => window.raftlock.runTo(1e12));
   await broken.page.click('#check-history');
-  assert.match(await broken.page.locator('#history-verdict').innerText(), /shortest failing prefix ends at/);
+  assert.match(await broken.page.locator('#history-verdict').textContent(), /shortest failing prefix ends at/);
   await broken.page.click('#history-show');
   assert.equal(await broken.page.locator('svg.spacetime g.prefix-end').count(), 1, 'the end of the failing prefix is marked');
   assert.equal(await broken.page.locator('svg.spacetime g.op.conflict').count(), 2, 'the two conflicting operations are red');

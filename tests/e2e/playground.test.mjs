@@ -81,7 +81,7 @@ test('a drift slider makes the countdowns disagree while the lock tables stay eq
   assert.ok(new Set(rem.map((r) => Math.round(r / 1000))).size > 1, `countdowns differ: ${rem}`);
   const digests = new Set(s.nodes.filter((n) => n.applied === s.nodes[0].applied).map((n) => n.table_digest));
   assert.equal(digests.size, 1, 'tables equal at equal applied indexes');
-  assert.match(await page.locator('table.clocks').innerText(), /×4\.00/);
+  assert.match(await page.locator('table.clocks').textContent(), /×4\.00/);
   console.log('screenshot', await shot(page, 'drift'));
   assert.deepEqual(errors, []);
   await page.close();
@@ -94,7 +94,7 @@ test('a client paused past its lease has its late write rejected by the fenced s
   await page.evaluate(() => window.raftlock.runTo(6_000_000));
   const s = await snap(page);
   assert.deepEqual(s.writes.map((w) => [w.client, w.token, w.accepted]), [['B', 4, true], ['A', 2, false]]);
-  assert.match(await page.locator('.storage-writes').innerText(), /rejected \(stale token\)/);
+  assert.match(await page.locator('.storage-writes').textContent(), /rejected \(stale token\)/);
   console.log('screenshot', await shot(page, 'gc-pause'));
   assert.deepEqual(errors, []);
   await page.close();

@@ -61,7 +61,7 @@ test('every built-in scenario plays its lesson in the page, its checks pass, and
       await page.locator('#log-panel').scrollIntoViewIfNeeded();
       await page.click('#log-panel button:has-text("Follow the end")');
       await page.evaluate(() => window.raftlock.seek(6_021_000)); // just after n3 installed it
-      await page.waitForFunction(() => /installs the leader's snapshot at index 48/.test(document.querySelector('ol.events').innerText));
+      await page.waitForFunction(() => /installs the leader's snapshot at index 48/.test(document.querySelector('ol.events').textContent));
       assert.equal(await page.locator('#log-panel tr:nth-child(3) td.compacted').count(), 8, "n3's row: 41 to 48 are in its snapshot");
       assert.ok(await page.locator('#log-panel tr:nth-child(1) td.entry').count() > 8, "n1's log still holds 41 to 48 for followers");
       console.log('screenshot', await shot(page, 'log-compaction'));
@@ -192,10 +192,10 @@ test('side by side: the same seed and script with one switch flipped advance tog
   await page.evaluate(() => window.raftlock.runTo(6_000_000));
   await page.waitForSelector('#pane-b li.broken');
   assert.equal(await page.locator('#pane-a li.broken').count(), 0, 'the seed design stays green');
-  assert.match(await page.locator('#pane-b').innerText(), /stale token/);
+  assert.match(await page.locator('#pane-b').textContent(), /stale token/);
   assert.ok(await page.locator('#pane-b li.diff').count() > 0, 'differences are marked');
-  assert.match(await page.locator('#pane-a').innerText(), /A wrote k with token 2: rejected/);
-  assert.match(await page.locator('#pane-b').innerText(), /A wrote k with token 2: accepted/);
+  assert.match(await page.locator('#pane-a').textContent(), /A wrote k with token 2: rejected/);
+  assert.match(await page.locator('#pane-b').textContent(), /A wrote k with token 2: accepted/);
   await page.evaluate(() => window.raftlock.seek(1_000_000));
   await page.waitForFunction(() => !document.querySelector('#pane-b li.broken'));
   console.log('screenshot', await shot(page, 'side-by-side'));
@@ -207,14 +207,14 @@ test('the clients\' history is checked in the page: linearizable, or the pair th
   const { page, errors } = await openAt(browser.context, `${url}#scenario=three-clients`);
   await page.evaluate(() => window.raftlock.runTo(1e12));
   await page.click('#check-history');
-  assert.match(await page.locator('#history-verdict').innerText(), /linearizable as a mutex with leases \(46 holds/);
+  assert.match(await page.locator('#history-verdict').textContent(), /linearizable as a mutex with leases \(46 holds/);
   await page.selectOption('#scenario', 'break-release-without-holder-check');
   await page.evaluate(() => window.raftlock.runTo(1e12)); // stops at the violation (3.006 s): A's release is not answered yet
   await page.click('#check-history');
-  assert.match(await page.locator('#history-verdict').innerText(), /linearizable/, 'an unanswered release counts as either outcome');
+  assert.match(await page.locator('#history-verdict').textContent(), /linearizable/, 'an unanswered release counts as either outcome');
   await page.evaluate(() => window.raftlock.runTo(1e12)); // on to the end: now A has been told "released"
   await page.click('#check-history');
-  assert.match(await page.locator('#history-verdict').innerText(), /not linearizable as a mutex\. The shortest failing prefix ends at [0-9.]+ s: k: A's release, sent at [0-9.]+ s, succeeded though/);
+  assert.match(await page.locator('#history-verdict').textContent(), /not linearizable as a mutex\. The shortest failing prefix ends at [0-9.]+ s: k: A's release, sent at [0-9.]+ s, succeeded though/);
   assert.deepEqual(errors, []);
   await page.close();
 });
