@@ -161,7 +161,22 @@ impl Playground {
         moment: crate::scenario::lesson::Moment,
         limit_us: u64,
     ) -> bool {
-        self.run_until_event(|e| moment.matches(e), limit_us)
+        let limit_us = limit_us.min(self.end_us());
+        let mut watch = crate::scenario::lesson::Watch::new(moment, &self.world);
+        while self.world.next_event_time().is_some_and(|t| t <= limit_us) {
+            let before = self.world.trace.position();
+            self.world.step();
+            self.after_progress();
+            if watch
+                .after_step(self.world.trace.lines_since(before), &self.world)
+                .is_some()
+            {
+                return true;
+            }
+        }
+        self.world.run_until(limit_us);
+        self.after_progress();
+        false
     }
 
     /// Step events until one writes a trace line satisfying `hit` (then stop right after it), or

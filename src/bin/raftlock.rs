@@ -7,6 +7,8 @@ const USAGE: &str = "usage:
   raftlock list                                  the built-in scenarios, one a line, name first
   raftlock run SCENARIO.json [--until-ms N] [--seed S] [--trace OUT.jsonl]
   raftlock run --builtin NAME [...]              a built-in scenario, with its expected-outcome checks
+                                                 and its captions' facts (--captions: the state
+                                                 at each caption, for writing a lesson)
   raftlock run --link URL [...]                  what a share link holds (run to its end)
   raftlock link SCENARIO.json [--at-ms T] [--base URL]   print the share URL
   raftlock swarm [--seeds N] [--from S] [--dump DIR] [--snapshot-every E]
@@ -160,12 +162,53 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
             );
         }
     }
+    if let Some(lesson) = &sc.lesson {
+        let show_state = args.iter().any(|a| a == "--captions");
+        let verdict = raftlock::scenario::walk::verdict(&sc, |i, w| {
+            if show_state {
+                let c = &lesson.captions[i];
+                println!("\ncaption {} at {} µs: {}", i + 1, w.now_us, c.text);
+                for f in &c.checks {
+                    println!(
+                        "  fact {} {}",
+                        if f.passed(w) { "true " } else { "FALSE" },
+                        f.describe()
+                    );
+                }
+                for line in state_lines(w) {
+                    println!("  {line}");
+                }
+            }
+        });
+        if show_state {
+            println!();
+        }
+        let facts: usize = lesson.captions.iter().map(|c| c.checks.len()).sum();
+        println!(
+            "captions        {} with {facts} fact(s): {}",
+            lesson.captions.len(),
+            if verdict.wrong.is_empty() {
+                "all true"
+            } else {
+                "WRONG"
+            }
+        );
+        for (i, what) in &verdict.wrong {
+            println!(
+                "caption {i:<7} FAIL \"{}\": {what}",
+                lesson.captions[i - 1].text
+            );
+        }
+        failed += verdict.wrong.len();
+    }
     if let Some(out) = trace_out {
         std::fs::write(&out, w.trace.to_jsonl()).map_err(|e| format!("{out}: {e}"))?;
         println!("trace written   {out}");
     }
     if failed > 0 {
-        return Err(format!("{failed} expected-outcome check(s) failed"));
+        return Err(format!(
+            "{failed} expected-outcome check(s) or caption fact(s) failed"
+        ));
     }
     Ok(())
 }
@@ -329,4 +372,63 @@ fn cmd_bench(args: &[String]) -> Result<(), String> {
         virtual_s / median.1
     );
     Ok(())
+}
+
+/// The state a caption can talk about, one line per node and client, for `run --captions`.
+fn state_lines(w: &raftlock::sim::World) -> Vec<String> {
+    let mut out = Vec::new();
+    for (k, slot) in w.nodes.iter().enumerate() {
+        let Some(s) = &slot.server else {
+            out.push(format!("n{} crashed", k + 1));
+            continue;
+        };
+        let locks: Vec<String> = s
+            .machine
+            .locks
+            .iter()
+            .map(|(key, l)| {
+                let holder = l.holder.map_or("-".to_string(), |h| w.client_name(h));
+                format!("{key}={holder}#{}", l.token)
+            })
+            .collect();
+        let log = s.raft.log();
+        out.push(format!(
+            "n{} {}{} term {} log ..{} commit {} applied {} locks [{}]",
+            k + 1,
+            s.raft.role().name(),
+            if slot.paused { " (paused)" } else { "" },
+            s.raft.term(),
+            log.last_index(),
+            s.raft.commit_index(),
+            s.machine.applied,
+            locks.join(" ")
+        ));
+    }
+    for c in &w.clients {
+        let held: Vec<String> = c
+            .client
+            .held
+            .iter()
+            .map(|(k, h)| format!("{k}#{}", h.token))
+            .collect();
+        out.push(format!(
+            "client {}{} {:?} holds [{}]",
+            c.client.cfg.name,
+            if c.paused {
+                " (paused)"
+            } else if c.crashed {
+                " (crashed)"
+            } else {
+                ""
+            },
+            c.client.phase,
+            held.join(" ")
+        ));
+    }
+    let s = &w.stats;
+    out.push(format!(
+        "storage {} accepted, {} rejected",
+        s.writes_accepted, s.writes_rejected
+    ));
+    out
 }

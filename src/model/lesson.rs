@@ -2,22 +2,10 @@
 //! the scenario document; the lesson's position is then read off the run's state, so Next, Back,
 //! a seek, a step back, the scrubber and `runTo` all put the lesson at the caption of that moment.
 
-use crate::scenario::lesson::{focus_of, Focus, Lesson};
 use crate::scenario::Scenario;
 use crate::sim::World;
 
-/// Counted events a replay may spend looking for captions (the built-in lessons need well under
-/// 100,000; a document whose caption never happens stops here instead of running for hours).
-pub const FIND_EVENTS_MAX: u64 = 3_000_000;
-
-/// A caption's moment in the run: right after the `events`-th counted event, at `t_us`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Mark {
-    pub events: u64,
-    pub t_us: u64,
-    /// What the caption's event names (used when the caption gives no `focus` of its own).
-    pub focus: Vec<Focus>,
-}
+pub use crate::scenario::walk::{Mark, FIND_EVENTS_MAX};
 
 /// The captions' moments for one scenario document.
 #[derive(Clone, Debug, Default)]
@@ -42,10 +30,9 @@ impl LessonTrack {
             self.doc = Some(scenario.clone());
             return;
         }
-        self.marks = scenario
-            .lesson
-            .as_ref()
-            .map_or_else(Vec::new, |l| find_marks(scenario, l));
+        self.marks = scenario.lesson.as_ref().map_or_else(Vec::new, |_| {
+            crate::scenario::walk::walk(scenario, |_, _| {})
+        });
         self.doc = Some(scenario.clone());
     }
 
@@ -88,61 +75,6 @@ impl LessonTrack {
     }
 }
 
-/// Replay the document and note where each caption's moment comes: an `at_ms` caption at that
-/// time (or now, if the previous caption came later), an `on` caption right after the first
-/// such event after the previous caption's moment.
-fn find_marks(scenario: &Scenario, lesson: &Lesson) -> Vec<Option<Mark>> {
-    let Ok(mut w) = World::new(scenario, true) else {
-        return vec![None; lesson.captions.len()];
-    };
-    w.trace.set_cap(64);
-    let end = scenario.until_ms.saturating_mul(1000);
-    let mut marks = Vec::with_capacity(lesson.captions.len());
-    for c in &lesson.captions {
-        let found = match (c.at_ms, c.on) {
-            (Some(t), _) => {
-                let t = t.saturating_mul(1000).max(w.now_us).min(end);
-                while w.next_event_time().is_some_and(|x| x <= t)
-                    && w.stats.events < FIND_EVENTS_MAX
-                {
-                    w.step();
-                }
-                (w.stats.events < FIND_EVENTS_MAX).then(|| {
-                    w.run_until(t);
-                    Vec::new()
-                })
-            }
-            (None, Some(moment)) => {
-                let mut hit = None;
-                while hit.is_none()
-                    && w.next_event_time().is_some_and(|x| x <= end)
-                    && w.stats.events < FIND_EVENTS_MAX
-                {
-                    let before = w.trace.position();
-                    w.step();
-                    hit = w
-                        .trace
-                        .lines_since(before)
-                        .find(|l| moment.matches(&l.ev))
-                        .map(|l| focus_of(&l.ev));
-                }
-                hit
-            }
-            _ => None,
-        };
-        match found {
-            Some(focus) => marks.push(Some(Mark {
-                events: w.stats.events,
-                t_us: w.now_us,
-                focus,
-            })),
-            None => break,
-        }
-    }
-    marks.resize(lesson.captions.len(), None);
-    marks
-}
-
 /// What the lesson panel shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LessonView {
@@ -175,7 +107,7 @@ pub fn view(page: &super::Page) -> Option<LessonView> {
     };
     let next = lesson.captions.get(pos).map(|c| match (c.at_ms, c.on) {
         (Some(t), _) => format!("to {}", super::text::fmt_us(t as i64 * 1000)),
-        (None, Some(m)) => format!("until {}", super::text::moment_words(m)),
+        (None, Some(m)) => format!("until {}", m.words()),
         _ => String::new(),
     });
     let w = &page.pg.world;

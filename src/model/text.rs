@@ -140,11 +140,3 @@ pub fn fmt_count(n: u64) -> String {
     }
     out
 }
-
-/// A caption moment in words: `expire_committed` → "expire committed".
-pub fn moment_words(m: crate::scenario::lesson::Moment) -> String {
-    serde_json::to_string(&m)
-        .unwrap_or_default()
-        .trim_matches('"')
-        .replace('_', " ")
-}

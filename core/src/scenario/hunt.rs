@@ -274,6 +274,7 @@ pub fn shrink_seed(switches: &[&str], seed: u64) -> Result<Option<Found>, String
             on: Some(super::lesson::Moment::Violation),
             text: detail.clone(),
             focus: Vec::new(),
+            checks: Vec::new(),
         }],
         checks: vec![super::lesson::Check::Violated {
             invariant: invariant.to_string(),

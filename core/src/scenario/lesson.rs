@@ -7,6 +7,8 @@ use crate::sim::World;
 use crate::trace::Event;
 use serde::{Deserialize, Serialize};
 
+pub use super::expect::Check;
+
 /// Named events a caption (or a "run until") can wait for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -24,6 +26,22 @@ pub enum Moment {
     SnapshotTaken,
     /// A follower installed the leader's snapshot (InstallSnapshot, §7).
     SnapshotInstalled,
+    /// A client is told it got its lock (its box shows it holds the key).
+    ClientGranted,
+    /// A client is told the key is busy.
+    ClientBusy,
+    /// A client's request timed out (it retries, at another node).
+    ClientTimeout,
+    /// A client's own count of its lease ran out: it stops using the lock.
+    ClientLeaseLost,
+    /// A Grant / Release / Expire has been applied by every running node (up and not paused):
+    /// the moment every lock table on the screen shows it. (`grant_committed` and the others
+    /// come at the first node's apply, usually the leader's.)
+    GrantAppliedEverywhere,
+    ReleaseAppliedEverywhere,
+    ExpireAppliedEverywhere,
+    /// A leader became follower (a crash is not a step-down).
+    LeaderSteppedDown,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,6 +58,10 @@ pub struct Caption {
     /// it, the page derives the focus from the caption's event (see [`focus_of`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub focus: Vec<Focus>,
+    /// The facts the caption states, checked at its moment: `raftlock run` fails naming the
+    /// caption when one does not hold, and the page shows each with its verdict.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<Check>,
 }
 
 /// A part of the page a caption can name: `"n2"` (a node), `"leader"` (whoever leads at that
@@ -130,176 +152,6 @@ pub fn focus_of(e: &Event) -> Vec<Focus> {
     }
 }
 
-/// An expected outcome, evaluated on the run so far. Read through [`CheckFields`] (as actions
-/// are: serde's derive for a tagged enum is large in the wasm).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "expect", rename_all = "snake_case")]
-pub enum Check {
-    /// A storage write by `client` was rejected (a stale token) / accepted.
-    WriteRejected {
-        client: String,
-    },
-    WriteAccepted {
-        client: String,
-    },
-    /// Accepted storage tokens strictly increase for every key (no overlap of holders).
-    TokensIncrease,
-    /// Some Expire applied with this `existed`.
-    Expired {
-        existed: bool,
-    },
-    /// The leader released a ghost lock.
-    GhostRelease,
-    /// At least this many leader elections.
-    LeaderChanges {
-        at_least: u64,
-    },
-    /// `client` was granted `key` at least once.
-    Granted {
-        client: String,
-        key: String,
-    },
-    /// No invariant was violated.
-    NoViolations,
-    /// This invariant was violated (the "break it" lessons).
-    Violated {
-        invariant: String,
-    },
-    /// Node `node` never went above this term.
-    TermAtMost {
-        node: usize,
-        term: u64,
-    },
-    /// Exactly this many Grants were committed.
-    Grants {
-        exactly: u64,
-    },
-    /// Node `node` installed a leader's snapshot (its log lacked entries the leader compacted).
-    SnapshotInstalled {
-        node: usize,
-    },
-}
-
-/// A check as the document spells it: `"expect"` and that check's fields, no other.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CheckFields {
-    expect: String,
-    client: Option<String>,
-    existed: Option<bool>,
-    at_least: Option<u64>,
-    key: Option<String>,
-    invariant: Option<String>,
-    node: Option<usize>,
-    term: Option<u64>,
-    exactly: Option<u64>,
-}
-
-const CHECK_NAMES: &[&str] = &[
-    "write_rejected",
-    "write_accepted",
-    "tokens_increase",
-    "expired",
-    "ghost_release",
-    "leader_changes",
-    "granted",
-    "no_violations",
-    "violated",
-    "term_at_most",
-    "grants",
-    "snapshot_installed",
-];
-
-impl<'de> Deserialize<'de> for Check {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        use serde::de::Error;
-        let f = CheckFields::deserialize(d)?;
-        fn need<T, E: Error>(v: Option<T>, name: &'static str) -> Result<T, E> {
-            v.ok_or_else(|| E::missing_field(name))
-        }
-        let given = [
-            ("client", f.client.is_some()),
-            ("existed", f.existed.is_some()),
-            ("at_least", f.at_least.is_some()),
-            ("key", f.key.is_some()),
-            ("invariant", f.invariant.is_some()),
-            ("node", f.node.is_some()),
-            ("term", f.term.is_some()),
-            ("exactly", f.exactly.is_some()),
-        ];
-        let (check, takes): (Check, &[&str]) = match f.expect.as_str() {
-            "write_rejected" => (
-                Check::WriteRejected {
-                    client: need(f.client, "client")?,
-                },
-                &["client"],
-            ),
-            "write_accepted" => (
-                Check::WriteAccepted {
-                    client: need(f.client, "client")?,
-                },
-                &["client"],
-            ),
-            "tokens_increase" => (Check::TokensIncrease, &[]),
-            "expired" => (
-                Check::Expired {
-                    existed: need(f.existed, "existed")?,
-                },
-                &["existed"],
-            ),
-            "ghost_release" => (Check::GhostRelease, &[]),
-            "leader_changes" => (
-                Check::LeaderChanges {
-                    at_least: need(f.at_least, "at_least")?,
-                },
-                &["at_least"],
-            ),
-            "granted" => (
-                Check::Granted {
-                    client: need(f.client, "client")?,
-                    key: need(f.key, "key")?,
-                },
-                &["client", "key"],
-            ),
-            "no_violations" => (Check::NoViolations, &[]),
-            "violated" => (
-                Check::Violated {
-                    invariant: need(f.invariant, "invariant")?,
-                },
-                &["invariant"],
-            ),
-            "term_at_most" => (
-                Check::TermAtMost {
-                    node: need(f.node, "node")?,
-                    term: need(f.term, "term")?,
-                },
-                &["node", "term"],
-            ),
-            "grants" => (
-                Check::Grants {
-                    exactly: need(f.exactly, "exactly")?,
-                },
-                &["exactly"],
-            ),
-            "snapshot_installed" => (
-                Check::SnapshotInstalled {
-                    node: need(f.node, "node")?,
-                },
-                &["node"],
-            ),
-            other => return Err(D::Error::unknown_variant(other, CHECK_NAMES)),
-        };
-        // As serde's deny_unknown_fields would: a field of another kind of check is an error.
-        match given
-            .iter()
-            .find(|(name, present)| *present && !takes.contains(name))
-        {
-            Some((name, _)) => Err(D::Error::unknown_field(name, takes)),
-            None => Ok(check),
-        }
-    }
-}
-
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Lesson {
@@ -311,67 +163,9 @@ pub struct Lesson {
     pub checks: Vec<Check>,
 }
 
-impl Check {
-    pub fn describe(&self) -> String {
-        match self {
-            Check::WriteRejected { client } => format!("the storage rejects a write by {client}"),
-            Check::WriteAccepted { client } => format!("the storage accepts a write by {client}"),
-            Check::TokensIncrease => "accepted tokens strictly increase".into(),
-            Check::Expired { existed } => format!("an Expire applies with existed: {existed}"),
-            Check::GhostRelease => "the leader releases a ghost lock".into(),
-            Check::LeaderChanges { at_least } => format!("at least {at_least} leader election(s)"),
-            Check::Granted { client, key } => format!("{client} is granted {key}"),
-            Check::NoViolations => "no invariant is violated".into(),
-            Check::Violated { invariant } => format!("{invariant} is violated"),
-            Check::TermAtMost { node, term } => format!("n{node} stays at term {term} or below"),
-            Check::Grants { exactly } => format!("exactly {exactly} Grant(s) commit"),
-            Check::SnapshotInstalled { node } => format!("n{node} installs the leader's snapshot"),
-        }
-    }
-
-    /// Whether the run so far satisfies the check (from the trace's running summary, so it
-    /// holds however few lines are kept).
-    pub fn passed(&self, w: &World) -> bool {
-        let name = |c: u32| w.client_name(c);
-        match self {
-            Check::WriteRejected { client } => w
-                .storage
-                .summary
-                .rejected_from
-                .iter()
-                .any(|&c| name(c) == *client),
-            Check::WriteAccepted { client } => w
-                .storage
-                .summary
-                .accepted_from
-                .iter()
-                .any(|&c| name(c) == *client),
-            Check::TokensIncrease => !w.storage.summary.accepted_tokens_not_increasing,
-            Check::Expired { existed } => w.trace.summary.expire_applies[*existed as usize] > 0,
-            Check::GhostRelease => w.trace.summary.ghost_releases > 0,
-            Check::LeaderChanges { at_least } => w.stats.leader_changes >= *at_least,
-            Check::Granted { client, key } => w
-                .trace
-                .summary
-                .granted
-                .iter()
-                .any(|(c, k)| c == client && k == key),
-            Check::NoViolations => w.violations().is_empty(),
-            Check::Violated { invariant } => {
-                w.violations().iter().any(|(_, v)| v.invariant == invariant)
-            }
-            // A pre-candidate's event names the term it would campaign in; it does not adopt it.
-            Check::TermAtMost { node, term } => {
-                w.trace.summary.max_term.get(node).is_none_or(|t| t <= term)
-            }
-            Check::Grants { exactly } => w.stats.grants == *exactly,
-            Check::SnapshotInstalled { node } => w.trace.summary.installed_snapshot.contains(node),
-        }
-    }
-}
-
 impl Moment {
-    /// Whether trace event `e` is this moment.
+    /// Whether trace event `e` is this moment (for an `_everywhere` moment: the first apply of
+    /// it, after which [`Watch`] waits for the other running nodes).
     pub fn matches(self, e: &Event) -> bool {
         use ApplyResult as R;
         use Event as E;
@@ -380,21 +174,21 @@ impl Moment {
             (self, e),
             (M::LeaderElected, E::Role { role: "leader", .. })
                 | (
-                    M::GrantCommitted,
+                    M::GrantCommitted | M::GrantAppliedEverywhere,
                     E::Apply {
                         result: R::Granted { .. },
                         ..
                     }
                 )
                 | (
-                    M::ReleaseCommitted,
+                    M::ReleaseCommitted | M::ReleaseAppliedEverywhere,
                     E::Apply {
                         result: R::Released,
                         ..
                     }
                 )
                 | (
-                    M::ExpireCommitted,
+                    M::ExpireCommitted | M::ExpireAppliedEverywhere,
                     E::Apply {
                         result: R::Expired { .. },
                         ..
@@ -419,7 +213,139 @@ impl Moment {
                         ..
                     }
                 )
+                | (
+                    M::ClientGranted,
+                    E::Client {
+                        outcome: "granted",
+                        ..
+                    }
+                )
+                | (
+                    M::ClientBusy,
+                    E::Client {
+                        outcome: "busy",
+                        ..
+                    }
+                )
+                | (
+                    M::ClientTimeout,
+                    E::Client {
+                        outcome: "timeout",
+                        ..
+                    }
+                )
+                | (
+                    M::ClientLeaseLost,
+                    E::Client {
+                        outcome: "lease_lost",
+                        ..
+                    }
+                )
         )
+    }
+
+    fn everywhere(self) -> bool {
+        matches!(
+            self,
+            Moment::GrantAppliedEverywhere
+                | Moment::ReleaseAppliedEverywhere
+                | Moment::ExpireAppliedEverywhere
+        )
+    }
+
+    /// The moment in words, as the lesson's "Next" names it.
+    pub fn words(self) -> &'static str {
+        match self {
+            Moment::LeaderElected => "a leader is elected",
+            Moment::GrantCommitted => "a node applies a Grant",
+            Moment::ReleaseCommitted => "a node applies a Release",
+            Moment::ExpireCommitted => "a node applies an Expire",
+            Moment::ExpireProposed => "the leader proposes Expire",
+            Moment::GhostRelease => "the leader releases a ghost lock",
+            Moment::WriteAccepted => "the storage accepts a write",
+            Moment::WriteRejected => "the storage rejects a write",
+            Moment::Violation => "an invariant breaks",
+            Moment::SnapshotTaken => "a node takes a snapshot",
+            Moment::SnapshotInstalled => "a follower installs a snapshot",
+            Moment::ClientGranted => "a client is granted its lock",
+            Moment::ClientBusy => "a client is told busy",
+            Moment::ClientTimeout => "a client times out",
+            Moment::ClientLeaseLost => "a client's lease runs out",
+            Moment::GrantAppliedEverywhere => "every running node applies the Grant",
+            Moment::ReleaseAppliedEverywhere => "every running node applies the Release",
+            Moment::ExpireAppliedEverywhere => "every running node applies the Expire",
+            Moment::LeaderSteppedDown => "a leader steps down",
+        }
+    }
+}
+
+/// Waits for a moment in a run: after each step, give it the step's trace lines and the world.
+#[derive(Clone, Debug)]
+pub struct Watch {
+    moment: Moment,
+    /// An `_everywhere` moment's entry (index, focus) once its first apply has been seen.
+    pending: Option<(u64, Vec<Focus>)>,
+    /// The nodes (1-based) leading now, for `leader_stepped_down`.
+    leaders: std::collections::BTreeSet<usize>,
+}
+
+impl Watch {
+    pub fn new(moment: Moment, w: &World) -> Watch {
+        Watch {
+            moment,
+            pending: None,
+            leaders: (0..w.n)
+                .filter(|&k| {
+                    w.nodes[k]
+                        .server
+                        .as_ref()
+                        .is_some_and(|s| s.raft.is_leader())
+                })
+                .map(|k| k + 1)
+                .collect(),
+        }
+    }
+
+    /// Whether the moment came with this step, and what it names (for the page's focus).
+    pub fn after_step<'a>(
+        &mut self,
+        lines: impl Iterator<Item = &'a crate::trace::Line>,
+        w: &World,
+    ) -> Option<Vec<Focus>> {
+        for l in lines {
+            match (&l.ev, self.moment) {
+                (Event::Role { node, role, .. }, Moment::LeaderSteppedDown) => {
+                    if *role == "leader" {
+                        self.leaders.insert(*node);
+                    } else if self.leaders.remove(node) {
+                        return Some(vec![Focus::Node(*node)]);
+                    }
+                }
+                (Event::Crash { node }, Moment::LeaderSteppedDown) => {
+                    self.leaders.remove(node);
+                }
+                (Event::Apply { index, .. }, m)
+                    if m.everywhere() && m.matches(&l.ev) && self.pending.is_none() =>
+                {
+                    let focus = focus_of(&l.ev)
+                        .into_iter()
+                        .filter(|f| !matches!(f, Focus::Node(_)))
+                        .collect();
+                    self.pending = Some((*index, focus));
+                }
+                (e, m) if !m.everywhere() && m.matches(e) => return Some(focus_of(e)),
+                _ => {}
+            }
+        }
+        let (index, _) = self.pending.as_ref()?;
+        let everywhere = (0..w.n).all(|k| {
+            w.nodes[k].paused
+                || w.nodes[k]
+                    .server
+                    .as_ref()
+                    .is_none_or(|s| s.machine.applied >= *index)
+        });
+        everywhere.then(|| self.pending.take().map(|(_, f)| f).unwrap_or_default())
     }
 }
 

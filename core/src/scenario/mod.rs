@@ -3,10 +3,12 @@
 //! this same document. See the README for the format and an example.
 
 pub mod builtin;
+pub mod expect;
 pub mod hunt;
 pub mod lesson;
 pub mod link;
 pub mod swarm;
+pub mod walk;
 
 use crate::client::{ClientConfig, Step};
 use crate::lock::Switches;
@@ -587,6 +589,9 @@ impl Scenario {
         if let Some(l) = &self.lesson {
             check_range("lesson.captions (length)", l.captions.len() as u64, 0, 100)?;
             check_range("lesson.checks (length)", l.checks.len() as u64, 0, 50)?;
+            for (j, c) in l.checks.iter().enumerate() {
+                self.validate_check(&format!("lesson.checks[{j}]"), c)?;
+            }
             for (i, c) in l.captions.iter().enumerate() {
                 if c.at_ms.is_some() == c.on.is_some() {
                     return err(format!("lesson.captions[{i}]"), "give either at_ms or on");
@@ -603,6 +608,9 @@ impl Scenario {
                     0,
                     16,
                 )?;
+                for (j, f) in c.checks.iter().enumerate() {
+                    self.validate_check(&format!("lesson.captions[{i}].checks[{j}]"), f)?;
+                }
                 for (j, f) in c.focus.iter().enumerate() {
                     let g = format!("lesson.captions[{i}].focus[{j}]");
                     match f {
@@ -630,6 +638,21 @@ impl Scenario {
             self.validate_action(&f, &t.action)?;
         }
         Ok(())
+    }
+
+    fn validate_check(&self, f: &str, c: &lesson::Check) -> Result<(), ScenarioError> {
+        let has_client = |name: &str| self.clients.iter().any(|c| c.name == name);
+        if let Some((field, message)) = c.mistake(self.nodes, has_client) {
+            return err(format!("{f}.{field}"), message);
+        }
+        match c {
+            lesson::Check::Lock { key, .. }
+            | lesson::Check::NoLock { key, .. }
+            | lesson::Check::Holds { key, .. }
+            | lesson::Check::NotHolding { key, .. }
+            | lesson::Check::Granted { key, .. } => check_key(&format!("{f}.key"), key),
+            _ => Ok(()),
+        }
     }
 
     pub fn validate_action(&self, f: &str, a: &Action) -> Result<(), ScenarioError> {

@@ -1,0 +1,567 @@
+//! What a lesson claims about its run, checked against it: a lesson's expected outcomes (read
+//! on the run so far) and the facts a caption states (read at the caption's moment). One
+//! vocabulary for both, so a caption cannot say what the run does not do.
+
+use crate::sim::World;
+use serde::{Deserialize, Serialize};
+
+/// A claim about the run. Outcomes such as `write_rejected` hold from the moment they happen
+/// on; facts such as `lock` or `node` describe the state at the moment they are read. Read
+/// through [`CheckFields`] (as actions are: serde's derive for a tagged enum is large in the
+/// wasm).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "expect", rename_all = "snake_case")]
+pub enum Check {
+    /// A storage write by `client` was rejected (a stale token) / accepted.
+    WriteRejected {
+        client: String,
+    },
+    WriteAccepted {
+        client: String,
+    },
+    /// Accepted storage tokens strictly increase for every key (no overlap of holders).
+    TokensIncrease,
+    /// Some Expire applied with this `existed`.
+    Expired {
+        existed: bool,
+    },
+    /// The leader released a ghost lock.
+    GhostRelease,
+    /// At least this many leader elections.
+    LeaderChanges {
+        at_least: u64,
+    },
+    /// `client` was granted `key` at least once.
+    Granted {
+        client: String,
+        key: String,
+    },
+    /// No invariant was violated.
+    NoViolations,
+    /// This invariant was violated (the "break it" lessons).
+    Violated {
+        invariant: String,
+    },
+    /// Node `node` never went above this term.
+    TermAtMost {
+        node: usize,
+        term: u64,
+    },
+    /// Exactly this many Grants were committed.
+    Grants {
+        exactly: u64,
+    },
+    /// Node `node` installed a leader's snapshot (its log lacked entries the leader compacted).
+    SnapshotInstalled {
+        node: usize,
+    },
+    /// Now: `client` believes it holds `key` (with `token`, if given), as its box shows.
+    Holds {
+        client: String,
+        key: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        token: Option<u64>,
+    },
+    /// Now: `client` does not believe it holds `key`.
+    NotHolding {
+        client: String,
+        key: String,
+    },
+    /// Now: node `node`'s lock table (without `node`: every running node's) has `key`, held by
+    /// `client` and with `token` where given.
+    Lock {
+        key: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        node: Option<usize>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        client: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        token: Option<u64>,
+    },
+    /// Now: node `node`'s lock table (without `node`: no running node's) has `key`.
+    NoLock {
+        key: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        node: Option<usize>,
+    },
+    /// Now: node `node` is in `role` (`crashed` for a crashed node), in `term`, has applied
+    /// through `applied`: each where given.
+    Node {
+        node: usize,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        role: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        term: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        applied: Option<u64>,
+    },
+    /// Now: no running node is leader.
+    NoLeader,
+    /// Now: node `node`'s log has at `index` an entry of `op` (`grant`, `release`, `expire`,
+    /// `noop`; `none` for no entry there), of `term` where given.
+    LogEntry {
+        node: usize,
+        index: u64,
+        op: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        term: Option<u64>,
+    },
+}
+
+/// A node's roles as a `node` check names them.
+pub const ROLE_NAMES: &[&str] = &["follower", "precandidate", "candidate", "leader", "crashed"];
+/// A log entry's kinds as a `log_entry` check names them.
+pub const OP_NAMES: &[&str] = &["grant", "release", "expire", "noop", "none"];
+
+/// A check as the document spells it: `"expect"` and that check's fields, no other.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CheckFields {
+    expect: String,
+    client: Option<String>,
+    existed: Option<bool>,
+    at_least: Option<u64>,
+    key: Option<String>,
+    invariant: Option<String>,
+    node: Option<usize>,
+    term: Option<u64>,
+    exactly: Option<u64>,
+    token: Option<u64>,
+    role: Option<String>,
+    applied: Option<u64>,
+    index: Option<u64>,
+    op: Option<String>,
+}
+
+pub const CHECK_NAMES: &[&str] = &[
+    "write_rejected",
+    "write_accepted",
+    "tokens_increase",
+    "expired",
+    "ghost_release",
+    "leader_changes",
+    "granted",
+    "no_violations",
+    "violated",
+    "term_at_most",
+    "grants",
+    "snapshot_installed",
+    "holds",
+    "not_holding",
+    "lock",
+    "no_lock",
+    "node",
+    "no_leader",
+    "log_entry",
+];
+
+impl<'de> Deserialize<'de> for Check {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let f = CheckFields::deserialize(d)?;
+        fn need<T, E: Error>(v: Option<T>, name: &'static str) -> Result<T, E> {
+            v.ok_or_else(|| E::missing_field(name))
+        }
+        let given = [
+            ("client", f.client.is_some()),
+            ("existed", f.existed.is_some()),
+            ("at_least", f.at_least.is_some()),
+            ("key", f.key.is_some()),
+            ("invariant", f.invariant.is_some()),
+            ("node", f.node.is_some()),
+            ("term", f.term.is_some()),
+            ("exactly", f.exactly.is_some()),
+            ("token", f.token.is_some()),
+            ("role", f.role.is_some()),
+            ("applied", f.applied.is_some()),
+            ("index", f.index.is_some()),
+            ("op", f.op.is_some()),
+        ];
+        let (check, takes): (Check, &[&str]) = match f.expect.as_str() {
+            "write_rejected" => (
+                Check::WriteRejected {
+                    client: need(f.client, "client")?,
+                },
+                &["client"],
+            ),
+            "write_accepted" => (
+                Check::WriteAccepted {
+                    client: need(f.client, "client")?,
+                },
+                &["client"],
+            ),
+            "tokens_increase" => (Check::TokensIncrease, &[]),
+            "expired" => (
+                Check::Expired {
+                    existed: need(f.existed, "existed")?,
+                },
+                &["existed"],
+            ),
+            "ghost_release" => (Check::GhostRelease, &[]),
+            "leader_changes" => (
+                Check::LeaderChanges {
+                    at_least: need(f.at_least, "at_least")?,
+                },
+                &["at_least"],
+            ),
+            "granted" => (
+                Check::Granted {
+                    client: need(f.client, "client")?,
+                    key: need(f.key, "key")?,
+                },
+                &["client", "key"],
+            ),
+            "no_violations" => (Check::NoViolations, &[]),
+            "violated" => (
+                Check::Violated {
+                    invariant: need(f.invariant, "invariant")?,
+                },
+                &["invariant"],
+            ),
+            "term_at_most" => (
+                Check::TermAtMost {
+                    node: need(f.node, "node")?,
+                    term: need(f.term, "term")?,
+                },
+                &["node", "term"],
+            ),
+            "grants" => (
+                Check::Grants {
+                    exactly: need(f.exactly, "exactly")?,
+                },
+                &["exactly"],
+            ),
+            "snapshot_installed" => (
+                Check::SnapshotInstalled {
+                    node: need(f.node, "node")?,
+                },
+                &["node"],
+            ),
+            "holds" => (
+                Check::Holds {
+                    client: need(f.client, "client")?,
+                    key: need(f.key, "key")?,
+                    token: f.token,
+                },
+                &["client", "key", "token"],
+            ),
+            "not_holding" => (
+                Check::NotHolding {
+                    client: need(f.client, "client")?,
+                    key: need(f.key, "key")?,
+                },
+                &["client", "key"],
+            ),
+            "lock" => (
+                Check::Lock {
+                    key: need(f.key, "key")?,
+                    node: f.node,
+                    client: f.client,
+                    token: f.token,
+                },
+                &["key", "node", "client", "token"],
+            ),
+            "no_lock" => (
+                Check::NoLock {
+                    key: need(f.key, "key")?,
+                    node: f.node,
+                },
+                &["key", "node"],
+            ),
+            "node" => (
+                Check::Node {
+                    node: need(f.node, "node")?,
+                    role: f.role,
+                    term: f.term,
+                    applied: f.applied,
+                },
+                &["node", "role", "term", "applied"],
+            ),
+            "no_leader" => (Check::NoLeader, &[]),
+            "log_entry" => (
+                Check::LogEntry {
+                    node: need(f.node, "node")?,
+                    index: need(f.index, "index")?,
+                    op: need(f.op, "op")?,
+                    term: f.term,
+                },
+                &["node", "index", "op", "term"],
+            ),
+            other => return Err(D::Error::unknown_variant(other, CHECK_NAMES)),
+        };
+        // As serde's deny_unknown_fields would: a field of another kind of check is an error.
+        match given
+            .iter()
+            .find(|(name, present)| *present && !takes.contains(name))
+        {
+            Some((name, _)) => Err(D::Error::unknown_field(name, takes)),
+            None => Ok(check),
+        }
+    }
+}
+
+/// Whether node `k` (0-based) is up and not paused: what "every running node" ranges over.
+fn running(w: &World, k: usize) -> bool {
+    w.nodes[k].server.is_some() && !w.nodes[k].paused
+}
+
+impl Check {
+    pub fn describe(&self) -> String {
+        let on = |node: &Option<usize>| match node {
+            Some(n) => format!("n{n}'s table"),
+            None => "every running node's table".into(),
+        };
+        match self {
+            Check::WriteRejected { client } => format!("the storage rejects a write by {client}"),
+            Check::WriteAccepted { client } => format!("the storage accepts a write by {client}"),
+            Check::TokensIncrease => "accepted tokens strictly increase".into(),
+            Check::Expired { existed } => format!("an Expire applies with existed: {existed}"),
+            Check::GhostRelease => "the leader releases a ghost lock".into(),
+            Check::LeaderChanges { at_least } => format!("at least {at_least} leader election(s)"),
+            Check::Granted { client, key } => format!("{client} is granted {key}"),
+            Check::NoViolations => "no invariant is violated".into(),
+            Check::Violated { invariant } => format!("{invariant} is violated"),
+            Check::TermAtMost { node, term } => format!("n{node} stays at term {term} or below"),
+            Check::Grants { exactly } => format!("exactly {exactly} Grant(s) commit"),
+            Check::SnapshotInstalled { node } => format!("n{node} installs the leader's snapshot"),
+            Check::Holds { client, key, token } => match token {
+                Some(t) => format!("{client} believes it holds {key} with token {t}"),
+                None => format!("{client} believes it holds {key}"),
+            },
+            Check::NotHolding { client, key } => {
+                format!("{client} does not believe it holds {key}")
+            }
+            Check::Lock {
+                key,
+                node,
+                client,
+                token,
+            } => {
+                let mut s = format!("{} has {key}", on(node));
+                if let Some(c) = client {
+                    s += &format!(" held by {c}");
+                }
+                if let Some(t) = token {
+                    s += &format!(" with token {t}");
+                }
+                s
+            }
+            Check::NoLock { key, node } => format!("{} has no lock on {key}", on(node)),
+            Check::Node {
+                node,
+                role,
+                term,
+                applied,
+            } => {
+                let mut parts = Vec::new();
+                if let Some(r) = role {
+                    parts.push(format!("is {r}"));
+                }
+                if let Some(t) = term {
+                    parts.push(format!("is in term {t}"));
+                }
+                if let Some(a) = applied {
+                    parts.push(format!("has applied through index {a}"));
+                }
+                format!("n{node} {}", parts.join(", "))
+            }
+            Check::NoLeader => "no running node is leader".into(),
+            Check::LogEntry {
+                node,
+                index,
+                op,
+                term,
+            } => match (op.as_str(), term) {
+                ("none", _) => format!("n{node}'s log has no entry at index {index}"),
+                (op, Some(t)) => format!("n{node}'s log has a {op} at index {index} (term {t})"),
+                (op, None) => format!("n{node}'s log has a {op} at index {index}"),
+            },
+        }
+    }
+
+    /// Whether the run so far satisfies the check (outcomes from the trace's running summary,
+    /// so they hold however few lines are kept; facts from the state now).
+    pub fn passed(&self, w: &World) -> bool {
+        let name = |c: u32| w.client_name(c);
+        let nodes = |node: &Option<usize>| -> Vec<usize> {
+            match node {
+                Some(n) => vec![n.wrapping_sub(1)],
+                None => (0..w.n).filter(|&k| running(w, k)).collect(),
+            }
+        };
+        let lock_of = |k: usize, key: &str| {
+            w.nodes
+                .get(k)
+                .and_then(|s| s.server.as_ref())
+                .and_then(|s| s.machine.locks.get(key))
+        };
+        match self {
+            Check::WriteRejected { client } => w
+                .storage
+                .summary
+                .rejected_from
+                .iter()
+                .any(|&c| name(c) == *client),
+            Check::WriteAccepted { client } => w
+                .storage
+                .summary
+                .accepted_from
+                .iter()
+                .any(|&c| name(c) == *client),
+            Check::TokensIncrease => !w.storage.summary.accepted_tokens_not_increasing,
+            Check::Expired { existed } => w.trace.summary.expire_applies[*existed as usize] > 0,
+            Check::GhostRelease => w.trace.summary.ghost_releases > 0,
+            Check::LeaderChanges { at_least } => w.stats.leader_changes >= *at_least,
+            Check::Granted { client, key } => w
+                .trace
+                .summary
+                .granted
+                .iter()
+                .any(|(c, k)| c == client && k == key),
+            Check::NoViolations => w.violations().is_empty(),
+            Check::Violated { invariant } => {
+                w.violations().iter().any(|(_, v)| v.invariant == invariant)
+            }
+            // A pre-candidate's event names the term it would campaign in; it does not adopt it.
+            Check::TermAtMost { node, term } => {
+                w.trace.summary.max_term.get(node).is_none_or(|t| t <= term)
+            }
+            Check::Grants { exactly } => w.stats.grants == *exactly,
+            Check::SnapshotInstalled { node } => w.trace.summary.installed_snapshot.contains(node),
+            Check::Holds { client, key, token } => w
+                .clients
+                .iter()
+                .find(|c| c.client.cfg.name == *client)
+                .and_then(|c| c.client.held.get(key))
+                .is_some_and(|h| token.is_none_or(|t| h.token == t)),
+            Check::NotHolding { client, key } => w
+                .clients
+                .iter()
+                .find(|c| c.client.cfg.name == *client)
+                .is_some_and(|c| !c.client.held.contains_key(key)),
+            Check::Lock {
+                key,
+                node,
+                client,
+                token,
+            } => {
+                let on = nodes(node);
+                !on.is_empty()
+                    && on.into_iter().all(|k| {
+                        lock_of(k, key).is_some_and(|l| {
+                            token.is_none_or(|t| l.token == t)
+                                && client
+                                    .as_ref()
+                                    .is_none_or(|c| l.holder.is_some_and(|h| name(h) == *c))
+                        })
+                    })
+            }
+            Check::NoLock { key, node } => {
+                let on = nodes(node);
+                !on.is_empty() && on.into_iter().all(|k| lock_of(k, key).is_none())
+            }
+            Check::Node {
+                node,
+                role,
+                term,
+                applied,
+            } => match w
+                .nodes
+                .get(node.wrapping_sub(1))
+                .and_then(|s| s.server.as_ref())
+            {
+                None => role.as_deref() == Some("crashed") && term.is_none() && applied.is_none(),
+                Some(s) => {
+                    role.as_deref().is_none_or(|r| r == s.raft.role().name())
+                        && term.is_none_or(|t| t == s.raft.term())
+                        && applied.is_none_or(|a| a == s.machine.applied)
+                }
+            },
+            Check::NoLeader => !(0..w.n)
+                .any(|k| running(w, k) && w.nodes[k].server.as_ref().unwrap().raft.is_leader()),
+            Check::LogEntry {
+                node,
+                index,
+                op,
+                term,
+            } => {
+                let Some(s) = w
+                    .nodes
+                    .get(node.wrapping_sub(1))
+                    .and_then(|s| s.server.as_ref())
+                else {
+                    return false;
+                };
+                match s.raft.log().entry(*index) {
+                    None => op == "none",
+                    Some(e) => {
+                        use crate::lock::LockOp;
+                        let kind = match e.cmd.as_ref().map(|c| &c.op) {
+                            None => "noop",
+                            Some(LockOp::Grant { .. }) => "grant",
+                            Some(LockOp::Release { .. }) => "release",
+                            Some(LockOp::Expire { .. }) => "expire",
+                        };
+                        kind == op && term.is_none_or(|t| t == e.term)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The check's mistakes a document can make that its fields' types do not catch: a node
+    /// out of range, a client or role that does not exist. Returns (field, message).
+    pub fn mistake(
+        &self,
+        nodes: usize,
+        has_client: impl Fn(&str) -> bool,
+    ) -> Option<(&'static str, String)> {
+        let node_ok = |n: usize| (1..=nodes).contains(&n);
+        let (node, client) = match self {
+            Check::TermAtMost { node, .. } | Check::SnapshotInstalled { node } => {
+                (Some(*node), None)
+            }
+            Check::WriteRejected { client }
+            | Check::WriteAccepted { client }
+            | Check::Granted { client, .. }
+            | Check::Holds { client, .. }
+            | Check::NotHolding { client, .. } => (None, Some(client.as_str())),
+            Check::Lock { node, client, .. } => (*node, client.as_deref()),
+            Check::NoLock { node, .. } => (*node, None),
+            Check::Node {
+                node,
+                role,
+                term,
+                applied,
+            } => {
+                if let Some(r) = role.as_deref().filter(|r| !ROLE_NAMES.contains(r)) {
+                    return Some((
+                        "role",
+                        format!("\"{r}\" is not a role ({})", ROLE_NAMES.join(", ")),
+                    ));
+                }
+                if role.is_none() && term.is_none() && applied.is_none() {
+                    return Some(("node", "give role, term or applied".into()));
+                }
+                (Some(*node), None)
+            }
+            Check::LogEntry { node, op, .. } => {
+                if !OP_NAMES.contains(&op.as_str()) {
+                    return Some((
+                        "op",
+                        format!("\"{op}\" is not an entry ({})", OP_NAMES.join(", ")),
+                    ));
+                }
+                (Some(*node), None)
+            }
+            _ => (None, None),
+        };
+        if let Some(n) = node.filter(|&n| !node_ok(n)) {
+            return Some(("node", format!("{n} is out of range 1..={nodes}")));
+        }
+        if let Some(c) = client.filter(|c| !has_client(c)) {
+            return Some(("client", format!("there is no client \"{c}\"")));
+        }
+        None
+    }
+}

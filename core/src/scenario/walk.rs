@@ -1,0 +1,251 @@
+//! A lesson played headlessly: where each caption's moment comes in the run, and whether the
+//! facts the caption states hold there. The page (Next, Back, the lesson's position), `raftlock
+//! run` and the tests all read the same walk.
+
+use super::lesson::{Focus, Watch};
+use super::Scenario;
+use crate::sim::World;
+
+/// Counted events a walk may spend looking for captions (the built-in lessons need well under
+/// 100,000; a document whose caption never happens stops here instead of running for hours).
+pub const FIND_EVENTS_MAX: u64 = 3_000_000;
+
+/// A caption's moment in the run: right after the `events`-th counted event, at `t_us`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mark {
+    pub events: u64,
+    pub t_us: u64,
+    /// What the caption's event names (used when the caption gives no `focus` of its own).
+    pub focus: Vec<Focus>,
+    /// Each of the caption's `checks`: whether it holds at this moment.
+    pub facts: Vec<bool>,
+}
+
+/// Replay the document and note where each caption's moment comes: an `at_ms` caption at that
+/// time (or now, if the previous caption came later), an `on` caption right after its moment,
+/// the first after the previous caption's. `at` sees the run at each caption found (its index
+/// and the world), for a caller that reads more than the caption's own facts. One entry per
+/// caption; `None` from the first caption whose moment never comes.
+pub fn walk(sc: &Scenario, mut at: impl FnMut(usize, &World)) -> Vec<Option<Mark>> {
+    let Some(lesson) = &sc.lesson else {
+        return Vec::new();
+    };
+    let Ok(mut w) = World::new(sc, true) else {
+        return vec![None; lesson.captions.len()];
+    };
+    w.trace.set_cap(64);
+    let end = sc.until_ms.saturating_mul(1000);
+    let mut marks = Vec::with_capacity(lesson.captions.len());
+    for (i, c) in lesson.captions.iter().enumerate() {
+        let found = match (c.at_ms, c.on) {
+            (Some(t), _) => {
+                let t = t.saturating_mul(1000).max(w.now_us).min(end);
+                while w.next_event_time().is_some_and(|x| x <= t)
+                    && w.stats.events < FIND_EVENTS_MAX
+                {
+                    w.step();
+                }
+                (w.stats.events < FIND_EVENTS_MAX).then(|| {
+                    w.run_until(t);
+                    Vec::new()
+                })
+            }
+            (None, Some(moment)) => {
+                let mut watch = Watch::new(moment, &w);
+                let mut hit = None;
+                while hit.is_none()
+                    && w.next_event_time().is_some_and(|x| x <= end)
+                    && w.stats.events < FIND_EVENTS_MAX
+                {
+                    let before = w.trace.position();
+                    w.step();
+                    hit = watch.after_step(w.trace.lines_since(before), &w);
+                }
+                hit
+            }
+            _ => None,
+        };
+        let Some(focus) = found else { break };
+        at(i, &w);
+        marks.push(Some(Mark {
+            events: w.stats.events,
+            t_us: w.now_us,
+            focus,
+            facts: c.checks.iter().map(|f| f.passed(&w)).collect(),
+        }));
+    }
+    marks.resize(lesson.captions.len(), None);
+    marks
+}
+
+/// A lesson's verdict on its own run: every caption reached, every fact it states true there,
+/// and at the last caption ("The end") every expected outcome met.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Verdict {
+    /// (caption number from 1, what is wrong), in caption order.
+    pub wrong: Vec<(usize, String)>,
+}
+
+/// Walk the lesson and list what is not true. `at` also sees each caption's world.
+pub fn verdict(sc: &Scenario, mut at: impl FnMut(usize, &World)) -> Verdict {
+    let Some(lesson) = &sc.lesson else {
+        return Verdict::default();
+    };
+    let last = lesson.captions.len().checked_sub(1);
+    let mut end_checks = Vec::new();
+    let marks = walk(sc, |i, w| {
+        if Some(i) == last {
+            end_checks = lesson.checks.iter().map(|c| c.passed(w)).collect();
+        }
+        at(i, w)
+    });
+    let mut wrong = Vec::new();
+    for (i, (c, m)) in lesson.captions.iter().zip(&marks).enumerate() {
+        match m {
+            None => {
+                wrong.push((i + 1, "its moment never comes in the run".to_string()));
+                break;
+            }
+            Some(m) => {
+                for (f, ok) in c.checks.iter().zip(&m.facts) {
+                    if !ok {
+                        wrong.push((i + 1, format!("not true there: {}", f.describe())));
+                    }
+                }
+            }
+        }
+    }
+    if let (Some(last), true) = (last, marks.last().is_some_and(|m| m.is_some())) {
+        for (c, ok) in lesson.checks.iter().zip(&end_checks) {
+            if !ok {
+                wrong.push((
+                    last + 1,
+                    format!("the lesson ends here, but not yet: {}", c.describe()),
+                ));
+            }
+        }
+    }
+    Verdict { wrong }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::lesson::{Check, Moment};
+
+    fn gc_pause() -> Scenario {
+        crate::scenario::builtin::get("gc-pause").unwrap()
+    }
+
+    fn fact(json: &str) -> Check {
+        serde_json::from_str(json).expect(json)
+    }
+
+    #[test]
+    fn a_caption_fact_is_checked_at_its_moment_and_a_false_one_names_the_caption() {
+        let mut sc = gc_pause();
+        let l = sc.lesson.as_mut().unwrap();
+        l.captions[2].checks = vec![
+            fact(r#"{"expect":"holds","client":"A","key":"k","token":2}"#),
+            fact(r#"{"expect":"lock","key":"k","client":"A","token":2}"#),
+        ];
+        assert!(verdict(&sc, |_, _| {}).wrong.is_empty());
+        let marks = walk(&sc, |_, _| {});
+        assert_eq!(marks[2].as_ref().unwrap().facts, vec![true, true]);
+        // The same facts are false at the first caption, before any Grant.
+        let l = sc.lesson.as_mut().unwrap();
+        l.captions[0].checks = l.captions[2].checks.clone();
+        let v = verdict(&sc, |_, _| {});
+        assert_eq!(v.wrong.len(), 2, "{v:?}");
+        assert_eq!(v.wrong[0].0, 1);
+        assert!(v.wrong[0].1.contains("A believes it holds k with token 2"));
+    }
+
+    #[test]
+    fn an_applied_everywhere_moment_waits_until_every_running_node_applied_the_entry() {
+        let mut sc = gc_pause();
+        sc.lesson.as_mut().unwrap().captions[3].checks =
+            vec![fact(r#"{"expect":"no_lock","key":"k"}"#)];
+        // At the first apply of the Expire (the leader's), the followers still hold the lock.
+        assert_eq!(walk(&sc, |_, _| {})[3].as_ref().unwrap().facts, vec![false]);
+        sc.lesson.as_mut().unwrap().captions[3].on = Some(Moment::ExpireAppliedEverywhere);
+        let marks = walk(&sc, |_, _| {});
+        let m = marks[3].as_ref().unwrap();
+        assert_eq!(m.facts, vec![true]);
+        assert!(m.focus.contains(&Focus::Key("k".into())), "{:?}", m.focus);
+    }
+
+    #[test]
+    fn a_client_granted_moment_comes_when_the_client_is_told_not_when_the_leader_applies() {
+        let mut sc = gc_pause();
+        let holds = fact(r#"{"expect":"holds","client":"A","key":"k","token":2}"#);
+        sc.lesson.as_mut().unwrap().captions[1].checks = vec![holds];
+        assert_eq!(walk(&sc, |_, _| {})[1].as_ref().unwrap().facts, vec![false]);
+        sc.lesson.as_mut().unwrap().captions[1].on = Some(Moment::ClientGranted);
+        assert_eq!(walk(&sc, |_, _| {})[1].as_ref().unwrap().facts, vec![true]);
+    }
+
+    #[test]
+    fn leader_stepped_down_comes_when_a_leader_becomes_follower() {
+        let mut sc = crate::scenario::builtin::get("isolated-old-leader").unwrap();
+        sc.until_ms = 8000;
+        let l = sc.lesson.as_mut().unwrap();
+        l.captions.truncate(1);
+        l.captions[0].at_ms = None;
+        l.captions[0].on = Some(Moment::LeaderSteppedDown);
+        let mut role = None;
+        let marks = walk(&sc, |_, w| {
+            role = Some(
+                (0..w.n)
+                    .map(|k| w.nodes[k].server.as_ref().map(|s| s.raft.role()))
+                    .collect::<Vec<_>>(),
+            )
+        });
+        let Some(Focus::Node(n)) = marks[0].as_ref().unwrap().focus.first().cloned() else {
+            panic!("{marks:?}")
+        };
+        assert_eq!(role.unwrap()[n - 1], Some(crate::raft::Role::Follower));
+    }
+
+    #[test]
+    fn a_lesson_that_ends_before_its_outcome_is_named_at_its_last_caption() {
+        let mut sc = gc_pause();
+        sc.lesson.as_mut().unwrap().captions.truncate(3);
+        let v = verdict(&sc, |_, _| {});
+        assert!(v.wrong.iter().all(|(i, _)| *i == 3), "{v:?}");
+        assert!(v
+            .wrong
+            .iter()
+            .any(|(_, s)| s.contains("not yet: B is granted k")));
+    }
+
+    #[test]
+    fn a_caption_fact_naming_what_the_scenario_lacks_is_refused_naming_its_field() {
+        for (json, field) in [
+            (
+                r#"{"expect":"node","node":9,"role":"leader"}"#,
+                "checks[0].node",
+            ),
+            (
+                r#"{"expect":"node","node":2,"role":"boss"}"#,
+                "checks[0].role",
+            ),
+            (r#"{"expect":"node","node":2}"#, "checks[0].node"),
+            (
+                r#"{"expect":"holds","client":"Z","key":"k"}"#,
+                "checks[0].client",
+            ),
+            (
+                r#"{"expect":"log_entry","node":2,"index":3,"op":"put"}"#,
+                "checks[0].op",
+            ),
+        ] {
+            let mut sc = gc_pause();
+            sc.lesson.as_mut().unwrap().captions[1].checks = vec![fact(json)];
+            let e = sc.validate().unwrap_err();
+            assert_eq!(e.field, format!("lesson.captions[1].{field}"), "{json}");
+        }
+        let e = serde_json::from_str::<Check>(r#"{"expect":"no_leader","node":2}"#).unwrap_err();
+        assert!(e.to_string().contains("unknown field `node`"), "{e}");
+    }
+}
