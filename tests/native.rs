@@ -942,6 +942,32 @@ fn builtin_scenarios_pass_their_checks_and_match_the_golden_hashes() {
     );
 }
 
+/// Every built-in lesson is true: each caption's moment comes, each fact it states holds there,
+/// and at its last caption every expected outcome is already met (the lesson plays to its end).
+#[test]
+fn every_builtin_lesson_caption_is_true_and_the_lesson_ends_after_its_outcome() {
+    let mut facts = 0;
+    for name in raftlock::scenario::builtin::names() {
+        let sc = raftlock::scenario::builtin::get(name).unwrap();
+        let Some(lesson) = &sc.lesson else { continue };
+        let v = raftlock::scenario::walk::verdict(&sc, |_, _| {});
+        assert!(v.wrong.is_empty(), "{name}: {:?}", v.wrong);
+        for (i, c) in lesson.captions.iter().enumerate() {
+            let says_what_happened = c.on.is_some() || c.text.contains("Red");
+            assert!(
+                !c.checks.is_empty() || !says_what_happened,
+                "{name}: caption {} states what happened but checks none of it",
+                i + 1
+            );
+            facts += c.checks.len();
+        }
+    }
+    assert!(
+        facts > 200,
+        "the built-in captions carry their facts ({facts})"
+    );
+}
+
 #[test]
 fn builtin_scenarios_checks_fail_when_the_story_does_not_happen() {
     // The checks are not vacuous: without the pause, nobody's write is rejected in gc-pause.

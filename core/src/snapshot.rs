@@ -72,6 +72,8 @@ pub struct InvariantView {
     pub name: &'static str,
     pub ok: bool,
     pub violations: usize,
+    /// False while the run cannot check it (server clocks drifted or jumped).
+    pub checked: bool,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -223,6 +225,7 @@ pub fn snapshot(w: &World) -> Snapshot {
                 name,
                 ok: n == 0,
                 violations: n,
+                checked: crate::check::is_checked(w, name),
             }
         })
         .collect();

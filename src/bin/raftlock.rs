@@ -137,6 +137,17 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
     for (t, v) in w.violations().iter().take(10) {
         println!("  t={t}us {}: {}", v.invariant, v.detail);
     }
+    let unchecked: Vec<&str> = raftlock::check::CLOCK_BOUND
+        .iter()
+        .copied()
+        .filter(|n| !raftlock::check::is_checked(&w, n))
+        .collect();
+    if !unchecked.is_empty() {
+        println!(
+            "not checked     {} (server clocks drifted or jumped)",
+            unchecked.join(", ")
+        );
+    }
     println!("trace events    {}", w.trace.count());
     println!("trace hash      {}", w.trace.hash_hex());
     match w.history_verdict() {

@@ -91,6 +91,9 @@ pub struct LessonView {
     pub checks: Vec<(String, bool, bool)>,
     /// The invariants broken so far.
     pub broken: Vec<&'static str>,
+    /// The facts the caption reached states, each in words with whether it held at the
+    /// caption's moment (checked when the marks were found).
+    pub facts: Vec<(String, bool)>,
 }
 
 pub fn view(page: &super::Page) -> Option<LessonView> {
@@ -111,7 +114,20 @@ pub fn view(page: &super::Page) -> Option<LessonView> {
         _ => String::new(),
     });
     let w = &page.pg.world;
+    let facts = match (
+        pos.checked_sub(1),
+        pos.checked_sub(1).and_then(|i| page.lesson.mark(i)),
+    ) {
+        (Some(i), Some(m)) => lesson.captions[i]
+            .checks
+            .iter()
+            .zip(&m.facts)
+            .map(|(c, ok)| (c.describe(), *ok))
+            .collect(),
+        _ => Vec::new(),
+    };
     Some(LessonView {
+        facts,
         title: lesson.title.clone(),
         pos,
         count: lesson.captions.len(),
@@ -121,8 +137,19 @@ pub fn view(page: &super::Page) -> Option<LessonView> {
             .checks
             .iter()
             .map(|c| {
+                let unchecked: Vec<&str> = crate::check::CLOCK_BOUND
+                    .iter()
+                    .copied()
+                    .filter(|n| !crate::check::is_checked(w, n))
+                    .collect();
+                let mut what = c.describe();
+                if matches!(c, crate::scenario::lesson::Check::NoViolations)
+                    && !unchecked.is_empty()
+                {
+                    what += &format!(" (not checked in this run: {})", unchecked.join(", "));
+                }
                 (
-                    c.describe(),
+                    what,
                     c.passed(w),
                     matches!(c, crate::scenario::lesson::Check::Violated { .. }),
                 )

@@ -12,6 +12,7 @@
 //! - `commands`: what each command does ([`Page::apply`] calls it).
 
 mod commands;
+pub mod commit;
 pub mod edit;
 pub mod focus;
 pub mod hunt;

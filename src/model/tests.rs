@@ -58,7 +58,7 @@ fn lesson_next_reaches_each_caption_and_back_restores_the_exact_state() {
     // The first time through, the lesson stopped right after each caption's event.
     let view = lesson::view(&p).expect("a lesson");
     assert_eq!(view.caption, p.pg.scenario.description);
-    assert_eq!(view.next.as_deref(), Some("until leader elected"));
+    assert_eq!(view.next.as_deref(), Some("until a leader is elected"));
 }
 
 #[test]
@@ -398,4 +398,47 @@ fn acting_after_the_last_caption_keeps_the_marks_and_acting_before_it_finds_them
         p.lesson.marks, again.marks,
         "the same marks as a fresh replay of the new document"
     );
+}
+
+#[test]
+fn figure_8_shows_what_the_cluster_committed_apart_from_what_a_restarted_node_knows() {
+    use crate::model::commit::{self, Commit};
+    let mut p = page("break-figure-8");
+    // n5 leads term 4; n1 and n2 are down; n3 and n4 restarted with commit index 0.
+    p.apply(Command::RunTo(2_767_222));
+    let w = &p.pg.world;
+    let entry = |k: usize, i: u64| {
+        let slot = &w.nodes[k];
+        let log = match (&slot.server, &slot.persisted) {
+            (Some(s), _) => s.raft.log(),
+            (None, Some(h)) => &h.log,
+            _ => panic!("n{} has no log", k + 1),
+        };
+        log.entry(i).cloned().expect("an entry")
+    };
+    let grant_on_n3 = entry(2, 2);
+    assert!(
+        grant_on_n3.cmd.is_some(),
+        "n3 still holds the Grant of term 1 at index 2"
+    );
+    assert_eq!(w.nodes[2].server.as_ref().unwrap().raft.commit_index(), 0);
+    assert_eq!(commit::of(w, 2, 2, &grant_on_n3), Commit::InCluster);
+    assert_eq!(
+        commit::of(w, 1, 2, &entry(1, 2)),
+        Commit::InCluster,
+        "crashed n2's Grant"
+    );
+    let noop_on_n5 = entry(4, 2);
+    assert!(noop_on_n5.cmd.is_none());
+    assert_eq!(
+        commit::of(w, 4, 2, &noop_on_n5),
+        Commit::No,
+        "n5's no-op of term 2 was never committed"
+    );
+    // A healthy run: the leader's own committed entry is known committed.
+    let mut g = page("gc-pause");
+    g.apply(Command::RunTo(1_100_000));
+    let s = g.pg.world.nodes[1].server.as_ref().unwrap();
+    let e = s.raft.log().entry(2).cloned().unwrap();
+    assert_eq!(commit::of(&g.pg.world, 1, 2, &e), Commit::Known);
 }

@@ -77,7 +77,10 @@ pub fn describe(w: &World, ev: &TraceEvent) -> Option<String> {
         TraceEvent::Restart { node } => format!("n{node} restarted and will apply its log again"),
         TraceEvent::Pause { node } => format!("n{node} paused (frozen like a GC pause)"),
         TraceEvent::Resume { node } => format!("n{node} resumed"),
-        TraceEvent::Fault { what } => format!("you: {what}"),
+        TraceEvent::Fault { what } => format!(
+            "you: {}",
+            serde_json::from_str::<crate::scenario::Action>(what).map_or_else(|_| what.clone(), |a| a.words())
+        ),
         TraceEvent::ExpireProposed { node, key, token } => format!("n{node}'s countdown for {key} ran out: it proposes Expire{{{key}, {token}}}"),
         TraceEvent::GhostRelease { node, key, client, .. } => format!("n{node} could not tell {client} it got {key}: it proposes Release{{{key}}} (ghost lock)"),
         TraceEvent::Snapshot { node, index, log_from } => format!("n{node} snapshots its lock table at index {index}; its log now starts after {log_from}"),

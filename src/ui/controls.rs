@@ -24,7 +24,9 @@ pub fn controls(p: &PanelProps) -> Html {
     html! {
         <nav class="controls" aria-label="Time controls">
             <button id="play" class="primary" onclick={send(p, Command::TogglePlay)} aria-pressed={page.playing.to_string()}>
-                { if page.playing { "⏸ Pause" } else { "▶ Play" } }
+                // Drawn, not a glyph: Debian's Chromium has no font with U+23F8 and showed a box.
+                { if page.playing { html! { <><svg class="icon" viewBox="0 0 10 10" aria-hidden="true"><rect x="1.5" y="1" width="2.5" height="8"/><rect x="6" y="1" width="2.5" height="8"/></svg>{ " Pause" }</> } }
+                  else { html! { <><svg class="icon" viewBox="0 0 10 10" aria-hidden="true"><path d="M2 1 L9 5 L2 9 Z"/></svg>{ " Play" }</> } } }
             </button>
             { if tools { html! { <>
                 <button id="step-back" onclick={send(p, Command::StepBack)} title="Step back (←)">{ "← Step" }</button>

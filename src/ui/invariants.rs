@@ -11,10 +11,17 @@ pub fn invariants(p: &PanelProps) -> Html {
     let w = &page.pg.world;
     let items = INVARIANTS.iter().map(|&name| {
         let n = w.checker.broken.get(name).copied().unwrap_or(0);
+        let checked = crate::check::is_checked(w, name);
+        let (class, mark) = match (n, checked) {
+            (0, false) => ("unchecked", "– "),
+            (0, true) => ("ok", "✓ "),
+            _ => ("broken", "✗ "),
+        };
         html! {
-            <li class={if n == 0 { "ok" } else { "broken" }} id={format!("inv-{name}")}>
-                { if n == 0 { "✓ " } else { "✗ " } }{ invariant_label(name) }
+            <li class={class} id={format!("inv-{name}")}>
+                { mark }{ invariant_label(name) }
                 { if n > 0 { format!(" — {n} violation(s)") } else { String::new() } }
+                { if checked { String::new() } else { " — not checked: server clocks drifted or jumped".into() } }
             </li>
         }
     });

@@ -23,6 +23,14 @@ pub fn lesson_panel(p: &PanelProps) -> Html {
                 </div>
             </div>
             <p class="caption" id="caption" aria-live="polite">{ v.caption }</p>
+            { if v.facts.is_empty() { html! {} } else { html! {
+                <ul class="facts" id="caption-facts" aria-label="What the caption states, checked against the run at this moment">
+                    { for v.facts.iter().map(|(what, ok)| html! {
+                        <li class={if *ok { "ok" } else { "wrong" }} title={if *ok { "true at this caption's moment" } else { "NOT true at this caption's moment: the lesson is wrong here" }}>
+                            { if *ok { "✓ " } else { "✗ " } }{ what.clone() }</li>
+                    }) }
+                </ul>
+            } } }
             { if v.broken.is_empty() { html! {} } else { html! {
                 <p class="broken-now" id="lesson-broken" role="status">{ format!("✗ broken now: {}", v.broken.join(", ")) }</p>
             } } }

@@ -3,6 +3,7 @@
 
 use super::props::{input_value, send, PanelProps};
 use crate::lock::{ApplyResult, LockOp};
+use crate::model::commit::{self, Commit};
 use crate::model::{focus, Command};
 use yew::prelude::*;
 
@@ -32,10 +33,10 @@ pub fn log(p: &PanelProps) -> Html {
     let header = (from..=to).map(|i| html! { <th scope="col" class={classes!(focus.log.contains(&i).then_some("focus"))}>{ i }</th> });
     let rows = (0..w.n).map(|i| {
         let slot = &w.nodes[i];
-        let (log, commit, results) = match (&slot.server, &slot.persisted) {
-            (Some(s), _) => (Some(s.raft.log()), s.raft.commit_index(), Some(s)),
-            (None, Some(h)) => (Some(&h.log), 0, None),
-            _ => (None, 0, None),
+        let (log, results) = match (&slot.server, &slot.persisted) {
+            (Some(s), _) => (Some(s.raft.log()), Some(s)),
+            (None, Some(h)) => (Some(&h.log), None),
+            _ => (None, None),
         };
         let cells = (from..=to).map(|idx| {
             // Every cell has the same three spans, empty or not: while playing, a cell that fills
@@ -70,12 +71,17 @@ pub fn log(p: &PanelProps) -> Html {
                 ApplyResult::Expired { existed } => format!("Expired{{{existed}}}"),
                 _ => result.clone().unwrap_or_default(),
             });
-            let committed = idx <= commit;
-            let title = format!("index {idx}, term {}: {}{}", e.term, text, result.as_ref().map_or(" (not applied here)".to_string(), |r| format!(" → {r}")));
+            let state = commit::of(w, i, idx, e);
+            let (class, mark, says) = match state {
+                Commit::Known => ("committed", "", ""),
+                Commit::InCluster => ("cluster", " ◦", " (committed in the cluster; this node does not know it yet)"),
+                Commit::No => ("pending", " ⋯", " (not committed)"),
+            };
+            let title = format!("index {idx}, term {}: {}{}{says}", e.term, text, result.as_ref().map_or(" (not applied here)".to_string(), |r| format!(" → {r}")));
             html! {
-                <td class={classes!("entry", kind, if committed { "committed" } else { "pending" }, format!("t{}", e.term % 6), focus.log.contains(&idx).then_some("focus"))} title={title}>
+                <td class={classes!("entry", kind, class, format!("t{}", e.term % 6), focus.log.contains(&idx).then_some("focus"))} title={title}>
                     <span class="txt">{ text }</span>
-                    <span class="meta">{ format!("t{}{}", e.term, if committed { "" } else { " ⋯" }) }</span>
+                    <span class="meta">{ format!("t{}{mark}", e.term) }</span>
                     <span class="res">{ short.unwrap_or_default() }</span>
                 </td>
             }
@@ -93,7 +99,7 @@ pub fn log(p: &PanelProps) -> Html {
                         oninput={p.send.reform(|e: InputEvent| Command::LogFrom(input_value(&e).parse().ok()))} />
                 </label>
                 <button aria-pressed={follow.to_string()} onclick={send(p, Command::LogFrom(None))}>{ "Follow the end" }</button>
-                <span class="legend">{ "Solid: committed · dashed with ⋯: not committed · below each entry: its apply result on that node (Granted{41}: granted with token 41) · grey “snap”: compacted into the node's snapshot" }</span>
+                <span class="legend">{ "Solid: committed, as that node knows · dotted with ◦: committed in the cluster, not yet known to that node (a restarted node forgets its commit index) · dashed with ⋯: not committed · below each entry: its apply result on that node (Granted{41}: granted with token 41) · grey “snap”: compacted into the node's snapshot" }</span>
             </div>
             <table class="logtable"><thead><tr><th></th>{ for header }</tr></thead><tbody>{ for rows }</tbody></table>
         </div>
@@ -112,10 +118,10 @@ pub fn log_focus(p: &PanelProps) -> Html {
     // One row per index, one column per node: the shape of the lock view.
     let cell = |i: usize, at: u64| {
         let slot = &w.nodes[i];
-        let (log, commit, server) = match (&slot.server, &slot.persisted) {
-            (Some(s), _) => (Some(s.raft.log()), s.raft.commit_index(), Some(s)),
-            (None, Some(h)) => (Some(&h.log), 0, None),
-            _ => (None, 0, None),
+        let (log, server) = match (&slot.server, &slot.persisted) {
+            (Some(s), _) => (Some(s.raft.log()), Some(s)),
+            (None, Some(h)) => (Some(&h.log), None),
+            _ => (None, None),
         };
         let Some(e) = log.and_then(|l| l.entry(at)) else {
             let gone = log.is_some_and(|l| at <= l.start());
@@ -132,21 +138,20 @@ pub fn log_focus(p: &PanelProps) -> Html {
             ApplyResult::Expired { existed } => format!("Expired{{{existed}}}"),
             other => format!("{other:?}"),
         });
-        let committed = at <= commit;
-        let title = format!(
-            "n{}: index {at}, term {}: {text}{}",
-            i + 1,
-            e.term,
-            if committed {
-                ""
-            } else {
-                " (not yet known committed on this node)"
-            }
-        );
+        let (class, says, mark) = match commit::of(w, i, at, e) {
+            Commit::Known => ("committed", "", "committed"),
+            Commit::InCluster => (
+                "cluster",
+                " (committed in the cluster; this node does not know it yet)",
+                "◦",
+            ),
+            Commit::No => ("pending", " (not committed)", "⋯"),
+        };
+        let title = format!("n{}: index {at}, term {}: {text}{says}", i + 1, e.term);
         html! {
-            <td class={if committed { "committed" } else { "pending" }} title={title}>
+            <td class={class} title={title}>
                 <span class="txt">{ text }</span>
-                <span class="res">{ result.unwrap_or_else(|| if committed { "committed".into() } else { "⋯".into() }) }</span>
+                <span class="res">{ result.unwrap_or_else(|| mark.into()) }</span>
             </td>
         }
     };
@@ -162,7 +167,7 @@ pub fn log_focus(p: &PanelProps) -> Html {
         .join(", ");
     html! {
         <section class="panel log-focus focus" aria-label="Log entries the caption names" id="log-focus">
-            <h2>{ format!("Log entry {which} on each node") }<small>{ " · ⋯ not yet known committed there" }</small></h2>
+            <h2>{ format!("Log entry {which} on each node") }<small>{ " · ◦ committed in the cluster, not yet known there · ⋯ not committed" }</small></h2>
             <table>
                 <thead><tr><th>{ "index" }</th>{ for (1..=w.n).map(|k| html! { <th>{ format!("n{k}") }</th> }) }</tr></thead>
                 <tbody>{ for rows }</tbody>

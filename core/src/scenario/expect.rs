@@ -55,7 +55,8 @@ pub enum Check {
     SnapshotInstalled {
         node: usize,
     },
-    /// Now: `client` believes it holds `key` (with `token`, if given), as its box shows.
+    /// Now: `client` believes it holds `key` (with `token`, if given): it was granted the key
+    /// and the lease has not run out on its own clock, as its box shows.
     Holds {
         client: String,
         key: String,
@@ -300,6 +301,15 @@ impl<'de> Deserialize<'de> for Check {
     }
 }
 
+/// The token `client` believes it holds `key` with: a grant whose lease has not run out on the
+/// client's own clock (what its box shows).
+fn belief(w: &World, client: &str, key: &str) -> Option<u64> {
+    let slot = w.clients.iter().find(|c| c.client.cfg.name == client)?;
+    let local = slot.clock.local_at(w.now_us);
+    let h = slot.client.held.get(key)?;
+    (h.until_local_us > local).then_some(h.token)
+}
+
 /// Whether node `k` (0-based) is up and not paused: what "every running node" ranges over.
 fn running(w: &World, k: usize) -> bool {
     w.nodes[k].server.is_some() && !w.nodes[k].paused
@@ -371,11 +381,19 @@ impl Check {
                 index,
                 op,
                 term,
-            } => match (op.as_str(), term) {
-                ("none", _) => format!("n{node}'s log has no entry at index {index}"),
-                (op, Some(t)) => format!("n{node}'s log has a {op} at index {index} (term {t})"),
-                (op, None) => format!("n{node}'s log has a {op} at index {index}"),
-            },
+            } => {
+                let what = match op.as_str() {
+                    "grant" => "a Grant",
+                    "release" => "a Release",
+                    "expire" => "an Expire",
+                    "noop" => "a no-op",
+                    _ => return format!("n{node}'s log has no entry at index {index}"),
+                };
+                match term {
+                    Some(t) => format!("n{node}'s log has {what} of term {t} at index {index}"),
+                    None => format!("n{node}'s log has {what} at index {index}"),
+                }
+            }
         }
     }
 
@@ -428,17 +446,10 @@ impl Check {
             }
             Check::Grants { exactly } => w.stats.grants == *exactly,
             Check::SnapshotInstalled { node } => w.trace.summary.installed_snapshot.contains(node),
-            Check::Holds { client, key, token } => w
-                .clients
-                .iter()
-                .find(|c| c.client.cfg.name == *client)
-                .and_then(|c| c.client.held.get(key))
-                .is_some_and(|h| token.is_none_or(|t| h.token == t)),
-            Check::NotHolding { client, key } => w
-                .clients
-                .iter()
-                .find(|c| c.client.cfg.name == *client)
-                .is_some_and(|c| !c.client.held.contains_key(key)),
+            Check::Holds { client, key, token } => {
+                belief(w, client, key).is_some_and(|t| token.is_none_or(|want| t == want))
+            }
+            Check::NotHolding { client, key } => belief(w, client, key).is_none(),
             Check::Lock {
                 key,
                 node,
@@ -485,14 +496,17 @@ impl Check {
                 op,
                 term,
             } => {
-                let Some(s) = w
-                    .nodes
-                    .get(node.wrapping_sub(1))
-                    .and_then(|s| s.server.as_ref())
-                else {
+                // A crashed node's log is on its disk: it survives the crash.
+                let Some(log) = w.nodes.get(node.wrapping_sub(1)).and_then(|s| {
+                    match (&s.server, &s.persisted) {
+                        (Some(s), _) => Some(s.raft.log()),
+                        (None, Some(h)) => Some(&h.log),
+                        (None, None) => None,
+                    }
+                }) else {
                     return false;
                 };
-                match s.raft.log().entry(*index) {
+                match log.entry(*index) {
                     None => op == "none",
                     Some(e) => {
                         use crate::lock::LockOp;

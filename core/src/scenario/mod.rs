@@ -2,6 +2,7 @@
 //! switches, clocks, clients and their scripts, a timeline of faults). Share links will encode
 //! this same document. See the README for the format and an example.
 
+mod action_words;
 pub mod builtin;
 pub mod expect;
 pub mod hunt;

@@ -180,6 +180,7 @@ mod tests {
         let mut sc = gc_pause();
         let holds = fact(r#"{"expect":"holds","client":"A","key":"k","token":2}"#);
         sc.lesson.as_mut().unwrap().captions[1].checks = vec![holds];
+        sc.lesson.as_mut().unwrap().captions[1].on = Some(Moment::GrantCommitted);
         assert_eq!(walk(&sc, |_, _| {})[1].as_ref().unwrap().facts, vec![false]);
         sc.lesson.as_mut().unwrap().captions[1].on = Some(Moment::ClientGranted);
         assert_eq!(walk(&sc, |_, _| {})[1].as_ref().unwrap().facts, vec![true]);

@@ -688,7 +688,7 @@ impl World {
             } => {
                 let first = self
                     .checker
-                    .on_apply(i, index, cmd.as_ref(), result, digest);
+                    .on_apply(i, index, term, cmd.as_ref(), result, digest);
                 if first {
                     match result {
                         ApplyResult::Granted { .. } => self.stats.grants += 1,
