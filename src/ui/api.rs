@@ -75,7 +75,8 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
     set(&obj, "snapshot", snapshot.as_ref());
     snapshot.forget();
 
-    // lesson(): where the lesson stands, {pos, count, caption, next, focus}, or null.
+    // lesson(): where the lesson stands, {pos, count, caption, next, focus, facts: [{what, ok}]},
+    // or null.
     let p = pg.clone();
     let lesson = Closure::<dyn Fn() -> JsValue>::new(move || {
         let page = p.borrow();
@@ -86,6 +87,7 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
         let out = serde_json::json!({
             "pos": v.pos, "count": v.count, "caption": v.caption, "next": v.next,
             "focus": { "nodes": f.nodes.iter().map(|i| i + 1).collect::<Vec<_>>(), "clients": f.clients, "storage": f.storage, "keys": f.keys, "log": f.log },
+            "facts": v.facts.iter().map(|(what, ok)| serde_json::json!({ "what": what, "ok": ok })).collect::<Vec<_>>(),
         });
         js_sys::JSON::parse(&out.to_string()).unwrap_or(JsValue::NULL)
     });

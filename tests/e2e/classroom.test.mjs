@@ -225,3 +225,36 @@ test('the lock view: one matrix, countdowns on each node\'s own clock, and the l
   console.log('screenshot', await shot(page, 'lock-view-drift'));
   assert.deepEqual(errors, []);
 });
+
+test('a caption lists the facts it states, each checked against the run; an invariant the run cannot check says so', async () => {
+  const { page, errors } = await openApp(browser.context, `${url}#scenario=gc-pause`);
+  await page.evaluate(() => window.raftlock.presenter(false));
+  const count = (await lessonOf(page)).count;
+  let seen = 0;
+  for (let pos = 1; pos <= count; pos++) {
+    await page.evaluate(() => window.raftlock.lessonNext());
+    await page.waitForFunction((p) => window.raftlock.lesson().pos === p, pos);
+    const l = await lessonOf(page);
+    if (!l.facts.length) {
+      assert.equal(await page.locator('#caption-facts').count(), 0, `caption ${pos} states no facts`);
+      continue;
+    }
+    await page.waitForFunction((n) => document.querySelectorAll('#caption-facts li').length === n, l.facts.length);
+    const shown = await page.locator('#caption-facts li').allTextContents();
+    assert.deepEqual(shown, l.facts.map((f) => `✓ ${f.what}`), `caption ${pos}: every fact true and listed`);
+    assert.ok(l.facts.every((f) => f.ok));
+    seen += l.facts.length;
+  }
+  assert.ok(seen >= 10, `gc-pause's captions state ${seen} facts`);
+  // drift-and-jump: server clocks drift, so the invariants that assume bounded drift are not
+  // checked, and the panel says so instead of a green tick.
+  await page.evaluate(() => { location.hash = '#scenario=drift-and-jump'; });
+  await page.waitForFunction(() => document.querySelector('#scenario').value === 'drift-and-jump');
+  await page.evaluate(() => window.raftlock.runTo(4_200_000));
+  await page.waitForFunction(() => window.raftlock.snapshot().now_us >= 4_200_000);
+  await page.waitForSelector('#inv-one_believed_holder.unchecked');
+  assert.match(await page.locator('#inv-one_believed_holder').textContent(), /not checked: server clocks drifted or jumped/);
+  assert.equal(await page.locator('#inv-election_safety.ok').count(), 1, 'the others are checked as usual');
+  assert.match(await page.locator('#checks').textContent(), /no invariant is violated \(not checked in this run: one_believed_holder/);
+  assert.deepEqual(errors, []);
+});
