@@ -15,6 +15,10 @@ for (let i = 0; ; i++) {
   console.log(i, JSON.stringify(l && { pos: l.pos, focus: l.focus }), (await page.evaluate(() => document.documentElement.scrollHeight)));
   if (!l || l.pos >= l.count) break;
   await page.evaluate(() => window.raftlock.lessonNext());
+  if ((await page.evaluate(() => window.raftlock.lesson().question?.state)) === 'asking') {
+    await page.screenshot({ path: `${out}/${name}-${w}-${mode}-${i}-question.png` });
+    await page.evaluate(() => window.raftlock.reveal());
+  }
   await page.waitForFunction((p) => window.raftlock.lesson().pos > p, l.pos);
 }
 console.log('errors', errors);

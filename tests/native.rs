@@ -1708,3 +1708,62 @@ fn every_lesson_check_round_trips_and_strays_are_refused() {
     );
     assert!(e(r#"{"expect":"grantd"}"#).contains("unknown variant `grantd`"));
 }
+
+/// Every built-in lesson asks at least two questions, and a question whose declared answer is
+/// not what the run does is refused by `raftlock run`, which names it; so is a malformed one.
+#[test]
+fn every_lesson_asks_two_questions_and_raftlock_run_refuses_a_wrong_declared_answer() {
+    for name in raftlock::scenario::builtin::names() {
+        let sc = raftlock::scenario::builtin::get(name).unwrap();
+        let Some(lesson) = &sc.lesson else { continue };
+        let n = lesson
+            .captions
+            .iter()
+            .filter(|c| c.question.is_some())
+            .count();
+        assert!(n >= 2, "{name}: {n} question(s)");
+    }
+    let mut sc = raftlock::scenario::builtin::get("gc-pause").unwrap();
+    let q = sc.lesson.as_mut().unwrap().captions[5]
+        .question
+        .as_mut()
+        .expect("gc-pause asks B's token before caption 6");
+    assert_eq!(q.choices[q.answer], "4");
+    // A teacher edits the question and declares the wrong answer, with its fact.
+    q.answer = 1;
+    q.checks = vec![
+        serde_json::from_str(r#"{"expect":"holds","client":"B","key":"k","token":3}"#).unwrap(),
+    ];
+    let dir = std::env::temp_dir().join(format!("raftlock-q-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("wrong.json");
+    std::fs::write(&path, sc.to_json()).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_raftlock"))
+        .arg("run")
+        .arg(&path)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !out.status.success(),
+        "a wrong declared answer fails the run"
+    );
+    assert!(
+        stdout.contains("question \"B asks for k now. Which token will B get?\": the declared answer (3) is not what the run does"),
+        "{stdout}"
+    );
+    // A malformed question: one choice.
+    let q = sc.lesson.as_mut().unwrap().captions[5]
+        .question
+        .as_mut()
+        .unwrap();
+    q.choices.truncate(1);
+    q.answer = 0;
+    let err = raftlock::scenario::Scenario::from_json(&sc.to_json()).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("lesson.captions[5].question.choices"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -186,6 +186,16 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
                         f.describe()
                     );
                 }
+                if let Some(q) = &c.question {
+                    println!("  question {} → {}", q.name(), q.choices[q.answer]);
+                    for f in &q.checks {
+                        println!(
+                            "  answer fact {} {}",
+                            if f.passed(w) { "true " } else { "FALSE" },
+                            f.describe()
+                        );
+                    }
+                }
                 for line in state_lines(w) {
                     println!("  {line}");
                 }
@@ -204,6 +214,28 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
                 "WRONG"
             }
         );
+        let questions: Vec<_> = lesson
+            .captions
+            .iter()
+            .filter_map(|c| c.question.as_ref())
+            .collect();
+        if !questions.is_empty() {
+            let checked = questions.iter().filter(|q| !q.checks.is_empty()).count();
+            let wrong = verdict
+                .wrong
+                .iter()
+                .filter(|(_, w)| w.starts_with("question "))
+                .count();
+            println!(
+                "questions       {} ({checked} with answers checked by the run): {}",
+                questions.len(),
+                if wrong == 0 {
+                    "every declared answer is what the run does"
+                } else {
+                    "WRONG"
+                }
+            );
+        }
         for (i, what) in &verdict.wrong {
             println!(
                 "caption {i:<7} FAIL \"{}\": {what}",

@@ -94,8 +94,24 @@ impl Page {
                 Ok(None) => {}
                 Err(e) => self.error = Some(e),
             },
-            Command::LessonNext => self.lesson_next(),
-            Command::LessonBack => self.lesson_back(),
+            Command::LessonNext => {
+                // In presenter mode Next on an asked question reveals it; a student answers.
+                if self.presenter && self.open_question().is_some() {
+                    self.reveal();
+                } else if !self.ask_before_next() {
+                    self.lesson_next();
+                }
+            }
+            Command::LessonBack => {
+                // Back from an open question closes it; the run stays where it is.
+                if self.open_question().is_some() {
+                    self.quiz.open = None;
+                } else {
+                    self.lesson_back();
+                }
+            }
+            Command::Answer(k) => self.answer(k),
+            Command::Reveal => self.reveal(),
             Command::CheckHistory => {
                 self.history = Some((self.pg.now_us(), self.pg.history_verdict().map(Rc::new)))
             }
@@ -190,7 +206,7 @@ impl Page {
 
     /// Next: to the next caption's moment (found once by a replay of the document), stopping
     /// right after its event.
-    fn lesson_next(&mut self) {
+    pub(super) fn lesson_next(&mut self) {
         self.playing = false;
         let pos = self.lesson_pos();
         if pos >= self.lesson.marks.len() {

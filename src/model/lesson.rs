@@ -94,6 +94,10 @@ pub struct LessonView {
     /// The facts the caption reached states, each in words with whether it held at the
     /// caption's moment (checked when the marks were found).
     pub facts: Vec<(String, bool)>,
+    /// The question asked now, or the one settled for the caption reached.
+    pub question: Option<super::quiz::QuestionView>,
+    /// (right on the first try, answered, questions): None in a lesson without questions.
+    pub score: Option<(usize, usize, usize)>,
 }
 
 pub fn view(page: &super::Page) -> Option<LessonView> {
@@ -126,8 +130,11 @@ pub fn view(page: &super::Page) -> Option<LessonView> {
             .collect(),
         _ => Vec::new(),
     };
+    let score = Some(page.quiz.score(lesson)).filter(|s| s.2 > 0);
     Some(LessonView {
         facts,
+        question: page.question_view(),
+        score,
         title: lesson.title.clone(),
         pos,
         count: lesson.captions.len(),

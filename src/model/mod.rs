@@ -18,6 +18,7 @@ pub mod focus;
 pub mod hunt;
 pub mod lesson;
 pub mod locks;
+pub mod quiz;
 pub mod text;
 
 use crate::check::history::Verdict;
@@ -126,6 +127,10 @@ pub enum Command {
     OpenFragment(String),
     LessonNext,
     LessonBack,
+    /// The student's answer to the open question (a choice, from 0).
+    Answer(usize),
+    /// Presenter mode: show the open question's answer to the room.
+    Reveal,
     CheckHistory,
     Compare(Option<&'static str>),
     /// Make a share link (on the page's own address, [`Page::base_url`]).
@@ -155,6 +160,10 @@ impl Command {
             "p" => Command::Presenter(!page.presenter),
             "n" if page.pg.scenario.lesson.is_some() => Command::LessonNext,
             "b" if page.pg.scenario.lesson.is_some() => Command::LessonBack,
+            "r" if page.open_question().is_some() => Command::Reveal,
+            "1" | "2" | "3" | "4" | "5" if page.open_question().is_some() && !page.presenter => {
+                Command::Answer(key.parse::<usize>().ok()? - 1)
+            }
             "?" => Command::Help(!page.help),
             "Escape" => Command::DismissError,
             _ => return None,
@@ -207,6 +216,7 @@ pub struct Page {
     pub hunt: Option<hunt::Hunt>,
     pub raft_draft: Option<(RaftField, String)>,
     pub lesson: lesson::LessonTrack,
+    pub quiz: quiz::Quiz,
     /// Bumped on every change: components compare it instead of the world.
     pub version: u64,
     /// Bumped by every command but not by a played frame (unless play stops): the panels that
@@ -261,6 +271,7 @@ impl Page {
             hunt: None,
             raft_draft: None,
             lesson: lesson::LessonTrack::default(),
+            quiz: quiz::Quiz::default(),
             version: 0,
             settled: 0,
             base_url: String::new(),
@@ -306,6 +317,7 @@ impl Page {
         self.share_url = None;
         self.playing = false;
         self.raft_draft = None;
+        self.quiz = quiz::Quiz::default();
     }
 
     /// Restart with an edited document, or keep the run and say why not.

@@ -8,6 +8,14 @@ fn page(name: &str) -> Page {
     Page::new(Playground::new(builtin::get(name).expect("a built-in")).expect("valid"))
 }
 
+/// Next to the next caption's moment, revealing its question if it asks one first.
+fn next_caption(p: &mut Page) {
+    p.apply(Command::LessonNext);
+    if p.open_question().is_some() {
+        p.apply(Command::Reveal);
+    }
+}
+
 fn hash(p: &Page) -> String {
     p.pg.world.trace.hash_hex()
 }
@@ -40,11 +48,11 @@ fn lesson_next_reaches_each_caption_and_back_restores_the_exact_state() {
     assert_eq!(p.lesson_pos(), 0);
     let mut hashes = vec![hash(&p)];
     for i in 1..=n {
-        p.apply(Command::LessonNext);
+        next_caption(&mut p);
         assert_eq!(p.lesson_pos(), i, "Next reaches caption {i}");
         hashes.push(hash(&p));
     }
-    p.apply(Command::LessonNext);
+    next_caption(&mut p);
     assert_eq!(p.lesson_pos(), n, "Next at the end stays");
     for i in (0..n).rev() {
         p.apply(Command::LessonBack);
@@ -83,7 +91,7 @@ fn the_lesson_follows_a_seek_run_to_and_step_back() {
     p.apply(Command::Seek(marks[1] - 1));
     assert!(p.lesson_pos() <= 1, "just before it, not yet");
     // Next from a seeked position goes to the next caption, not to the one after the last Next.
-    p.apply(Command::LessonNext);
+    next_caption(&mut p);
     assert_eq!(p.lesson_pos(), 2);
 }
 
@@ -92,7 +100,7 @@ fn focus_comes_from_the_caption_or_its_event() {
     let mut p = page("gc-pause");
     assert!(focus::current(&p).is_empty(), "no caption yet");
     while p.lesson_pos() < p.lesson.marks.len() {
-        p.apply(Command::LessonNext);
+        next_caption(&mut p);
     }
     let f = focus::current(&p);
     assert!(f.storage, "the rejected write: the storage");
@@ -289,7 +297,7 @@ fn a_command_for_every_control() {
         vec![Effect::SetFragment("#scenario=gc-pause".into())]
     );
     assert!(p.in_lesson());
-    p.apply(Command::LessonNext);
+    next_caption(&mut p);
     assert_eq!(p.lesson_pos(), 1);
     let fx = p.apply(Command::HuntStart(1000));
     assert!(matches!(&fx[..], [Effect::StartHunt { runs: 1000, .. }]));
@@ -441,4 +449,77 @@ fn figure_8_shows_what_the_cluster_committed_apart_from_what_a_restarted_node_kn
     let s = g.pg.world.nodes[1].server.as_ref().unwrap();
     let e = s.raft.log().entry(2).cloned().unwrap();
     assert_eq!(commit::of(&g.pg.world, 1, 2, &e), Commit::Known);
+}
+
+#[test]
+fn a_question_is_asked_before_its_moment_scored_once_and_revealed_in_presenter_mode() {
+    use crate::model::quiz::QuestionState;
+    let mut p = page("gc-pause");
+    // Up to the caption before the first question (caption 5 asks who deletes the lock).
+    while p.lesson_pos() < 4 {
+        p.apply(Command::LessonNext);
+    }
+    assert!(p.question_view().is_none());
+    let h4 = hash(&p);
+    p.apply(Command::LessonNext);
+    assert_eq!(p.lesson_pos(), 4, "Next asks first and plays nothing");
+    assert_eq!(hash(&p), h4);
+    let q = p.question_view().expect("the question is open");
+    assert_eq!((q.caption, q.state.clone()), (5, QuestionState::Asking));
+    p.apply(Command::LessonNext);
+    assert_eq!(
+        p.lesson_pos(),
+        4,
+        "a student answers; Next does not skip it"
+    );
+    // A wrong answer: scored, explained, and the moment plays.
+    p.apply(Command::Answer(0));
+    assert_eq!(p.lesson_pos(), 5);
+    match p.question_view().unwrap().state {
+        QuestionState::Settled {
+            answer,
+            picked,
+            explain,
+        } => {
+            assert_eq!((answer, picked), (1, Some(0)));
+            assert!(explain.contains("committed Expire"));
+        }
+        s => panic!("{s:?}"),
+    }
+    let lesson = p.pg.scenario.lesson.clone().unwrap();
+    assert_eq!(p.quiz.score(&lesson), (0, 1, 3));
+    // Back over the question, and Next again: straight to the moment, the score unchanged.
+    p.apply(Command::LessonBack);
+    assert_eq!(p.lesson_pos(), 4);
+    p.apply(Command::LessonNext);
+    assert_eq!(p.lesson_pos(), 5);
+    assert_eq!(p.quiz.score(&lesson), (0, 1, 3));
+    // The next question, answered right with its key.
+    p.apply(Command::LessonNext);
+    assert_eq!(p.lesson_pos(), 5);
+    let key = Command::from_key("3", &p).expect("keys answer an open question");
+    assert_eq!(key, Command::Answer(2));
+    p.apply(key);
+    assert_eq!(p.lesson_pos(), 6);
+    assert_eq!(p.quiz.score(&lesson), (1, 2, 3));
+    // Bad input: no open question, or a choice out of range, leaves the run as it is.
+    let h6 = hash(&p);
+    p.apply(Command::Answer(0));
+    assert!(p.error.as_deref().unwrap().contains("no question"));
+    p.apply(Command::LessonNext);
+    p.apply(Command::Answer(7));
+    assert!(p.error.as_deref().unwrap().contains("one of the 3 answers"));
+    assert_eq!((p.lesson_pos(), hash(&p)), (6, h6));
+    // Presenter mode: Next on the asked question reveals it, unscored, and plays the moment.
+    p.apply(Command::Presenter(true));
+    p.apply(Command::LessonNext);
+    assert_eq!(p.lesson_pos(), 7);
+    assert!(matches!(
+        p.question_view().unwrap().state,
+        QuestionState::Settled { picked: None, .. }
+    ));
+    assert_eq!(p.quiz.score(&lesson), (1, 2, 3));
+    // A new scenario forgets the answers.
+    p.apply(Command::LoadBuiltin("late-expire".into()));
+    assert_eq!(p.quiz, Default::default());
 }

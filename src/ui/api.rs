@@ -75,8 +75,9 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
     set(&obj, "snapshot", snapshot.as_ref());
     snapshot.forget();
 
-    // lesson(): where the lesson stands, {pos, count, caption, next, focus, facts: [{what, ok}]},
-    // or null.
+    // lesson(): where the lesson stands, {pos, count, caption, next, focus, facts: [{what, ok}],
+    // question: {caption, prompt, choices, state: asking|settled, answer, picked, checked} or
+    // null, score: {right, answered, questions} or null}, or null.
     let p = pg.clone();
     let lesson = Closure::<dyn Fn() -> JsValue>::new(move || {
         let page = p.borrow();
@@ -88,6 +89,15 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
             "pos": v.pos, "count": v.count, "caption": v.caption, "next": v.next,
             "focus": { "nodes": f.nodes.iter().map(|i| i + 1).collect::<Vec<_>>(), "clients": f.clients, "storage": f.storage, "keys": f.keys, "log": f.log },
             "facts": v.facts.iter().map(|(what, ok)| serde_json::json!({ "what": what, "ok": ok })).collect::<Vec<_>>(),
+            "question": v.question.as_ref().map(|q| {
+                let (state, answer, picked) = match &q.state {
+                    crate::model::quiz::QuestionState::Asking => ("asking", None, None),
+                    crate::model::quiz::QuestionState::Settled { answer, picked, .. } => ("settled", Some(*answer), *picked),
+                };
+                serde_json::json!({ "caption": q.caption, "prompt": q.prompt, "choices": q.choices, "state": state,
+                    "answer": answer, "picked": picked, "checked": q.checked })
+            }),
+            "score": v.score.map(|(right, answered, questions)| serde_json::json!({ "right": right, "answered": answered, "questions": questions })),
         });
         js_sys::JSON::parse(&out.to_string()).unwrap_or(JsValue::NULL)
     });
@@ -125,7 +135,7 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
     seek.forget();
 
     // command-like calls without an argument or with a simple one.
-    let simple: [Simple; 6] = [
+    let simple: [Simple; 8] = [
         ("step", |_| Command::Step),
         ("takeOver", |_| Command::TakeOver),
         ("lessonNext", |_| Command::LessonNext),
@@ -134,6 +144,15 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
             Command::Speed(if pos.is_finite() { pos as i32 } else { 0 })
         }),
         ("presenter", |on| Command::Presenter(on != 0.0)),
+        // answer(k): the open question's choice k, from 0 (anything else gets a message).
+        ("answer", |k| {
+            Command::Answer(if (0.0..100.0).contains(&k) {
+                k as usize
+            } else {
+                usize::MAX
+            })
+        }),
+        ("reveal", |_| Command::Reveal),
     ];
     for (name, make) in simple {
         let (p, l) = (pg.clone(), link.clone());

@@ -67,6 +67,8 @@ pub fn help(p: &PanelProps) -> Html {
                     <dt>{ "t" }</dt><dd>{ "take over from here (discard the future)" }</dd>
                     <dt>{ "n" }</dt><dd>{ "lesson: next caption" }</dd>
                     <dt>{ "b" }</dt><dd>{ "lesson: back to the previous caption" }</dd>
+                    <dt>{ "1–5" }</dt><dd>{ "lesson: answer the question asked" }</dd>
+                    <dt>{ "r" }</dt><dd>{ "presenter mode: reveal the question's answer" }</dd>
                     <dt>{ "p" }</dt><dd>{ "presenter mode (large type, one screen)" }</dd>
                     <dt>{ "?" }</dt><dd>{ "show or hide this help" }</dd>
                     <dt>{ "Esc" }</dt><dd>{ "close messages" }</dd>

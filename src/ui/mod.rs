@@ -26,6 +26,7 @@ pub mod locks;
 pub mod log;
 pub mod onscreen;
 pub mod props;
+pub mod question;
 pub mod spacetime;
 pub mod stage;
 pub mod switches;

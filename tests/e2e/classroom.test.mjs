@@ -11,6 +11,24 @@ before(async () => { ({ server, url } = await serve()); browser = await launch()
 after(async () => { await browser.close(); server.close(); });
 
 const lessonOf = (page) => page.evaluate(() => window.raftlock.lesson());
+/// Next to the next caption's moment through the handle, revealing its question if it asks one.
+const nextCaption = (page) => page.evaluate(() => {
+  const r = window.raftlock;
+  r.lessonNext();
+  if (r.lesson()?.question?.state === 'asking') r.reveal();
+});
+/// The same with the button: a second click reveals the question in presenter mode; a student
+/// answers with the first choice.
+async function clickNext(page, pos) {
+  await page.click('#lesson-next');
+  await page.waitForFunction((p) => {
+    const l = window.raftlock.lesson();
+    return l.pos === p + 1 || l.question?.state === 'asking';
+  }, pos);
+  if ((await lessonOf(page)).question?.state === 'asking') {
+    await page.click((await page.locator('#reveal').count()) ? '#lesson-next' : '#choice-0');
+  }
+}
 
 /// The parts lesson().focus names, by selector, with whether each is fully visible: inside the
 /// viewport and inside every scrolling box around it.
@@ -68,7 +86,7 @@ test('presenter mode: at every caption of every lesson, the caption, the cluster
         stops++;
         assert.deepEqual(v.missing, [], `${name} at ${w}×${h}, caption ${pos}: off screen`);
         if (w === 1366 && ['gc-pause', 'ghost-lock'].includes(name) && pos === l0.count) console.log('screenshot', await shot(page, `projector-${name}-last`));
-        if (pos < l0.count) await page.click('#lesson-next');
+        if (pos < l0.count) await clickNext(page, pos);
       }
     }
   }
@@ -135,7 +153,7 @@ test('no text overlaps other text at 390×844, 1366×768 and 1920×1080, present
     await page.waitForFunction((n) => document.querySelector('#scenario').value === n && window.raftlock.snapshot().now_us === 0, name);
     if (moment === 'last') {
       const n = (await lessonOf(page)).count;
-      for (let i = 0; i < n; i++) await page.evaluate(() => window.raftlock.lessonNext());
+      for (let i = 0; i < n; i++) await nextCaption(page);
       await page.waitForFunction((n) => window.raftlock.lesson().pos === n, n);
     } else {
       await page.evaluate((t) => window.raftlock.runTo(t), moment);
@@ -182,7 +200,7 @@ test('the lesson follows time: runTo, seek, the scrubber and a step back put it 
   await page.waitForFunction((p) => window.raftlock.lesson().pos === p, l1.pos);
   // Next from there goes on to the caption after it, and Back comes back.
   if (l1.pos < l1.count) {
-    await page.click('#lesson-next');
+    await clickNext(page, l1.pos);
     await page.waitForFunction((p) => window.raftlock.lesson().pos === p + 1, l1.pos);
     await page.click('#lesson-back');
     await page.waitForFunction((p) => window.raftlock.lesson().pos === p, l1.pos);
@@ -232,7 +250,7 @@ test('a caption lists the facts it states, each checked against the run; an inva
   const count = (await lessonOf(page)).count;
   let seen = 0;
   for (let pos = 1; pos <= count; pos++) {
-    await page.evaluate(() => window.raftlock.lessonNext());
+    await nextCaption(page);
     await page.waitForFunction((p) => window.raftlock.lesson().pos === p, pos);
     const l = await lessonOf(page);
     if (!l.facts.length) {
@@ -256,5 +274,73 @@ test('a caption lists the facts it states, each checked against the run; an inva
   assert.match(await page.locator('#inv-one_believed_holder').textContent(), /not checked: server clocks drifted or jumped/);
   assert.equal(await page.locator('#inv-election_safety.ok').count(), 1, 'the others are checked as usual');
   assert.match(await page.locator('#checks').textContent(), /no invariant is violated \(not checked in this run: one_believed_holder/);
+  assert.deepEqual(errors, []);
+});
+
+test('a question is asked before its moment: a right and a wrong answer, the explanation, the score, Back, and Reveal in presenter mode', async () => {
+  const { page, errors } = await openApp(browser.context, `${url}#scenario=gc-pause`);
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.evaluate(() => window.raftlock.presenter(false));
+  await page.waitForFunction(() => !document.querySelector('.page.presenter'));
+  for (let i = 0; i < 4; i++) await page.evaluate(() => window.raftlock.lessonNext());
+  await page.waitForFunction(() => window.raftlock.lesson().pos === 4);
+  const t4 = await page.evaluate(() => window.raftlock.snapshot().now_us);
+  // Next asks first and plays nothing.
+  await page.click('#lesson-next');
+  await page.waitForFunction(() => window.raftlock.lesson().question?.state === 'asking');
+  assert.equal(await page.evaluate(() => window.raftlock.snapshot().now_us), t4);
+  assert.equal((await lessonOf(page)).pos, 4);
+  assert.equal(await page.locator('#question button.choice').count(), 4);
+  assert.ok(await page.locator('#lesson-next').isDisabled(), 'a student answers; Next waits');
+  // A wrong answer: the moment plays, with the verdict and the explanation.
+  await page.click('#choice-0');
+  await page.waitForFunction(() => window.raftlock.lesson().pos === 5 && window.raftlock.lesson().question?.state === 'settled');
+  assert.match(await page.locator('#question-verdict').textContent(), /^Not this time: you chose “Each follower/);
+  assert.match(await page.locator('#question-explain').textContent(), /committed Expire/);
+  assert.equal(await page.locator('#quiz-score').textContent(), '0 of 1 right on the first try · 3 questions');
+  // Back over the question, then Next: straight to the moment, the score unchanged.
+  await page.click('#lesson-back');
+  await page.waitForFunction(() => window.raftlock.lesson().pos === 4);
+  await page.click('#lesson-next');
+  await page.waitForFunction(() => window.raftlock.lesson().pos === 5);
+  assert.equal(await page.locator('#quiz-score').textContent(), '0 of 1 right on the first try · 3 questions');
+  // The next question, answered right with a key.
+  await page.click('#lesson-next');
+  await page.waitForFunction(() => window.raftlock.lesson().question?.state === 'asking' && window.raftlock.lesson().question.caption === 6);
+  await page.keyboard.press('3');
+  await page.waitForFunction(() => window.raftlock.lesson().pos === 6);
+  assert.match(await page.locator('#question-verdict').textContent(), /^Right: 4/);
+  assert.equal(await page.locator('#quiz-score').textContent(), '1 of 2 right on the first try · 3 questions');
+  const l6 = await lessonOf(page);
+  assert.deepEqual([l6.question.answer, l6.question.picked, l6.question.checked], [2, 2, true]);
+  // A stray answer() with no question open: a message, and the run stays.
+  const t6 = await page.evaluate(() => window.raftlock.snapshot().now_us);
+  await page.evaluate(() => window.raftlock.answer(99));
+  await page.waitForSelector('#error');
+  assert.match(await page.locator('#error').textContent(), /no question to answer/);
+  assert.equal(await page.evaluate(() => window.raftlock.snapshot().now_us), t6);
+  // Presenter mode: the room is asked, the teacher reveals.
+  await page.evaluate(() => window.raftlock.presenter(true));
+  await page.waitForSelector('.page.presenter');
+  await page.click('#lesson-next');
+  await page.waitForSelector('#reveal');
+  assert.equal(await page.locator('#question button.choice').count(), 0, 'no answer buttons for the room');
+  assert.equal(await page.locator('#question li.choice').count(), 3);
+  assert.ok(await page.locator('#question').isVisible());
+  console.log('screenshot', await shot(page, 'question-presenter'));
+  await page.click('#reveal');
+  await page.waitForFunction(() => window.raftlock.lesson().pos === 7 && window.raftlock.lesson().question?.state === 'settled');
+  assert.match(await page.locator('#question-verdict').textContent(), /^The answer: Rejects it/);
+  assert.equal(await page.locator('#quiz-score').textContent(), '1 of 2 right on the first try · 3 questions');
+  // On a phone, a question asked.
+  await page.evaluate(() => { window.raftlock.presenter(false); location.hash = '#scenario=late-expire'; });
+  await page.waitForFunction(() => document.querySelector('#scenario').value === 'late-expire' && window.raftlock.snapshot().now_us === 0);
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (let i = 0; i < 2; i++) await page.evaluate(() => window.raftlock.lessonNext());
+  await page.evaluate(() => window.raftlock.lessonNext());
+  await page.waitForFunction(() => window.raftlock.lesson().question?.state === 'asking');
+  assert.equal((await lessonOf(page)).score.answered, 0, 'a new lesson starts a new score');
+  await page.evaluate(() => document.querySelector('#question').scrollIntoView());
+  console.log('screenshot', await shot(page, 'question-phone'));
   assert.deepEqual(errors, []);
 });

@@ -36,9 +36,14 @@ test('every built-in scenario plays its lesson in the page, its checks pass, and
     if (steps) {
       // Step through every caption with Next; Back restores the earlier moment exactly.
       let guard = 0;
-      while (await page.locator('#lesson-next').isEnabled() && guard++ < 20) {
-        await page.click('#lesson-next');
+      // A question is answered (the first choice) as a student would, then the moment plays.
+      while (guard++ < 40) {
+        if (await page.locator('#question button.choice').count()) await page.click('#choice-0');
+        else if (await page.locator('#lesson-next').isEnabled()) await page.click('#lesson-next');
+        else break;
       }
+      const done = await page.evaluate(() => window.raftlock.lesson());
+      assert.equal(done.pos, done.count, `${name}: Next and the answers reach the last caption`);
       if (name === 'gc-pause') {
         const end = (await snap(page)).trace_hash;
         const before = await page.locator('#caption').innerText();

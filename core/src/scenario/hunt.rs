@@ -275,6 +275,7 @@ pub fn shrink_seed(switches: &[&str], seed: u64) -> Result<Option<Found>, String
             text: detail.clone(),
             focus: Vec::new(),
             checks: Vec::new(),
+            question: None,
         }],
         checks: vec![super::lesson::Check::Violated {
             invariant: invariant.to_string(),

@@ -62,6 +62,9 @@ pub struct Caption {
     /// caption when one does not hold, and the page shows each with its verdict.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub checks: Vec<Check>,
+    /// Asked before the caption's moment is played: the student predicts, then watches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question: Option<super::question::Question>,
 }
 
 /// A part of the page a caption can name: `"n2"` (a node), `"leader"` (whoever leads at that

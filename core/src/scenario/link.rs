@@ -127,9 +127,13 @@ mod tests {
     }
 
     #[test]
-    fn link_for_a_typical_run_stays_under_2000_characters() {
-        let sc = Scenario::from_json(EXAMPLE_JSON).unwrap();
-        assert!(encode_fragment(&sc, 6_000_000).len() < 2000);
+    fn link_for_a_typical_run_stays_under_2000_characters_and_a_lesson_under_3000() {
+        let mut sc = Scenario::from_json(EXAMPLE_JSON).unwrap();
+        // A built-in lesson travels whole: captions, their facts and questions.
+        let n = encode_fragment(&sc, 6_000_000).len();
+        assert!(n < 3000, "{n}");
+        sc.lesson = None;
+        assert!(encode_fragment(&sc, 6_000_000).len() < 1000);
         let busy = swarm::random_scenario(3); // 4 clients and up to 24 timed faults
         let n = encode_fragment(&busy, 1).len();
         assert!(n < 2000, "{n}");

@@ -8,6 +8,7 @@ pub mod expect;
 pub mod hunt;
 pub mod lesson;
 pub mod link;
+pub mod question;
 pub mod swarm;
 pub mod walk;
 
@@ -611,6 +612,15 @@ impl Scenario {
                 )?;
                 for (j, f) in c.checks.iter().enumerate() {
                     self.validate_check(&format!("lesson.captions[{i}].checks[{j}]"), f)?;
+                }
+                if let Some(q) = &c.question {
+                    let g = format!("lesson.captions[{i}].question");
+                    if let Some((field, message)) = q.mistake() {
+                        return err(format!("{g}.{field}"), message);
+                    }
+                    for (j, f) in q.checks.iter().enumerate() {
+                        self.validate_check(&format!("{g}.checks[{j}]"), f)?;
+                    }
                 }
                 for (j, f) in c.focus.iter().enumerate() {
                     let g = format!("lesson.captions[{i}].focus[{j}]");

@@ -19,6 +19,8 @@ pub struct Mark {
     pub focus: Vec<Focus>,
     /// Each of the caption's `checks`: whether it holds at this moment.
     pub facts: Vec<bool>,
+    /// Each of the caption's question's `checks` (the facts its declared answer stands on).
+    pub answer_facts: Vec<bool>,
 }
 
 /// Replay the document and note where each caption's moment comes: an `at_ms` caption at that
@@ -72,6 +74,11 @@ pub fn walk(sc: &Scenario, mut at: impl FnMut(usize, &World)) -> Vec<Option<Mark
             t_us: w.now_us,
             focus,
             facts: c.checks.iter().map(|f| f.passed(&w)).collect(),
+            answer_facts: c
+                .question
+                .iter()
+                .flat_map(|q| q.checks.iter().map(|f| f.passed(&w)))
+                .collect(),
         }));
     }
     marks.resize(lesson.captions.len(), None);
@@ -110,6 +117,21 @@ pub fn verdict(sc: &Scenario, mut at: impl FnMut(usize, &World)) -> Verdict {
                 for (f, ok) in c.checks.iter().zip(&m.facts) {
                     if !ok {
                         wrong.push((i + 1, format!("not true there: {}", f.describe())));
+                    }
+                }
+                if let Some(q) = &c.question {
+                    for (f, ok) in q.checks.iter().zip(&m.answer_facts) {
+                        if !ok {
+                            wrong.push((
+                                i + 1,
+                                format!(
+                                    "question {}: the declared answer ({}) is not what the run does: not true there: {}",
+                                    q.name(),
+                                    q.choices.get(q.answer).map_or("?", |c| c.as_str()),
+                                    f.describe()
+                                ),
+                            ));
+                        }
                     }
                 }
             }

@@ -1,0 +1,72 @@
+//! A caption's question: asked before its moment plays (the student picks an answer; in
+//! presenter mode the room is asked and the teacher reveals), then settled with the
+//! explanation while the moment shows. What it shows is `model::quiz::QuestionView`.
+
+use super::props::{send, PanelProps};
+use crate::model::quiz::{QuestionState, QuestionView};
+use crate::model::Command;
+use yew::prelude::*;
+
+pub fn question(p: &PanelProps, q: &QuestionView, presenter: bool) -> Html {
+    let checked = if q.checked {
+        "The right answer is checked against this run."
+    } else {
+        "This answer is not checked by the run: it is the lesson's word."
+    };
+    match &q.state {
+        QuestionState::Asking => {
+            let choices = q.choices.iter().enumerate().map(|(k, c)| {
+                let label = format!("{}. {c}", k + 1);
+                if presenter {
+                    html! { <li class="choice" id={format!("choice-{k}")}>{ label }</li> }
+                } else {
+                    html! { <li><button class="choice" id={format!("choice-{k}")} onclick={send(p, Command::Answer(k))}
+                        title={format!("Answer {} (key {})", k + 1, k + 1)}>{ label }</button></li> }
+                }
+            });
+            html! {
+                <div class="question asking" id="question" role="group" aria-label="Question: predict what happens next">
+                    <p class="prompt"><strong>{ "Predict: " }</strong>{ q.prompt.clone() }</p>
+                    <ol class="choices">{ for choices }</ol>
+                    { if presenter { html! {
+                        <p class="hint"><button id="reveal" class="primary" onclick={send(p, Command::Reveal)}>{ "Reveal the answer (r)" }</button>
+                            { " Ask the room first; then the moment plays." }</p>
+                    } } else { html! {
+                        <p class="hint">{ "Pick an answer (keys 1–" }{ q.choices.len() }{ "): then the moment plays and you see it happen." }</p>
+                    } } }
+                </div>
+            }
+        }
+        QuestionState::Settled {
+            answer,
+            picked,
+            explain,
+        } => {
+            let right = picked.is_none_or(|k| k == *answer);
+            let verdict = match picked {
+                None => format!("The answer: {}.", q.choices[*answer]),
+                Some(k) if k == answer => format!("Right: {}.", q.choices[*answer]),
+                Some(k) => format!(
+                    "Not this time: you chose “{}”; the answer is “{}”.",
+                    q.choices[*k], q.choices[*answer]
+                ),
+            };
+            // Compact once settled: the caption above already says what happened, and on a
+            // projector the stage keeps its room.
+            let checked_short = if q.checked {
+                "checked against this run"
+            } else {
+                "not checked by the run"
+            };
+            html! {
+                <div class={classes!("question", "settled", if right { "right" } else { "wrong" })} id="question" role="status"
+                    title={format!("Question at step {}: {} ({checked})", q.caption, q.prompt)}>
+                    <p class="verdict"><strong id="question-verdict">{ verdict }</strong>{ " " }
+                        <span class="explain" id="question-explain">{ explain.clone() }</span>
+                        { if presenter { html! {} } else { html! { <small class="hint">{ format!(" ({checked_short})") }</small> } } }
+                    </p>
+                </div>
+            }
+        }
+    }
+}
