@@ -1724,6 +1724,14 @@ fn every_lesson_asks_two_questions_and_raftlock_run_refuses_a_wrong_declared_ans
         assert!(n >= 2, "{name}: {n} question(s)");
     }
     let mut sc = raftlock::scenario::builtin::get("gc-pause").unwrap();
+    // Questions ride in share links and files like the rest of the document.
+    let url = raftlock::scenario::link::encode_url("http://127.0.0.1:8080/", &sc, 2_000_000);
+    let back = raftlock::scenario::link::decode(&url).unwrap().scenario;
+    assert_eq!(back, sc);
+    assert_eq!(
+        raftlock::scenario::Scenario::from_json(&sc.to_json()).unwrap(),
+        sc
+    );
     let q = sc.lesson.as_mut().unwrap().captions[5]
         .question
         .as_mut()
