@@ -1738,7 +1738,7 @@ fn every_lesson_asks_two_questions_and_raftlock_run_refuses_a_wrong_declared_ans
         .expect("gc-pause asks B's token before caption 6");
     assert_eq!(q.choices[q.answer], "4");
     // A teacher edits the question and declares the wrong answer, with its fact.
-    q.answer = 1;
+    q.answer = 0;
     q.checks = vec![
         serde_json::from_str(r#"{"expect":"holds","client":"B","key":"k","token":3}"#).unwrap(),
     ];
@@ -1757,7 +1757,7 @@ fn every_lesson_asks_two_questions_and_raftlock_run_refuses_a_wrong_declared_ans
         "a wrong declared answer fails the run"
     );
     assert!(
-        stdout.contains("question \"B asks for k now. Which token will B get?\": the declared answer (3) is not what the run does"),
+        stdout.contains("question \"B asks for k now. Which token will B get?\": the declared answer (3: the next number after A's 2) is not what the run does"),
         "{stdout}"
     );
     // A malformed question: one choice.

@@ -455,26 +455,26 @@ fn figure_8_shows_what_the_cluster_committed_apart_from_what_a_restarted_node_kn
 fn a_question_is_asked_before_its_moment_scored_once_and_revealed_in_presenter_mode() {
     use crate::model::quiz::QuestionState;
     let mut p = page("gc-pause");
-    // Up to the caption before the first question (caption 5 asks who deletes the lock).
-    while p.lesson_pos() < 4 {
+    // Up to the caption before the first question (caption 4 asks what happens to A's lock).
+    while p.lesson_pos() < 3 {
         p.apply(Command::LessonNext);
     }
     assert!(p.question_view().is_none());
-    let h4 = hash(&p);
+    let h3 = hash(&p);
     p.apply(Command::LessonNext);
-    assert_eq!(p.lesson_pos(), 4, "Next asks first and plays nothing");
-    assert_eq!(hash(&p), h4);
+    assert_eq!(p.lesson_pos(), 3, "Next asks first and plays nothing");
+    assert_eq!(hash(&p), h3);
     let q = p.question_view().expect("the question is open");
-    assert_eq!((q.caption, q.state.clone()), (5, QuestionState::Asking));
+    assert_eq!((q.caption, q.state.clone()), (4, QuestionState::Asking));
     p.apply(Command::LessonNext);
     assert_eq!(
         p.lesson_pos(),
-        4,
+        3,
         "a student answers; Next does not skip it"
     );
     // A wrong answer: scored, explained, and the moment plays.
     p.apply(Command::Answer(0));
-    assert_eq!(p.lesson_pos(), 5);
+    assert_eq!(p.lesson_pos(), 4);
     match p.question_view().unwrap().state {
         QuestionState::Settled {
             answer,
@@ -482,7 +482,7 @@ fn a_question_is_asked_before_its_moment_scored_once_and_revealed_in_presenter_m
             explain,
         } => {
             assert_eq!((answer, picked), (1, Some(0)));
-            assert!(explain.contains("committed Expire"));
+            assert!(explain.contains("that entry commits"));
         }
         s => panic!("{s:?}"),
     }
@@ -490,15 +490,17 @@ fn a_question_is_asked_before_its_moment_scored_once_and_revealed_in_presenter_m
     assert_eq!(p.quiz.score(&lesson), (0, 1, 3));
     // Back over the question, and Next again: straight to the moment, the score unchanged.
     p.apply(Command::LessonBack);
+    assert_eq!(p.lesson_pos(), 3);
+    p.apply(Command::LessonNext);
     assert_eq!(p.lesson_pos(), 4);
-    p.apply(Command::LessonNext);
-    assert_eq!(p.lesson_pos(), 5);
     assert_eq!(p.quiz.score(&lesson), (0, 1, 3));
-    // The next question, answered right with its key.
+    // Caption 5 asks nothing; caption 6 asks B's token, answered right with its key.
     p.apply(Command::LessonNext);
     assert_eq!(p.lesson_pos(), 5);
-    let key = Command::from_key("3", &p).expect("keys answer an open question");
-    assert_eq!(key, Command::Answer(2));
+    p.apply(Command::LessonNext);
+    assert_eq!(p.lesson_pos(), 5);
+    let key = Command::from_key("2", &p).expect("keys answer an open question");
+    assert_eq!(key, Command::Answer(1));
     p.apply(key);
     assert_eq!(p.lesson_pos(), 6);
     assert_eq!(p.quiz.score(&lesson), (1, 2, 3));
@@ -522,4 +524,19 @@ fn a_question_is_asked_before_its_moment_scored_once_and_revealed_in_presenter_m
     // A new scenario forgets the answers.
     p.apply(Command::LoadBuiltin("late-expire".into()));
     assert_eq!(p.quiz, Default::default());
+}
+
+#[test]
+fn a_precandidate_reads_as_asking_for_pre_votes_in_the_term_it_stays_in() {
+    use crate::trace::Event as TraceEvent;
+    let p = page("rejoin-with-prevote");
+    let ev = TraceEvent::Role {
+        node: 4,
+        role: "precandidate",
+        term: 2,
+    };
+    assert_eq!(
+        text::describe(&p.pg.world, &ev).unwrap(),
+        "n4 asks for pre-votes for term 2 (it stays in term 1)"
+    );
 }

@@ -51,6 +51,11 @@ pub fn kind_letter(kind: &str) -> &'static str {
 
 pub fn describe(w: &World, ev: &TraceEvent) -> Option<String> {
     Some(match ev {
+        // A precandidate's event carries the term it would campaign in; it stays in the one before.
+        TraceEvent::Role { node, role: "precandidate", term } => format!(
+            "n{node} asks for pre-votes for term {term} (it stays in term {})",
+            term.saturating_sub(1)
+        ),
         TraceEvent::Role { node, role, term } => format!("n{node} became {role} in term {term}"),
         TraceEvent::Apply { node, index, cmd, result, .. } => {
             let what = match cmd.op {

@@ -282,37 +282,39 @@ test('a question is asked before its moment: a right and a wrong answer, the exp
   await page.setViewportSize({ width: 1366, height: 768 });
   await page.evaluate(() => window.raftlock.presenter(false));
   await page.waitForFunction(() => !document.querySelector('.page.presenter'));
-  for (let i = 0; i < 4; i++) await page.evaluate(() => window.raftlock.lessonNext());
-  await page.waitForFunction(() => window.raftlock.lesson().pos === 4);
-  const t4 = await page.evaluate(() => window.raftlock.snapshot().now_us);
+  for (let i = 0; i < 3; i++) await page.evaluate(() => window.raftlock.lessonNext());
+  await page.waitForFunction(() => window.raftlock.lesson().pos === 3);
+  const t3 = await page.evaluate(() => window.raftlock.snapshot().now_us);
   // Next asks first and plays nothing.
   await page.click('#lesson-next');
   await page.waitForFunction(() => window.raftlock.lesson().question?.state === 'asking');
-  assert.equal(await page.evaluate(() => window.raftlock.snapshot().now_us), t4);
-  assert.equal((await lessonOf(page)).pos, 4);
-  assert.equal(await page.locator('#question button.choice').count(), 4);
+  assert.equal(await page.evaluate(() => window.raftlock.snapshot().now_us), t3);
+  assert.equal((await lessonOf(page)).pos, 3);
+  assert.equal(await page.locator('#question button.choice').count(), 3);
   assert.ok(await page.locator('#lesson-next').isDisabled(), 'a student answers; Next waits');
   // A wrong answer: the moment plays, with the verdict and the explanation.
   await page.click('#choice-0');
-  await page.waitForFunction(() => window.raftlock.lesson().pos === 5 && window.raftlock.lesson().question?.state === 'settled');
-  assert.match(await page.locator('#question-verdict').textContent(), /^Not this time: you chose “Each follower/);
-  assert.match(await page.locator('#question-explain').textContent(), /committed Expire/);
+  await page.waitForFunction(() => window.raftlock.lesson().pos === 4 && window.raftlock.lesson().question?.state === 'settled');
+  assert.match(await page.locator('#question-verdict').textContent(), /^Not this time: you chose “It stays until A wakes/);
+  assert.match(await page.locator('#question-explain').textContent(), /only when that entry commits/);
   assert.equal(await page.locator('#quiz-score').textContent(), '0 of 1 right on the first try · 3 questions');
   // Back over the question, then Next: straight to the moment, the score unchanged.
   await page.click('#lesson-back');
+  await page.waitForFunction(() => window.raftlock.lesson().pos === 3);
+  await page.click('#lesson-next');
   await page.waitForFunction(() => window.raftlock.lesson().pos === 4);
+  assert.equal(await page.locator('#quiz-score').textContent(), '0 of 1 right on the first try · 3 questions');
+  // Caption 5 asks nothing; caption 6 asks B's token, answered right with a key.
   await page.click('#lesson-next');
   await page.waitForFunction(() => window.raftlock.lesson().pos === 5);
-  assert.equal(await page.locator('#quiz-score').textContent(), '0 of 1 right on the first try · 3 questions');
-  // The next question, answered right with a key.
   await page.click('#lesson-next');
   await page.waitForFunction(() => window.raftlock.lesson().question?.state === 'asking' && window.raftlock.lesson().question.caption === 6);
-  await page.keyboard.press('3');
+  await page.keyboard.press('2');
   await page.waitForFunction(() => window.raftlock.lesson().pos === 6);
   assert.match(await page.locator('#question-verdict').textContent(), /^Right: 4/);
   assert.equal(await page.locator('#quiz-score').textContent(), '1 of 2 right on the first try · 3 questions');
   const l6 = await lessonOf(page);
-  assert.deepEqual([l6.question.answer, l6.question.picked, l6.question.checked], [2, 2, true]);
+  assert.deepEqual([l6.question.answer, l6.question.picked, l6.question.checked], [1, 1, true]);
   // A stray answer() with no question open: a message, and the run stays.
   const t6 = await page.evaluate(() => window.raftlock.snapshot().now_us);
   await page.evaluate(() => window.raftlock.answer(99));
@@ -336,7 +338,7 @@ test('a question is asked before its moment: a right and a wrong answer, the exp
   await page.evaluate(() => { window.raftlock.presenter(false); location.hash = '#scenario=late-expire'; });
   await page.waitForFunction(() => document.querySelector('#scenario').value === 'late-expire' && window.raftlock.snapshot().now_us === 0);
   await page.setViewportSize({ width: 390, height: 844 });
-  for (let i = 0; i < 2; i++) await page.evaluate(() => window.raftlock.lessonNext());
+  for (let i = 0; i < 3; i++) await page.evaluate(() => window.raftlock.lessonNext());
   await page.evaluate(() => window.raftlock.lessonNext());
   await page.waitForFunction(() => window.raftlock.lesson().question?.state === 'asking');
   assert.equal((await lessonOf(page)).score.answered, 0, 'a new lesson starts a new score');
