@@ -38,8 +38,9 @@ pub fn lesson_panel(p: &PanelProps) -> Html {
     } else {
         "The end"
     };
-    let score = v.score.map(|(right, answered, all)| {
-        format!("{right} of {answered} right on the first try · {all} questions")
+    let score = v.score.map(|(right, answered, all)| match answered {
+        0 => format!("{all} questions"),
+        _ => format!("{right} of {answered} right on the first try · {all} questions"),
     });
     html! {
         <section class="lesson panel" aria-label="Lesson" id="lesson">
