@@ -187,7 +187,11 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
                     );
                 }
                 if let Some(q) = &c.question {
-                    println!("  question {} → {}", q.name(), q.choices[q.answer]);
+                    println!(
+                        "  question {} → {}",
+                        q.name(),
+                        q.choices.get(q.answer).map_or("?", |c| c.as_str())
+                    );
                     for f in &q.checks {
                         println!(
                             "  answer fact {} {}",

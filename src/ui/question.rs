@@ -43,12 +43,14 @@ pub fn question(p: &PanelProps, q: &QuestionView, presenter: bool) -> Html {
             explain,
         } => {
             let right = picked.is_none_or(|k| k == *answer);
+            let choice = |k: usize| q.choices.get(k).map_or("?", |c| c.as_str());
             let verdict = match picked {
-                None => format!("The answer: {}.", q.choices[*answer]),
-                Some(k) if k == answer => format!("Right: {}.", q.choices[*answer]),
+                None => format!("The answer: {}.", choice(*answer)),
+                Some(k) if k == answer => format!("Right: {}.", choice(*answer)),
                 Some(k) => format!(
                     "Not this time: you chose “{}”; the answer is “{}”.",
-                    q.choices[*k], q.choices[*answer]
+                    choice(*k),
+                    choice(*answer)
                 ),
             };
             // Compact once settled: the caption above already says what happened, and on a
