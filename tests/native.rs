@@ -1775,3 +1775,35 @@ fn every_lesson_asks_two_questions_and_raftlock_run_refuses_a_wrong_declared_ans
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The invariants that compare durations across machines are not checked once a server clock
+/// drifts or jumps, and the run says which (the checks and the page read the same list).
+#[test]
+fn invariants_bound_to_true_clocks_are_not_checked_once_a_server_clock_drifts() {
+    for name in raftlock::check::CLOCK_BOUND {
+        assert!(raftlock::check::INVARIANTS.contains(&name), "{name}");
+    }
+    let run = |name: &str| {
+        let sc = raftlock::scenario::builtin::get(name).unwrap();
+        let mut w = World::new(&sc, true).unwrap();
+        w.check_every_event = true;
+        w.run_until(sc.until_ms * 1000);
+        w
+    };
+    let drift = run("drift-and-jump");
+    assert_eq!(
+        raftlock::check::unchecked(&drift),
+        raftlock::check::CLOCK_BOUND.to_vec()
+    );
+    assert!(drift
+        .violations()
+        .iter()
+        .all(|(_, v)| !raftlock::check::CLOCK_BOUND.contains(&v.invariant)));
+    assert!(raftlock::check::unchecked(&run("gc-pause")).is_empty());
+    // With true clocks the same invariants do break where the design is broken.
+    let broken = run("break-client-no-margin");
+    assert!(broken
+        .violations()
+        .iter()
+        .any(|(_, v)| v.invariant == "one_believed_holder"));
+}

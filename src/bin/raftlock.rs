@@ -137,11 +137,7 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
     for (t, v) in w.violations().iter().take(10) {
         println!("  t={t}us {}: {}", v.invariant, v.detail);
     }
-    let unchecked: Vec<&str> = raftlock::check::CLOCK_BOUND
-        .iter()
-        .copied()
-        .filter(|n| !raftlock::check::is_checked(&w, n))
-        .collect();
+    let unchecked = raftlock::check::unchecked(&w);
     if !unchecked.is_empty() {
         println!(
             "not checked     {} (server clocks drifted or jumped)",
@@ -225,15 +221,10 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
             .collect();
         if !questions.is_empty() {
             let checked = questions.iter().filter(|q| !q.checks.is_empty()).count();
-            let wrong = verdict
-                .wrong
-                .iter()
-                .filter(|(_, w)| w.starts_with("question "))
-                .count();
             println!(
                 "questions       {} ({checked} with answers checked by the run): {}",
                 questions.len(),
-                if wrong == 0 {
+                if verdict.wrong_answers == 0 {
                     "every declared answer is what the run does"
                 } else {
                     "WRONG"

@@ -98,6 +98,11 @@ pub struct LessonView {
     pub question: Option<super::quiz::QuestionView>,
     /// (right on the first try, answered, questions): None in a lesson without questions.
     pub score: Option<(usize, usize, usize)>,
+    /// The Next button's label, and whether it can be pressed (a student answers an asked
+    /// question instead; in presenter mode Next reveals it).
+    pub button: (String, bool),
+    /// The score in words ("1 of 2 right on the first try · 3 questions").
+    pub score_line: Option<String>,
 }
 
 pub fn view(page: &super::Page) -> Option<LessonView> {
@@ -131,7 +136,24 @@ pub fn view(page: &super::Page) -> Option<LessonView> {
         _ => Vec::new(),
     };
     let score = Some(page.quiz.score(lesson)).filter(|s| s.2 > 0);
+    let asking = page.open_question().is_some();
+    let button = match (asking, page.presenter, &next) {
+        (true, true, _) => ("Reveal the answer".to_string(), true),
+        (true, false, _) => ("Answer the question".to_string(), false),
+        (false, _, None) => ("The end".to_string(), false),
+        (false, _, Some(n)) if page.asks_before(pos) => {
+            (format!("Next: a question, then {n}"), true)
+        }
+        (false, _, Some(n)) => (format!("Next: {n}"), true),
+    };
+    let score_line = score.map(|(right, answered, all)| match answered {
+        0 => format!("{all} questions"),
+        _ => format!("{right} of {answered} right on the first try · {all} questions"),
+    });
+    let unchecked = crate::check::unchecked(w);
     Some(LessonView {
+        button,
+        score_line,
         facts,
         question: page.question_view(),
         score,
@@ -144,11 +166,6 @@ pub fn view(page: &super::Page) -> Option<LessonView> {
             .checks
             .iter()
             .map(|c| {
-                let unchecked: Vec<&str> = crate::check::CLOCK_BOUND
-                    .iter()
-                    .copied()
-                    .filter(|n| !crate::check::is_checked(w, n))
-                    .collect();
                 let mut what = c.describe();
                 if matches!(c, crate::scenario::lesson::Check::NoViolations)
                     && !unchecked.is_empty()

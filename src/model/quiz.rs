@@ -76,18 +76,16 @@ impl super::Page {
         self.quiz.open.filter(|i| *i == self.lesson_pos())
     }
 
+    /// Whether caption `i` (from 0) has a question not yet settled: Next asks it first.
+    pub fn asks_before(&self, i: usize) -> bool {
+        self.question_at(i).is_some() && !self.quiz.settled.contains_key(&i)
+    }
+
     /// Next at a caption whose question has not been settled: ask it, and play nothing yet.
     /// Returns whether it did.
     pub(super) fn ask_before_next(&mut self) -> bool {
         let pos = self.lesson_pos();
-        let has_question = self
-            .pg
-            .scenario
-            .lesson
-            .as_ref()
-            .and_then(|l| l.captions.get(pos))
-            .is_some_and(|c| c.question.is_some());
-        if !has_question || self.quiz.settled.contains_key(&pos) {
+        if !self.asks_before(pos) {
             return false;
         }
         if self.open_question() == Some(pos) {

@@ -460,12 +460,21 @@ fn a_question_is_asked_before_its_moment_scored_once_and_revealed_in_presenter_m
         p.apply(Command::LessonNext);
     }
     assert!(p.question_view().is_none());
+    let button = |p: &Page| lesson::view(p).unwrap().button;
+    assert_eq!(
+        button(&p),
+        (
+            "Next: a question, then until a node applies an Expire".into(),
+            true
+        )
+    );
     let h3 = hash(&p);
     p.apply(Command::LessonNext);
     assert_eq!(p.lesson_pos(), 3, "Next asks first and plays nothing");
     assert_eq!(hash(&p), h3);
     let q = p.question_view().expect("the question is open");
     assert_eq!((q.caption, q.state.clone()), (4, QuestionState::Asking));
+    assert_eq!(button(&p), ("Answer the question".into(), false));
     p.apply(Command::LessonNext);
     assert_eq!(
         p.lesson_pos(),
@@ -488,6 +497,10 @@ fn a_question_is_asked_before_its_moment_scored_once_and_revealed_in_presenter_m
     }
     let lesson = p.pg.scenario.lesson.clone().unwrap();
     assert_eq!(p.quiz.score(&lesson), (0, 1, 3));
+    assert_eq!(
+        lesson::view(&p).unwrap().score_line.as_deref(),
+        Some("0 of 1 right on the first try · 3 questions")
+    );
     // Back over the question, and Next again: straight to the moment, the score unchanged.
     p.apply(Command::LessonBack);
     assert_eq!(p.lesson_pos(), 3);
@@ -514,8 +527,10 @@ fn a_question_is_asked_before_its_moment_scored_once_and_revealed_in_presenter_m
     assert_eq!((p.lesson_pos(), hash(&p)), (6, h6));
     // Presenter mode: Next on the asked question reveals it, unscored, and plays the moment.
     p.apply(Command::Presenter(true));
+    assert_eq!(button(&p), ("Reveal the answer".into(), true));
     p.apply(Command::LessonNext);
     assert_eq!(p.lesson_pos(), 7);
+    assert_eq!(button(&p), ("The end".into(), false));
     assert!(matches!(
         p.question_view().unwrap().state,
         QuestionState::Settled { picked: None, .. }

@@ -10,48 +10,17 @@ pub fn lesson_panel(p: &PanelProps) -> Html {
     let Some(v) = lesson::view(&page) else {
         return html! {};
     };
-    let asking = v
-        .question
-        .as_ref()
-        .is_some_and(|q| q.state == crate::model::quiz::QuestionState::Asking);
-    let next_asks = !asking
-        && page
-            .pg
-            .scenario
-            .lesson
-            .as_ref()
-            .and_then(|l| l.captions.get(v.pos))
-            .is_some_and(|c| c.question.is_some() && !page.quiz.settled.contains_key(&v.pos));
-    let next = match (asking, page.presenter) {
-        (true, true) => Some("Reveal the answer".to_string()),
-        (true, false) => None,
-        _ => v.next.as_ref().map(|n| {
-            if next_asks {
-                format!("Next: a question, then {n}")
-            } else {
-                format!("Next: {n}")
-            }
-        }),
-    };
-    let end = if asking {
-        "Answer the question"
-    } else {
-        "The end"
-    };
-    let score = v.score.map(|(right, answered, all)| match answered {
-        0 => format!("{all} questions"),
-        _ => format!("{right} of {answered} right on the first try · {all} questions"),
-    });
+    let (label, enabled) = v.button.clone();
     html! {
         <section class="lesson panel" aria-label="Lesson" id="lesson">
             <div class="lesson-head">
                 <h2>{ format!("Lesson: {}", v.title) }</h2>
                 <span class="step" id="lesson-step">{ format!("step {} of {}", v.pos, v.count) }</span>
-                { for score.map(|s| html! { <span class="score" id="quiz-score">{ s }</span> }) }
+                { for v.score_line.as_ref().map(|s| html! { <span class="score" id="quiz-score">{ s.clone() }</span> }) }
                 <div class="lesson-nav">
                     <button id="lesson-back" disabled={v.pos == 0} onclick={send(p, Command::LessonBack)} title="The previous caption's moment (b)">{ "← Back" }</button>
-                    <button id="lesson-next" class="primary" disabled={next.is_none()} onclick={send(p, Command::LessonNext)} title="Run to the next caption's moment (n)">
-                        { next.unwrap_or_else(|| end.into()) }</button>
+                    <button id="lesson-next" class="primary" disabled={!enabled} onclick={send(p, Command::LessonNext)} title="Run to the next caption's moment (n)">
+                        { label }</button>
                 </div>
             </div>
             <p class="caption" id="caption" aria-live="polite">{ v.caption }</p>

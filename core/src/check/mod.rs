@@ -95,9 +95,20 @@ pub const CLOCK_BOUND: [&str; 3] = [
     "isolated_leader_steps_down",
 ];
 
-/// Whether invariant `name` is being checked in this run (see [`CLOCK_BOUND`]).
+/// Whether invariant `name` is being checked in this run (see [`CLOCK_BOUND`]). The checks
+/// themselves ask this, so the list is the one place that decides; while clocks run true it
+/// costs one flag read.
 pub fn is_checked(w: &World, name: &str) -> bool {
     !(w.server_clocks_disturbed && CLOCK_BOUND.contains(&name))
+}
+
+/// The invariants this run does not check (empty while every server clock runs true).
+pub fn unchecked(w: &World) -> Vec<&'static str> {
+    CLOCK_BOUND
+        .iter()
+        .copied()
+        .filter(|n| !is_checked(w, n))
+        .collect()
 }
 
 impl Checker {
@@ -528,7 +539,7 @@ pub fn ghost_lock_released(w: &mut World, out: &mut Vec<Violation>) {
 /// margin), as long as the servers' clocks run true: a lease is a promise about durations, and
 /// the client's margin must cover its own clock's drift. Reported once per key and tokens.
 pub fn one_believed_holder(w: &mut World, out: &mut Vec<Violation>) {
-    if w.server_clocks_disturbed {
+    if !is_checked(w, "one_believed_holder") {
         return;
     }
     let now = w.now_us;
@@ -639,7 +650,11 @@ pub fn leader_liveness(w: &mut World, out: &mut Vec<Violation>) {
             let needless = settled_at.is_some_and(|at| {
                 at <= now && (new_term == term || campaigned.is_none_or(|c| c >= at))
             });
-            if lead != Some(term) && !w.server_clocks_disturbed && !recent_wake && needless {
+            if lead != Some(term)
+                && is_checked(w, "healthy_leader_not_deposed")
+                && !recent_wake
+                && needless
+            {
                 let heard = majority_heard_at(w, i, since);
                 if now.saturating_sub(heard) <= HEALTHY_WINDOW_US && heard > since {
                     let detail = format!(
@@ -670,7 +685,9 @@ pub fn leader_liveness(w: &mut World, out: &mut Vec<Violation>) {
         } else {
             None
         };
-        if !w.server_clocks_disturbed && now.saturating_sub(heard.max(since)) > limit {
+        if is_checked(w, "isolated_leader_steps_down")
+            && now.saturating_sub(heard.max(since)) > limit
+        {
             let detail = format!(
                 "n{} still leads term {term} but has not heard from a majority for over {} ms",
                 i + 1,

@@ -91,6 +91,8 @@ pub fn walk(sc: &Scenario, mut at: impl FnMut(usize, &World)) -> Vec<Option<Mark
 pub struct Verdict {
     /// (caption number from 1, what is wrong), in caption order.
     pub wrong: Vec<(usize, String)>,
+    /// How many of `wrong` are questions whose declared answer the run contradicts.
+    pub wrong_answers: usize,
 }
 
 /// Walk the lesson and list what is not true. `at` also sees each caption's world.
@@ -106,7 +108,7 @@ pub fn verdict(sc: &Scenario, mut at: impl FnMut(usize, &World)) -> Verdict {
         }
         at(i, w)
     });
-    let mut wrong = Vec::new();
+    let (mut wrong, mut wrong_answers) = (Vec::new(), 0);
     for (i, (c, m)) in lesson.captions.iter().zip(&marks).enumerate() {
         match m {
             None => {
@@ -122,6 +124,7 @@ pub fn verdict(sc: &Scenario, mut at: impl FnMut(usize, &World)) -> Verdict {
                 if let Some(q) = &c.question {
                     for (f, ok) in q.checks.iter().zip(&m.answer_facts) {
                         if !ok {
+                            wrong_answers += 1;
                             wrong.push((
                                 i + 1,
                                 format!(
@@ -147,7 +150,10 @@ pub fn verdict(sc: &Scenario, mut at: impl FnMut(usize, &World)) -> Verdict {
             }
         }
     }
-    Verdict { wrong }
+    Verdict {
+        wrong,
+        wrong_answers,
+    }
 }
 
 #[cfg(test)]
