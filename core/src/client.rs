@@ -165,6 +165,18 @@ impl Client {
         self.held.get(key).is_some_and(|h| h.until_local_us > now)
     }
 
+    /// Whether a Granted reply still has a taker here: the client waits for (or will retry)
+    /// that request, or already holds that very grant (a duplicate reply). Otherwise the
+    /// grant reached a client that restarted or gave up on the request, and nobody will use
+    /// or release the lock: a ghost.
+    pub fn takes_grant(&self, req: u64, key: &str, token: Token) -> bool {
+        let asked = match &self.phase {
+            Phase::Waiting { req: r, .. } | Phase::Backoff { req: r, .. } => *r == req,
+            _ => false,
+        };
+        asked || self.held.get(key).is_some_and(|h| h.token == token)
+    }
+
     /// Queue a step asked for from the page; a client that has finished starts it at once.
     pub fn push_manual(&mut self, now: i64, step: Step) {
         self.manual.push_back(step);

@@ -223,15 +223,20 @@ impl Server {
     }
 
     /// The lock table becomes a snapshot's (§7): applied up to `index`. Every node counts leases
-    /// on its own clock from when it learns of a Grant, so each held lock's countdown starts now
-    /// at full length, as after a restart.
+    /// on its own clock from when it learns of a Grant: a lock this node already counts (the
+    /// same key and token) keeps its running countdown, and any other held lock's countdown
+    /// starts now at full length, as after a restart.
     fn restore(&mut self, now: i64, state: &LockMachine, index: Index) {
         self.machine = state.clone();
         debug_assert_eq!(self.machine.applied, index);
         self.results = Default::default();
         self.results_from = index;
-        self.leases.clear();
+        let mut running = std::mem::take(&mut self.leases);
         for (key, l) in &self.machine.locks {
+            if let Some(lease) = running.remove(key).filter(|r| r.token == l.token) {
+                self.leases.insert(key.clone(), lease);
+                continue;
+            }
             let deadline_local_us = now.saturating_add((l.lease_ms as i64).saturating_mul(1000));
             self.leases.insert(
                 key.clone(),
@@ -582,11 +587,13 @@ impl Server {
                 .apply_with(index, entry.cmd.as_ref(), self.rules);
             self.results.push(result);
             self.track_lease(now, entry.cmd.as_ref(), result);
-            let leader_of_entry = self.raft.is_leader() && entry.term == self.raft.term();
-            if leader_of_entry && entry.cmd.is_none() {
+            let leader = self.raft.is_leader();
+            if leader && entry.term == self.raft.term() && entry.cmd.is_none() {
                 self.noop_committed = true;
             }
-            if let (true, Some(cmd)) = (leader_of_entry, entry.cmd.as_ref()) {
+            // Every waiter is answered, whatever the entry's term: a retry that found its
+            // request in a log this leader inherited waits for that entry like any other.
+            if let (true, Some(cmd)) = (leader, entry.cmd.as_ref()) {
                 if let Some((client, req)) = self.waiters.remove(&index) {
                     if cmd.client == Some(client) && cmd.req == req {
                         let outcome = outcome_of(&cmd.op, result, &self.machine.locks);

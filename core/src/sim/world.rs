@@ -546,6 +546,19 @@ impl World {
         } else if to < self.storage_endpoint() {
             let c = to - self.n;
             let slot = &mut self.clients[c];
+            if let Payload::Reply(r) = &p.payload {
+                // A grant that reaches a crashed client, or one that restarted or gave up on
+                // that request, is a ghost: the connection it came on is gone, and the reset
+                // reaches the node that sent it.
+                if let crate::lock::server::Outcome::Granted { key, token, .. } = &r.outcome {
+                    if slot.crashed || !slot.client.takes_grant(r.req, key, *token) {
+                        let reply = r.clone();
+                        self.grant_undeliverable(p.from as usize, c as ClientId, &reply);
+                        return;
+                    }
+                }
+            }
+            let slot = &mut self.clients[c];
             if slot.crashed {
                 return;
             }
@@ -637,29 +650,45 @@ impl World {
                     self.send(i, ep, Payload::Reply(reply));
                 } else {
                     // The connection is gone: the server learns it at once (a TCP error).
-                    if let (crate::lock::server::Outcome::Granted { key, token, .. }, Some(s)) =
-                        (&reply.outcome, self.nodes[i].server.as_ref())
-                    {
-                        if s.raft.is_leader() {
-                            self.checker.ghosts.push((
-                                key.to_string(),
-                                *token,
-                                i,
-                                s.raft.term(),
-                                self.now_us + 1_000_000,
-                            ));
-                        }
-                    }
-                    let local = self.nodes[i].clock.local_at(self.now_us);
-                    if let Some(s) = self.nodes[i].server.as_mut() {
-                        s.reply_undeliverable(local, c, &reply);
-                    }
+                    self.undeliverable(i, c, &reply);
                 }
             }
             out.replies = replies;
             self.spare_out = out;
         }
         self.reschedule_node(i);
+    }
+
+    /// Node `i` learns that `reply` never reached client `c`. If it granted a lock and `i`
+    /// still leads, the checker expects the ghost released within a second.
+    fn undeliverable(&mut self, i: usize, c: ClientId, reply: &ClientReply) {
+        if let (crate::lock::server::Outcome::Granted { key, token, .. }, Some(s)) =
+            (&reply.outcome, self.nodes[i].server.as_ref())
+        {
+            if s.raft.is_leader() {
+                self.checker.ghosts.push((
+                    key.to_string(),
+                    *token,
+                    i,
+                    s.raft.term(),
+                    self.now_us + 1_000_000,
+                ));
+            }
+        }
+        let local = self.nodes[i].clock.local_at(self.now_us);
+        if let Some(s) = self.nodes[i].server.as_mut() {
+            s.reply_undeliverable(local, c, reply);
+        }
+    }
+
+    /// A grant arrived where nobody takes it (see [`World::deliver`]): the sender hears of it
+    /// as it would of a reset connection, and carries out what that makes it do.
+    fn grant_undeliverable(&mut self, i: usize, c: ClientId, reply: &ClientReply) {
+        if i >= self.n || self.nodes[i].paused || self.nodes[i].server.is_none() {
+            return;
+        }
+        self.undeliverable(i, c, reply);
+        self.after_node(i);
     }
 
     fn node_event(&mut self, i: usize, ev: ServerEvent) {
