@@ -971,6 +971,14 @@ fn invalid_scenario_is_refused_with_the_field_at_fault() {
             json!({"version": 1, "seed": 1, "nodes": 3, "clocks": [{"node": 1, "rate_ppm": 5}]}),
             "clocks[0].rate_ppm",
         ),
+        (
+            json!({"version": 1, "seed": 1, "nodes": 3, "timeline": [{"at_ms": 5, "do": "cut", "from": "n2", "to": "n2"}]}),
+            "timeline[0].to",
+        ),
+        (
+            json!({"version": 1, "seed": 1, "nodes": 3, "timeline": [{"at_ms": 5, "do": "heal", "from": "n02", "to": "n2"}]}),
+            "timeline[0].to",
+        ),
     ];
     for (doc, field) in cases {
         let e = Scenario::from_json(&doc.to_string()).unwrap_err();

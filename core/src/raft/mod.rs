@@ -545,11 +545,17 @@ impl<C: Command> Raft<C> {
         last_term: Term,
         pre: bool,
     ) {
+        // As etcd (raft.go, Step, `canVote`): a repeat of the vote cast, or no vote and no
+        // leader in this term; a pre-vote also for a later term when no leader is heard (§9.6,
+        // §4.2.3). So a pre-vote for this node's own term is granted when it has neither a leader
+        // nor a vote in it (it got there through a message that named no leader).
+        let this_term =
+            self.voted_for == Some(from) || (self.voted_for.is_none() && self.leader.is_none());
         let can_vote = if pre {
-            // A pre-vote is granted for a later term when no leader is heard (§9.6, §4.2.3).
-            term > self.term && !(self.cfg.pre_vote && self.in_leader_lease(now))
+            (term > self.term && !(self.cfg.pre_vote && self.in_leader_lease(now)))
+                || (term == self.term && this_term)
         } else {
-            self.voted_for == Some(from) || (self.voted_for.is_none() && self.leader.is_none())
+            this_term
         };
         let granted = can_vote && self.log_is_up_to_date(last_index, last_term);
         if granted && !pre {

@@ -534,6 +534,68 @@ fn prevote_9_6_leader_itself_refuses_a_prevote_while_it_leads() {
     assert_eq!(net.nodes[0].role(), Role::Leader);
 }
 
+fn prevote_reply(r: &mut Raft<Cmd>) -> bool {
+    match &r.take_ready().messages[..] {
+        [(
+            _,
+            Message::VoteReply {
+                granted, pre: true, ..
+            },
+        )] => *granted,
+        m => panic!("{m:?}"),
+    }
+}
+
+#[test]
+fn prevote_9_6_granted_for_the_receivers_own_term_when_it_has_no_leader_and_no_vote() {
+    // etcd's rule (raft.go, Step, `canVote`): a node may vote if it already voted for the
+    // sender, or has neither voted nor seen a leader in this term, or the pre-vote is for a later
+    // term. Here n1 reached term 1 through a message that named no leader; n2, still in term
+    // 0, asks for pre-votes for term 1, which is n1's own.
+    let mut net = Net::new(3, cfg(true, true));
+    let now = net.now;
+    let bump = Message::AppendReply {
+        term: 1,
+        success: false,
+        match_index: 0,
+        hint_index: 0,
+        hint_term: 0,
+    };
+    net.nodes[1].step(now, 0, bump);
+    net.nodes[1].take_ready();
+    assert_eq!((net.nodes[1].term(), net.nodes[1].leader()), (1, None));
+    let ask = Message::Vote {
+        term: 1,
+        last_index: 0,
+        last_term: 0,
+        pre: true,
+    };
+    net.nodes[1].step(now, 2, ask.clone());
+    assert!(
+        prevote_reply(&mut net.nodes[1]),
+        "no leader, no vote: granted"
+    );
+    assert_eq!(net.nodes[1].term(), 1, "a pre-vote changes no term");
+    // Once n1 has voted for another node in term 1, the same pre-vote is refused.
+    net.nodes[1].step(
+        now,
+        0,
+        Message::Vote {
+            term: 1,
+            last_index: 0,
+            last_term: 0,
+            pre: false,
+        },
+    );
+    net.nodes[1].take_ready();
+    assert_eq!(net.nodes[1].voted_for(), Some(0));
+    net.nodes[1].step(now, 2, ask);
+    assert!(
+        !prevote_reply(&mut net.nodes[1]),
+        "voted for n0 in term 1: refused"
+    );
+}
+
 impl Net {
     /// Deliver what is queued now, once (no follow-ups): lets a test stop between rounds.
     fn round(&mut self) {

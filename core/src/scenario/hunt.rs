@@ -119,7 +119,9 @@ fn figure_8_faults(sc: &mut Scenario, r: &mut Rng) {
             4 => Action::Isolate { node: node(r) },
             _ => Action::HealAll,
         };
-        sc.timeline.push(TimedAction { at_ms, action });
+        if !action.is_self_cut() {
+            sc.timeline.push(TimedAction { at_ms, action });
+        }
     }
     sc.timeline.sort_by_key(|t| t.at_ms);
 }

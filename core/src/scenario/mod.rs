@@ -317,6 +317,14 @@ impl ActionFields {
     }
 }
 
+impl Action {
+    /// A cut or heal whose two ends are the same node (refused by validation; the swarm and the
+    /// hunt drop the ones they draw).
+    pub fn is_self_cut(&self) -> bool {
+        matches!(self, Action::Cut { from, to } | Action::Heal { from, to } if from == to)
+    }
+}
+
 impl<'de> Deserialize<'de> for Action {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         ActionFields::deserialize(d)?.into_action()
@@ -700,7 +708,14 @@ impl Scenario {
             }
             Action::Cut { from, to } | Action::Heal { from, to } => {
                 endpoint("from", from)?;
-                endpoint("to", to)
+                endpoint("to", to)?;
+                if self.endpoint(from) == self.endpoint(to) {
+                    return err(
+                        format!("{f}.to"),
+                        format!("\"{to}\" is the same as \"from\": a link joins two ends"),
+                    );
+                }
+                Ok(())
             }
             Action::SetRate { node: k, rate_ppm } => {
                 node(*k)?;

@@ -117,7 +117,11 @@ pub fn random_scenario(seed: u64) -> Scenario {
                 client: client(&mut r),
             },
         };
-        timeline.push(TimedAction { at_ms, action });
+        // A drawn cut from a node to itself is dropped (the draws stay as they were, so every
+        // seed keeps its schedule; such a cut never changed anything but was not a valid action).
+        if !action.is_self_cut() {
+            timeline.push(TimedAction { at_ms, action });
+        }
     }
     timeline.sort_by_key(|t| t.at_ms);
     timeline.push(TimedAction {
