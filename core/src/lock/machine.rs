@@ -79,7 +79,7 @@ impl Command for LockCommand {
 }
 
 /// The six apply results of the seed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "r", rename_all = "snake_case")]
 pub enum ApplyResult {
     Granted { token: Token },
