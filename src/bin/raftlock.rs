@@ -126,6 +126,11 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
     println!("virtual time    {} ms", sc.until_ms);
     println!("events          {}", s.events);
     println!("leader changes  {}", s.leader_changes);
+    println!(
+        "raft messages   {} ({:.1} KB)",
+        s.raft_messages,
+        s.raft_bytes as f64 / 1000.0
+    );
     println!("grants          {}", s.grants);
     println!("expiries        {}", s.expiries);
     println!("ghost releases  {}", s.ghost_releases);
@@ -377,11 +382,13 @@ fn cmd_bench(args: &[String]) -> Result<(), String> {
     let mut rates = Vec::new();
     let mut hash = String::new();
     let mut events = 0;
+    let mut traffic = (0, 0);
     for _ in 0..runs {
         let t0 = std::time::Instant::now();
         let w = raftlock::bench::run_bench(&sc);
         let secs = t0.elapsed().as_secs_f64();
         events = w.stats.events;
+        traffic = (w.stats.raft_messages, w.stats.raft_bytes);
         hash = w.trace.hash_hex();
         rates.push((events as f64 / secs, secs));
     }
@@ -408,6 +415,11 @@ fn cmd_bench(args: &[String]) -> Result<(), String> {
         "| virtual/real time ratio | {:.0}x | {:.0}x |",
         virtual_s / rates.last().unwrap().1,
         virtual_s / median.1
+    );
+    println!(
+        "Raft traffic between nodes: {:.0} messages and {:.1} KB per virtual second",
+        traffic.0 as f64 / virtual_s,
+        traffic.1 as f64 / virtual_s / 1000.0
     );
     Ok(())
 }

@@ -501,7 +501,8 @@ pub fn lock_tables_agree(w: &mut World, out: &mut Vec<Violation>) {
 
 /// A lock whose Grant reply could not reach its client is released soon (the seed's ghost-lock
 /// rule): checked one second after the leader learned it, while that node still leads in the
-/// same term (a leader that lost office cannot be held to it).
+/// same term (a leader that lost office cannot be held to it). A paused leader can do nothing:
+/// its second starts again when it wakes.
 pub fn ghost_lock_released(w: &mut World, out: &mut Vec<Violation>) {
     let now = w.now_us;
     let due: Vec<_> = w
@@ -516,6 +517,12 @@ pub fn ghost_lock_released(w: &mut World, out: &mut Vec<Violation>) {
     }
     w.checker.ghosts.retain(|g| g.4 > now);
     for (key, token, node, term, _) in due {
+        if w.nodes[node].paused {
+            w.checker
+                .ghosts
+                .push((key, token, node, term, now + 1_000_000));
+            continue;
+        }
         let Some(s) = w.nodes[node].server.as_ref() else {
             continue;
         };

@@ -76,6 +76,19 @@ impl Command for LockCommand {
         let h = mix(h, self.counter_token.map_or(0, |t| t + 1));
         mix(h, self.client.map_or(u64::MAX, |c| c as u64))
     }
+    /// Op tag, key, lease or token, request number, client, counter token.
+    fn wire_bytes(&self) -> u64 {
+        1 + 2 + self.op.key().len() as u64 + 8 + 8 + 4 + 8
+    }
+    /// Per lock its key, holder, token and lease; per session its client, request and result.
+    fn state_wire_bytes(m: &LockMachine) -> u64 {
+        24 + m
+            .locks
+            .keys()
+            .map(|k| 2 + k.len() as u64 + 4 + 8 + 8)
+            .sum::<u64>()
+            + m.sessions.len() as u64 * 24
+    }
 }
 
 /// The six apply results of the seed.

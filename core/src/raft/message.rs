@@ -54,6 +54,23 @@ impl<C: Command> Message<C> {
         }
     }
 
+    /// About how many bytes the message takes on the wire, in a compact binary form: 24 for
+    /// the kind, term and addresses, the fixed fields, and the entries or the snapshot.
+    pub fn wire_bytes(&self) -> u64 {
+        24 + match self {
+            Message::Vote { .. } => 17,
+            Message::VoteReply { .. } => 2,
+            Message::Append { entries, .. } => {
+                24 + entries
+                    .iter()
+                    .map(|e| 9 + e.cmd.as_ref().map_or(0, C::wire_bytes))
+                    .sum::<u64>()
+            }
+            Message::AppendReply { .. } => 33,
+            Message::Snapshot { snapshot, .. } => 24 + C::state_wire_bytes(&snapshot.state),
+        }
+    }
+
     /// A short label for the UI and the trace: vote, prevote, vote_reply, append, heartbeat,
     /// append_reply, snapshot.
     pub fn kind(&self) -> &'static str {

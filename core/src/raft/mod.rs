@@ -18,6 +18,9 @@
 //! - §8 a no-op entry at the start of each term: `become_leader`;
 //! - thesis §9.6 pre-vote: `campaign`, `handle_vote`; thesis §6.2 check-quorum: `tick`;
 //! - thesis §4.2.3 ignoring disruptive RequestVotes while a leader is heard: `in_leader_lease`;
+//! - replication per follower in etcd-raft's progress states (probe, replicate, snapshot), so a
+//!   heartbeat re-sends neither entries nor a snapshot still in flight: [`ProgressState`],
+//!   `broadcast_append`, `heartbeat`, `handle_append_reply`;
 //! - §7 log compaction: the host hands over a snapshot of its state machine with
 //!   [`Raft::snapshot_taken`], the log drops the prefix before the previous snapshot, and a
 //!   follower that needs a dropped entry gets InstallSnapshot instead (`send_append`,
@@ -43,6 +46,14 @@ pub type Index = u64;
 pub trait Command: Clone + Debug + PartialEq {
     type State: Clone + Debug + PartialEq;
     fn digest(&self) -> u64;
+    /// About how many bytes the command takes on the wire (for the message statistics).
+    fn wire_bytes(&self) -> u64 {
+        32
+    }
+    /// About how many bytes a snapshot of `state` takes on the wire.
+    fn state_wire_bytes(_state: &Self::State) -> u64 {
+        0
+    }
 }
 
 /// A snapshot of the state machine after applying `index` (§7, Figure 13: last included index
@@ -158,6 +169,42 @@ impl<C: Command> HardState<C> {
     }
 }
 
+/// The leader's view of one follower's replication, after etcd-raft's `tracker.Progress`:
+/// - **probe**: where the follower's log matches is not known yet. One AppendEntries goes out,
+///   then nothing more until it is answered or the next heartbeat;
+/// - **replicate**: the follower is known to match. New entries stream out as they are proposed.
+///   A heartbeat re-sends nothing, unless what was sent has gone the shortest election timeout
+///   without any progress (presumed lost): then the follower is probed again;
+/// - **snapshot**: InstallSnapshot is on its way. Nothing more is sent until it is answered, or
+///   the longest election timeout passes without an answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ProgressState {
+    #[default]
+    Probe,
+    Replicate,
+    Snapshot,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Progress {
+    state: ProgressState,
+    /// Probe: an AppendEntries is out and unanswered.
+    paused: bool,
+    /// Replicate and snapshot: since when (local µs) what was sent has waited for progress;
+    /// `i64::MAX` while nothing is outstanding.
+    waiting_since: i64,
+}
+
+impl Default for Progress {
+    fn default() -> Self {
+        Progress {
+            state: ProgressState::Probe,
+            paused: false,
+            waiting_since: i64::MAX,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Raft<C: Command> {
     id: NodeId,
@@ -178,6 +225,8 @@ pub struct Raft<C: Command> {
     votes: Vec<Option<bool>>,
     next: Vec<Index>,
     matched: Vec<Index>,
+    /// How the leader replicates to each follower (etcd-raft's progress states).
+    progress: Vec<Progress>,
     /// Scratch space for `maybe_commit` (allocated once, so committing never allocates).
     sorted: Vec<Index>,
     recently_active: Vec<bool>,
@@ -230,6 +279,7 @@ impl<C: Command> Raft<C> {
             votes: vec![None; n],
             next: vec![1; n],
             matched: vec![0; n],
+            progress: vec![Progress::default(); n],
             sorted: Vec::with_capacity(n),
             recently_active: vec![false; n],
             election_deadline: 0,
@@ -320,6 +370,11 @@ impl<C: Command> Raft<C> {
     pub fn match_index(&self, peer: NodeId) -> Index {
         self.matched[peer]
     }
+
+    /// Leader only: how it replicates to `peer` now.
+    pub fn progress_state(&self, peer: NodeId) -> ProgressState {
+        self.progress[peer].state
+    }
     pub fn is_leader(&self) -> bool {
         self.role == Role::Leader
     }
@@ -358,7 +413,7 @@ impl<C: Command> Raft<C> {
                 self.quorum_deadline = now + self.cfg.election_timeout_min_us as i64;
             }
             if now >= self.heartbeat_deadline {
-                self.broadcast_append(true);
+                self.heartbeat(now);
                 self.heartbeat_deadline = now + self.cfg.heartbeat_us as i64;
             }
         } else if now >= self.election_deadline {
@@ -367,7 +422,7 @@ impl<C: Command> Raft<C> {
     }
 
     /// Append a command to the leader's log and start replicating it.
-    pub fn propose(&mut self, _now: i64, cmd: C) -> Result<Index, NotLeader> {
+    pub fn propose(&mut self, now: i64, cmd: C) -> Result<Index, NotLeader> {
         if self.role != Role::Leader {
             return Err(NotLeader { hint: self.leader });
         }
@@ -377,7 +432,7 @@ impl<C: Command> Raft<C> {
         });
         self.matched[self.id] = index;
         self.maybe_commit();
-        self.broadcast_append(false);
+        self.broadcast_append(now);
         Ok(index)
     }
 
@@ -452,7 +507,7 @@ impl<C: Command> Raft<C> {
                 hint_index,
                 hint_term,
                 ..
-            } => self.handle_append_reply(from, success, match_index, hint_index, hint_term),
+            } => self.handle_append_reply(now, from, success, match_index, hint_index, hint_term),
             Message::Snapshot { snapshot, .. } => self.handle_snapshot(now, from, snapshot),
         }
     }
@@ -639,6 +694,9 @@ impl<C: Command> Raft<C> {
         let last = self.log.last_index();
         self.next.iter_mut().for_each(|x| *x = last + 1);
         self.matched.iter_mut().for_each(|x| *x = 0);
+        self.progress
+            .iter_mut()
+            .for_each(|p| *p = Progress::default());
         self.recently_active.iter_mut().for_each(|a| *a = false);
         // §8: a no-op of the new term lets the leader commit (and learn) everything before it.
         let index = self.log.append(Entry {
@@ -647,7 +705,7 @@ impl<C: Command> Raft<C> {
         });
         self.matched[self.id] = index;
         self.maybe_commit();
-        self.broadcast_append(false);
+        self.broadcast_append(now);
         self.heartbeat_deadline = now + self.cfg.heartbeat_us as i64;
         self.quorum_deadline = if self.cfg.check_quorum {
             now + self.cfg.election_timeout_min_us as i64
@@ -658,20 +716,81 @@ impl<C: Command> Raft<C> {
 
     // ---- replication -----------------------------------------------------------------------
 
-    /// Send each follower what it lacks. A heartbeat resends from the last acknowledged index so
-    /// that lost messages are repaired; a proposal only sends what was not sent yet.
-    fn broadcast_append(&mut self, heartbeat: bool) {
+    /// New entries: each follower that takes them now gets what it lacks (a paused probe and a
+    /// snapshot in flight wait).
+    fn broadcast_append(&mut self, now: i64) {
         for p in 0..self.n {
             if p != self.id {
-                if heartbeat {
-                    self.next[p] = self.matched[p] + 1;
+                let pr = self.progress[p];
+                let waits = match pr.state {
+                    ProgressState::Probe => pr.paused,
+                    ProgressState::Replicate => false,
+                    ProgressState::Snapshot => true,
+                };
+                if !waits && self.next[p] <= self.log.last_index() {
+                    self.send_append(now, p);
                 }
-                self.send_append(p);
             }
         }
     }
 
-    fn send_append(&mut self, to: NodeId) {
+    /// Every heartbeat interval each follower hears from the leader. A probe is sent again;
+    /// a follower in replicate or snapshot gets only an empty AppendEntries at the index it is
+    /// known to match (which carries the commit index), unless what it was sent has waited too
+    /// long for an answer: then it is probed again from there.
+    fn heartbeat(&mut self, now: i64) {
+        // Answers normally come within a round trip; one not come within the shortest election
+        // timeout is presumed lost (a slower link than that cannot keep a leader anyway).
+        let lost_after = self.cfg.election_timeout_min_us as i64;
+        let snapshot_timeout = self.cfg.election_timeout_max_us as i64;
+        for p in 0..self.n {
+            if p == self.id {
+                continue;
+            }
+            let pr = self.progress[p];
+            let stale = match pr.state {
+                ProgressState::Probe => true,
+                ProgressState::Replicate => {
+                    pr.waiting_since != i64::MAX && now - pr.waiting_since >= lost_after
+                }
+                ProgressState::Snapshot => now - pr.waiting_since >= snapshot_timeout,
+            };
+            if stale {
+                // A probe is sent again from where it probes; what was presumed lost is sent
+                // again from the follower's match.
+                if pr.state != ProgressState::Probe {
+                    self.next[p] = self.matched[p] + 1;
+                }
+                self.progress[p] = Progress::default();
+                self.send_append(now, p);
+            } else {
+                self.send_heartbeat(p);
+            }
+        }
+    }
+
+    /// An empty AppendEntries at the follower's match index, which its log is known to hold
+    /// (or at 0 where this leader's log no longer knows that index's term: it then keeps only
+    /// the follower's election timer, and carries no commit).
+    fn send_heartbeat(&mut self, to: NodeId) {
+        let m = self.matched[to];
+        let (prev_index, prev_term) = match self.log.term(m) {
+            Some(t) => (m, t),
+            None => (0, 0),
+        };
+        self.send(
+            to,
+            Message::Append {
+                term: self.term,
+                prev_index,
+                prev_term,
+                entries: Vec::new(),
+                commit: self.commit,
+            },
+        );
+    }
+
+    fn send_append(&mut self, now: i64, to: NodeId) {
         let prev_index = self.next[to] - 1;
         if prev_index < self.log.start() {
             // The entries this follower needs are compacted: it gets the snapshot (§7).
@@ -680,6 +799,11 @@ impl<C: Command> Raft<C> {
                 .clone()
                 .expect("a compacted log has a snapshot");
             self.next[to] = snap.index + 1;
+            self.progress[to] = Progress {
+                state: ProgressState::Snapshot,
+                paused: false,
+                waiting_since: now,
+            };
             self.send(
                 to,
                 Message::Snapshot {
@@ -691,7 +815,16 @@ impl<C: Command> Raft<C> {
         }
         let last = self.log.last_index().min(prev_index + self.cfg.max_batch);
         let entries = self.log.slice(prev_index + 1, last);
-        self.next[to] = last + 1;
+        let pr = &mut self.progress[to];
+        match pr.state {
+            ProgressState::Probe => pr.paused = true,
+            _ => {
+                self.next[to] = last + 1;
+                if !entries.is_empty() && pr.waiting_since == i64::MAX {
+                    pr.waiting_since = now;
+                }
+            }
+        }
         let msg = Message::Append {
             term: self.term,
             prev_index,
@@ -857,6 +990,7 @@ impl<C: Command> Raft<C> {
 
     fn handle_append_reply(
         &mut self,
+        now: i64,
         from: NodeId,
         success: bool,
         match_index: Index,
@@ -867,18 +1001,36 @@ impl<C: Command> Raft<C> {
             return;
         }
         self.recently_active[from] = true;
+        let pr = self.progress[from];
         if success {
-            if match_index > self.matched[from] {
+            let progressed = match_index > self.matched[from];
+            if progressed {
                 self.matched[from] = match_index;
                 self.maybe_commit();
             }
             if self.next[from] <= self.matched[from] {
                 self.next[from] = self.matched[from] + 1;
             }
+            let caught_up = self.next[from] - 1 <= self.matched[from];
+            match pr.state {
+                ProgressState::Probe if progressed => self.become_replicate(now, from),
+                ProgressState::Probe => self.progress[from].paused = false,
+                ProgressState::Replicate if progressed => {
+                    self.progress[from].waiting_since = if caught_up { i64::MAX } else { now };
+                }
+                ProgressState::Replicate => {}
+                ProgressState::Snapshot if self.matched[from] + 1 >= self.next[from] => {
+                    self.become_replicate(now, from)
+                }
+                ProgressState::Snapshot => return,
+            }
             if self.next[from] <= self.log.last_index() {
-                self.send_append(from);
+                self.send_append(now, from);
             }
         } else {
+            if pr.state == ProgressState::Snapshot {
+                return; // an answer to something sent before the snapshot
+            }
             // Fast back-off (§5.3, end): skip the follower's whole conflicting term.
             let next = if hint_term > 0 {
                 match self.log.last_index_of_term(hint_term) {
@@ -889,8 +1041,19 @@ impl<C: Command> Raft<C> {
                 hint_index
             };
             self.next[from] = next.clamp(self.matched[from] + 1, self.log.last_index() + 1);
-            self.send_append(from);
+            self.progress[from] = Progress::default();
+            self.send_append(now, from);
         }
+    }
+
+    fn become_replicate(&mut self, now: i64, to: NodeId) {
+        let caught_up = self.next[to] - 1 <= self.matched[to];
+        self.next[to] = self.next[to].max(self.matched[to] + 1);
+        self.progress[to] = Progress {
+            state: ProgressState::Replicate,
+            paused: false,
+            waiting_since: if caught_up { i64::MAX } else { now },
+        };
     }
 
     /// §5.4.2: the leader commits an index replicated on a majority only if that entry is of its

@@ -163,6 +163,10 @@ pub struct WorldStats {
     pub events: u64,
     pub messages_sent: u64,
     pub messages_dropped: u64,
+    /// Raft messages sent between nodes, and about how many bytes they took
+    /// ([`crate::raft::Message::wire_bytes`]).
+    pub raft_messages: u64,
+    pub raft_bytes: u64,
     pub leader_changes: u64,
     pub grants: u64,
     pub expiries: u64,
@@ -476,6 +480,10 @@ impl World {
 
     fn send(&mut self, from: usize, to: usize, payload: Payload) {
         self.stats.messages_sent += 1;
+        if let Payload::Raft(m) = &payload {
+            self.stats.raft_messages += 1;
+            self.stats.raft_bytes += m.wire_bytes();
+        }
         if !self.net.is_up(from, to) {
             self.stats.messages_dropped += 1;
             return;
@@ -1170,6 +1178,11 @@ impl World {
             return;
         }
         self.nodes[i].paused = false;
+        // A ghost this node must release: its second starts again now.
+        let due = self.now_us + 1_000_000;
+        for g in self.checker.ghosts.iter_mut().filter(|g| g.2 == i) {
+            g.4 = g.4.max(due);
+        }
         self.trace
             .push(self.now_us, TraceEvent::Resume { node: i + 1 });
         for p in std::mem::take(&mut self.nodes[i].held) {
