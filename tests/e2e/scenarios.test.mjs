@@ -65,7 +65,7 @@ test('every built-in scenario plays its lesson in the page, its checks pass, and
       // Compacted entries show as "snap" cells; n3's row starts after the snapshot it installed.
       await page.locator('#log-panel').scrollIntoViewIfNeeded();
       await page.click('#log-panel button:has-text("Follow the end")');
-      await page.evaluate(() => window.raftlock.seek(6_021_000)); // just after n3 installed it
+      await page.evaluate(() => window.raftlock.seek(6_171_000)); // just after n3 installed it (6.170 s)
       await page.waitForFunction(() => /installs the leader's snapshot at index 48/.test(document.querySelector('ol.events').textContent));
       assert.equal(await page.locator('#log-panel tr:nth-child(3) td.compacted').count(), 8, "n3's row: 41 to 48 are in its snapshot");
       assert.ok(await page.locator('#log-panel tr:nth-child(1) td.entry').count() > 8, "n1's log still holds 41 to 48 for followers");
