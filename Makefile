@@ -4,7 +4,7 @@ export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export CARGO_BUILD_JOBS ?= 2
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 
-.PHONY: setup serve build test test-native test-wasm test-e2e size bench bench-quick
+.PHONY: setup serve build test lint test-native test-wasm test-e2e size bench bench-quick
 
 setup:
 	@scripts/setup.sh
@@ -20,10 +20,17 @@ build: setup
 ## Every test layer: native, wasm in headless Chromium, end to end with Playwright
 test:
 	@scripts/setup.sh browser
+	$(MAKE) lint
 	$(MAKE) test-native
 	$(MAKE) test-wasm
 	$(MAKE) test-e2e
 	$(MAKE) bench-quick
+
+## House style: rustfmt, and clippy with warnings as errors (native and the browser's build)
+lint:
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown --bin raftlock-web --lib -- -D warnings
 
 test-native:
 	cargo test --workspace

@@ -12,6 +12,10 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   step "rustup target add wasm32-unknown-unknown"
   rustup target add wasm32-unknown-unknown
 fi
+if ! cargo clippy --version >/dev/null 2>&1 || ! cargo fmt --version >/dev/null 2>&1; then
+  step "rustup component add clippy rustfmt (make lint)"
+  rustup component add clippy rustfmt
+fi
 # Versions recorded in shared/toolchain.md: trunk 0.22 needs a newer rustc; wasm-bindgen-cli must
 # equal the crate's exact version, and its own lockfile wants a crate the registry lacks.
 if ! trunk --version 2>/dev/null | grep -q ' 0\.21\.14'; then

@@ -2,7 +2,7 @@
 //! deterministic simulator that runs natively and in the browser. No web crate: the `raftlock`
 //! package adds the Yew UI, the wasm app and the CLI on top (and re-exports all of this).
 //!
-//! A crate of its own so that it can be optimised for speed (opt-level 3) while the UI is
+//! A crate of its own so that it can be optimised for speed (opt-level 2 natively) while the UI is
 //! optimised for size.
 //!
 //! The map of the crate:

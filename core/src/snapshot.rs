@@ -219,13 +219,13 @@ pub fn snapshot(w: &World) -> Snapshot {
         .collect();
     let invariants = INVARIANTS
         .iter()
-        .map(|&name| {
-            let n = w.checker.broken.get(name).copied().unwrap_or(0) as usize;
+        .map(|&inv| {
+            let n = w.checker.broken.get(&inv).copied().unwrap_or(0) as usize;
             InvariantView {
-                name,
+                name: inv.name(),
                 ok: n == 0,
                 violations: n,
-                checked: crate::check::is_checked(w, name),
+                checked: crate::check::is_checked(w, inv),
             }
         })
         .collect();

@@ -170,7 +170,14 @@ pub fn view(page: &super::Page) -> Option<LessonView> {
                 if matches!(c, crate::scenario::lesson::Check::NoViolations)
                     && !unchecked.is_empty()
                 {
-                    what += &format!(" (not checked in this run: {})", unchecked.join(", "));
+                    what += &format!(
+                        " (not checked in this run: {})",
+                        unchecked
+                            .iter()
+                            .map(|i| i.name())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    );
                 }
                 (
                     what,
@@ -180,9 +187,9 @@ pub fn view(page: &super::Page) -> Option<LessonView> {
             })
             .collect(),
         broken: crate::check::INVARIANTS
-            .iter()
-            .copied()
+            .into_iter()
             .filter(|n| w.checker.broken.get(n).is_some_and(|k| *k > 0))
+            .map(|n| n.name())
             .collect(),
     })
 }

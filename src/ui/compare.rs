@@ -13,7 +13,11 @@ fn pane_lines(w: &World) -> Vec<(&'static str, String)> {
     for (_, viol) in w.violations().iter().take(5) {
         v.push((
             "broken",
-            format!("✗ {}: {}", invariant_label(viol.invariant), viol.detail),
+            format!(
+                "✗ {}: {}",
+                invariant_label(viol.invariant.name()),
+                viol.detail
+            ),
         ));
     }
     if let Some(s) = (0..w.n).find_map(|i| w.nodes[i].server.as_ref()) {

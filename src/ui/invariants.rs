@@ -9,9 +9,10 @@ use yew::prelude::*;
 pub fn invariants(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let w = &page.pg.world;
-    let items = INVARIANTS.iter().map(|&name| {
-        let n = w.checker.broken.get(name).copied().unwrap_or(0);
-        let checked = crate::check::is_checked(w, name);
+    let items = INVARIANTS.iter().map(|&inv| {
+        let name = inv.name();
+        let n = w.checker.broken.get(&inv).copied().unwrap_or(0);
+        let checked = crate::check::is_checked(w, inv);
         let (class, mark) = match (n, checked) {
             (0, false) => ("unchecked", "– "),
             (0, true) => ("ok", "✓ "),

@@ -8,6 +8,9 @@
 //! `release_deletes_only_held_lock`, `storage_accepts_stale_token`.
 
 pub mod history;
+mod invariant;
+
+pub use invariant::Invariant;
 
 use crate::lock::{ApplyResult, LockCommand, LockMachine, LockOp};
 use crate::raft::{Index, NodeId, Role, Term};
@@ -16,11 +19,11 @@ use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation {
-    pub invariant: &'static str,
+    pub invariant: Invariant,
     pub detail: String,
 }
 
-fn v(invariant: &'static str, detail: String) -> Violation {
+fn v(invariant: Invariant, detail: String) -> Violation {
     Violation { invariant, detail }
 }
 
@@ -51,7 +54,7 @@ pub struct Checker {
     reported: std::collections::BTreeSet<String>,
     /// How many violations each invariant has had (kept by the world as it records them; the
     /// UI shows an invariant with any red).
-    pub broken: BTreeMap<&'static str, u64>,
+    pub broken: BTreeMap<Invariant, u64>,
     /// `heard[l][p]`: when (true µs) `p` sent the latest AppendEntries reply that node `l` took
     /// in. The send time, not the arrival: a reply that waited in a paused leader's queue says
     /// nothing about the follower now.
@@ -69,45 +72,20 @@ pub struct Checker {
     last_wake_us: Option<u64>,
 }
 
-pub const INVARIANTS: [&str; 14] = [
-    "election_safety",
-    "leader_append_only",
-    "log_matching",
-    "leader_completeness",
-    "state_machine_safety",
-    "lock_tables_agree",
-    "tokens_strictly_increase",
-    "expire_deletes_only_on_token_match",
-    "release_deletes_only_held_lock",
-    "storage_accepts_stale_token",
-    "ghost_lock_released",
-    "one_believed_holder",
-    "healthy_leader_not_deposed",
-    "isolated_leader_steps_down",
-];
+/// Every invariant, in the order the page lists them.
+pub const INVARIANTS: [Invariant; 14] = Invariant::ALL;
 
-/// The invariants that say nothing once a server clock drifted or jumped: each compares
-/// durations measured on different machines (a lease, an election timeout). The checker skips
-/// them then, and the page says "not checked" instead of showing them green.
-pub const CLOCK_BOUND: [&str; 3] = [
-    "one_believed_holder",
-    "healthy_leader_not_deposed",
-    "isolated_leader_steps_down",
-];
-
-/// Whether invariant `name` is being checked in this run (see [`CLOCK_BOUND`]). The checks
-/// themselves ask this, so the list is the one place that decides; while clocks run true it
-/// costs one flag read.
-pub fn is_checked(w: &World, name: &str) -> bool {
-    !(w.server_clocks_disturbed && CLOCK_BOUND.contains(&name))
+/// Whether `inv` is being checked in this run (see [`Invariant::clock_bound`]). The checks
+/// themselves ask this, so one place decides; while clocks run true it costs one flag read.
+pub fn is_checked(w: &World, inv: Invariant) -> bool {
+    !(w.server_clocks_disturbed && inv.clock_bound())
 }
 
 /// The invariants this run does not check (empty while every server clock runs true).
-pub fn unchecked(w: &World) -> Vec<&'static str> {
-    CLOCK_BOUND
-        .iter()
-        .copied()
-        .filter(|n| !is_checked(w, n))
+pub fn unchecked(w: &World) -> Vec<Invariant> {
+    Invariant::ALL
+        .into_iter()
+        .filter(|&i| !is_checked(w, i))
         .collect()
 }
 
@@ -160,7 +138,7 @@ impl Checker {
         if first {
             if index != known + 1 {
                 self.pending.push(v(
-                    "state_machine_safety",
+                    Invariant::StateMachineSafety,
                     format!("n{} applied index {index} out of order", i + 1),
                 ));
                 return false;
@@ -169,7 +147,7 @@ impl Checker {
             let r = self.reference.apply_with(index, cmd, self.rules);
             if r != result {
                 self.pending.push(v(
-                    "lock_tables_agree",
+                    Invariant::LockTablesAgree,
                     format!("n{} applied index {index} with result {result:?}, the reference gives {r:?}", i + 1),
                 ));
             }
@@ -184,7 +162,7 @@ impl Checker {
         let k = (index - self.reference_from) as usize - 1;
         if self.reference_cmds.get(k) != Some(&digest) {
             self.pending.push(v(
-                "state_machine_safety",
+                Invariant::StateMachineSafety,
                 format!(
                     "n{} applied a different command at index {index} than another node did",
                     i + 1
@@ -192,7 +170,7 @@ impl Checker {
             ));
         } else if self.reference_digests.get(k) != Some(&digest_after) {
             self.pending.push(v(
-                "lock_tables_agree",
+                Invariant::LockTablesAgree,
                 format!("n{}'s lock table after index {index} differs from another node's at the same index", i + 1),
             ));
         }
@@ -245,7 +223,7 @@ impl Checker {
                 if token <= self.reference.max_token =>
             {
                 self.pending.push(v(
-                    "tokens_strictly_increase",
+                    Invariant::TokensStrictlyIncrease,
                     format!(
                         "n{} issued token {token} at index {index}; token {} was issued before",
                         i + 1,
@@ -257,7 +235,7 @@ impl Checker {
                 if before.is_none_or(|l| l.token != *token) =>
             {
                 self.pending.push(v(
-                    "expire_deletes_only_on_token_match",
+                    Invariant::ExpireDeletesOnlyOnTokenMatch,
                     format!(
                         "Expire{{{key}, {token}}} at index {index} deleted the lock with token {}",
                         before.map_or("none".into(), |l| l.token.to_string())
@@ -272,7 +250,7 @@ impl Checker {
                     || other_holder
                 {
                     self.pending.push(v(
-                        "release_deletes_only_held_lock",
+                        Invariant::ReleaseDeletesOnlyHeldLock,
                         format!(
                             "Release{{{key}}} at index {index} from client #{} deleted a lock held by client #{} (token {})",
                             cmd.client.map_or(-1, |c| c as i64),
@@ -314,7 +292,7 @@ pub fn election_safety(w: &mut World, out: &mut Vec<Violation>) {
         let term = s.raft.term();
         match w.checker.leaders.get(&term) {
             Some(&j) if j != i => out.push(v(
-                "election_safety",
+                Invariant::ElectionSafety,
                 format!("n{} and n{} both lead term {term}", j + 1, i + 1),
             )),
             Some(_) => {}
@@ -340,7 +318,7 @@ pub fn leader_append_only(w: &mut World, out: &mut Vec<Violation>) {
                         log.prefix_hash(idx)
                     };
                     if t == term && (log.last_index() < idx || now_at != Some(h)) {
-                        out.push(v("leader_append_only", format!("leader n{} of term {term} changed its log at or before index {idx}", i + 1)));
+                        out.push(v(Invariant::LeaderAppendOnly, format!("leader n{} of term {term} changed its log at or before index {idx}", i + 1)));
                     }
                 }
                 Some((
@@ -393,7 +371,7 @@ pub fn log_matching(w: &mut World, out: &mut Vec<Violation>) {
                 };
                 if ta == tb && ha != hb {
                     out.push(v(
-                        "log_matching",
+                        Invariant::LogMatching,
                         format!("n{} and n{} agree on the term at index {idx} but not on the entries before it", a + 1, b + 1),
                     ));
                     return;
@@ -434,7 +412,7 @@ pub fn leader_completeness(w: &mut World, out: &mut Vec<Violation>) {
                 // A lasting state: reported once per leader and term.
                 let detail = format!("leader n{} of term {term} lacks entries up to index {idx} committed in term {t}", i + 1);
                 if w.checker.reported.insert(detail.clone()) {
-                    out.push(v("leader_completeness", detail));
+                    out.push(v(Invariant::LeaderCompleteness, detail));
                 }
             }
         }
@@ -457,7 +435,7 @@ pub fn state_machine_safety(w: &mut World, out: &mut Vec<Violation>) {
             };
             if idx > 0 && ha != hb {
                 out.push(v(
-                    "state_machine_safety",
+                    Invariant::StateMachineSafety,
                     format!(
                         "n{} and n{} committed different entries at or before index {idx}",
                         a + 1,
@@ -492,7 +470,7 @@ pub fn lock_tables_agree(w: &mut World, out: &mut Vec<Violation>) {
             if s.machine.digest() != want {
                 let detail = format!("n{}'s lock table at applied index {applied} differs from the other nodes' at that index", i + 1);
                 if w.checker.reported.insert(detail.clone()) {
-                    out.push(v("lock_tables_agree", detail));
+                    out.push(v(Invariant::LockTablesAgree, detail));
                 }
             }
         }
@@ -535,7 +513,7 @@ pub fn ghost_lock_released(w: &mut World, out: &mut Vec<Violation>) {
             .is_some_and(|l| l.token == token)
         {
             out.push(v(
-                "ghost_lock_released",
+                Invariant::GhostLockReleased,
                 format!("n{} could not tell the client it got {key} (token {token}), and the lock is still held 1 s later", node + 1),
             ));
         }
@@ -546,7 +524,7 @@ pub fn ghost_lock_released(w: &mut World, out: &mut Vec<Violation>) {
 /// margin), as long as the servers' clocks run true: a lease is a promise about durations, and
 /// the client's margin must cover its own clock's drift. Reported once per key and tokens.
 pub fn one_believed_holder(w: &mut World, out: &mut Vec<Violation>) {
-    if !is_checked(w, "one_believed_holder") {
+    if !is_checked(w, Invariant::OneBelievedHolder) {
         return;
     }
     let now = w.now_us;
@@ -574,7 +552,7 @@ pub fn one_believed_holder(w: &mut World, out: &mut Vec<Violation>) {
     }
     for detail in found {
         if w.checker.reported.insert(detail.clone()) {
-            out.push(v("one_believed_holder", detail));
+            out.push(v(Invariant::OneBelievedHolder, detail));
         }
     }
 }
@@ -658,7 +636,7 @@ pub fn leader_liveness(w: &mut World, out: &mut Vec<Violation>) {
                 at <= now && (new_term == term || campaigned.is_none_or(|c| c >= at))
             });
             if lead != Some(term)
-                && is_checked(w, "healthy_leader_not_deposed")
+                && is_checked(w, Invariant::HealthyLeaderNotDeposed)
                 && !recent_wake
                 && needless
             {
@@ -670,7 +648,7 @@ pub fn leader_liveness(w: &mut World, out: &mut Vec<Violation>) {
                         (now - heard) / 1000
                     );
                     if w.checker.reported.insert(detail.clone()) {
-                        out.push(v("healthy_leader_not_deposed", detail));
+                        out.push(v(Invariant::HealthyLeaderNotDeposed, detail));
                     }
                 }
             }
@@ -692,7 +670,7 @@ pub fn leader_liveness(w: &mut World, out: &mut Vec<Violation>) {
         } else {
             None
         };
-        if is_checked(w, "isolated_leader_steps_down")
+        if is_checked(w, Invariant::IsolatedLeaderStepsDown)
             && now.saturating_sub(heard.max(since)) > limit
         {
             let detail = format!(
@@ -701,7 +679,7 @@ pub fn leader_liveness(w: &mut World, out: &mut Vec<Violation>) {
                 limit / 1000
             );
             if w.checker.reported.insert(detail.clone()) {
-                out.push(v("isolated_leader_steps_down", detail));
+                out.push(v(Invariant::IsolatedLeaderStepsDown, detail));
             }
         }
     }
@@ -716,7 +694,7 @@ pub fn storage_accepts_stale_token(
 ) -> Option<Violation> {
     (accepted && token < highest_before).then(|| {
         v(
-            "storage_accepts_stale_token",
+            Invariant::StorageAcceptsStaleToken,
             format!("the storage accepted a write to {key} with token {token} after one with token {highest_before}"),
         )
     })

@@ -1,6 +1,6 @@
 //! The seed's sentences about the state machine, one test each (pure apply, no simulator).
 //! The sentences about leases, leaders and ghost locks are tested on the whole simulated system
-//! in `tests/native.rs`.
+//! in `tests/native/seed.rs`.
 
 use super::machine::{ApplyRules, LockMachine};
 use super::*;

@@ -437,9 +437,10 @@ impl Check {
                 .iter()
                 .any(|(c, k)| c == client && k == key),
             Check::NoViolations => w.violations().is_empty(),
-            Check::Violated { invariant } => {
-                w.violations().iter().any(|(_, v)| v.invariant == invariant)
-            }
+            Check::Violated { invariant } => w
+                .violations()
+                .iter()
+                .any(|(_, v)| v.invariant == invariant.as_str()),
             // A pre-candidate's event names the term it would campaign in; it does not adopt it.
             Check::TermAtMost { node, term } => {
                 w.trace.summary.max_term.get(node).is_none_or(|t| t <= term)

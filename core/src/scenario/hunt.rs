@@ -6,68 +6,34 @@ use super::{swarm, Action, Scenario, TimedAction};
 use crate::sim::rng::Rng;
 use crate::sim::World;
 
-/// The switch names (the page's and the CLI's): the lock service's, Raft's, and
-/// `client_no_margin` (clients with drifting clocks and no safety margin).
-pub const SWITCH_NAMES: [&str; 11] = [
-    "expire_ignores_token",
-    "followers_delete_on_countdown",
-    "token_from_leader_counter",
-    "no_ghost_release",
-    "storage_ignores_tokens",
-    "release_without_holder_check",
-    "release_with_token",
-    "no_pre_vote",
-    "no_check_quorum",
-    "commit_by_counting_old_terms",
-    "client_no_margin",
-];
+pub use super::switch::Switch;
 
-/// Turn a named switch on or off in a document.
-pub fn set_switch(sc: &mut Scenario, name: &str, on: bool) -> Result<(), String> {
-    let sw = &mut sc.switches;
-    match name {
-        "expire_ignores_token" => sw.expire_ignores_token = on,
-        "followers_delete_on_countdown" => sw.followers_delete_on_countdown = on,
-        "token_from_leader_counter" => sw.token_from_leader_counter = on,
-        "no_ghost_release" => sw.no_ghost_release = on,
-        "storage_ignores_tokens" => sw.storage_ignores_tokens = on,
-        "release_without_holder_check" => sw.release_without_holder_check = on,
-        "release_with_token" => sw.release_with_token = on,
-        "no_pre_vote" => sc.raft.pre_vote = !on,
-        "no_check_quorum" => sc.raft.check_quorum = !on,
-        "commit_by_counting_old_terms" => sc.raft.commit_by_counting_old_terms = on,
-        "client_no_margin" => {
-            for c in &mut sc.clients {
-                c.margin_ms = if on { 0 } else { c.margin_ms.max(100) };
-            }
-        }
-        _ => {
-            return Err(format!(
-                "no switch named \"{name}\" (one of: {})",
-                SWITCH_NAMES.join(", ")
-            ))
-        }
+/// The switch names (the page's and the CLI's), in [`Switch::ALL`]'s order.
+pub const SWITCH_NAMES: [&str; 11] = {
+    let mut names = [""; 11];
+    let mut i = 0;
+    while i < 11 {
+        names[i] = Switch::ALL[i].name();
+        i += 1;
     }
+    names
+};
+
+/// Turn a named switch on or off in a document (the name comes from the CLI or the page).
+pub fn set_switch(sc: &mut Scenario, name: &str, on: bool) -> Result<(), String> {
+    let s = Switch::from_name(name).ok_or_else(|| {
+        format!(
+            "no switch named \"{name}\" (one of: {})",
+            SWITCH_NAMES.join(", ")
+        )
+    })?;
+    s.set(sc, on);
     Ok(())
 }
 
-/// Whether a named switch is on in a document.
+/// Whether a named switch is on in a document (an unknown name is off).
 pub fn switch_is_on(sc: &Scenario, name: &str) -> bool {
-    let sw = &sc.switches;
-    match name {
-        "expire_ignores_token" => sw.expire_ignores_token,
-        "followers_delete_on_countdown" => sw.followers_delete_on_countdown,
-        "token_from_leader_counter" => sw.token_from_leader_counter,
-        "no_ghost_release" => sw.no_ghost_release,
-        "storage_ignores_tokens" => sw.storage_ignores_tokens,
-        "release_without_holder_check" => sw.release_without_holder_check,
-        "release_with_token" => sw.release_with_token,
-        "no_pre_vote" => !sc.raft.pre_vote,
-        "no_check_quorum" => !sc.raft.check_quorum,
-        "commit_by_counting_old_terms" => sc.raft.commit_by_counting_old_terms,
-        "client_no_margin" => !sc.clients.is_empty() && sc.clients.iter().all(|c| c.margin_ms == 0),
-        _ => false,
-    }
+    Switch::from_name(name).is_some_and(|s| s.is_on(sc))
 }
 
 /// A swarm schedule for the hunt: the swarm's faults, plus duplicated Expire proposals, plus
@@ -141,7 +107,7 @@ pub fn run_to_violation(sc: &Scenario) -> (Option<(&'static str, String, u64)>, 
             w.step();
             events += 1;
             if let Some((t, v)) = w.violations().first() {
-                return Some((v.invariant, v.detail.clone(), *t));
+                return Some((v.invariant.name(), v.detail.clone(), *t));
             }
         }
         None
@@ -207,10 +173,10 @@ fn run_schedules(
 
 /// The names of the switches that are on in a document (what the page hunts with).
 pub fn switches_on(sc: &Scenario) -> Vec<&'static str> {
-    SWITCH_NAMES
-        .iter()
-        .copied()
-        .filter(|n| switch_is_on(sc, n))
+    Switch::ALL
+        .into_iter()
+        .filter(|s| s.is_on(sc))
+        .map(Switch::name)
         .collect()
 }
 

@@ -10,6 +10,7 @@ pub mod lesson;
 pub mod link;
 pub mod question;
 pub mod swarm;
+pub mod switch;
 pub mod walk;
 
 use crate::client::{ClientConfig, Step};

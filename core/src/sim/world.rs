@@ -468,7 +468,7 @@ impl World {
             self.trace.push(
                 self.now_us,
                 TraceEvent::Violation {
-                    invariant: v.invariant,
+                    invariant: v.invariant.name(),
                     detail: v.detail.clone(),
                 },
             );

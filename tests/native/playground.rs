@@ -1,0 +1,147 @@
+//! The playground model the page drives: seek, replay, take over, manual client steps.
+
+use super::*;
+
+#[test]
+fn playground_seek_back_and_forward_reproduces_the_same_moment() {
+    let mut p = Playground::new(swarm::random_scenario(5)).unwrap();
+    p.advance_to(12_000_000, false);
+    let hash_at_end = p.world.trace.hash();
+    p.seek(3_000_000);
+    assert_eq!(p.now_us(), 3_000_000);
+    p.seek(12_000_000);
+    assert_eq!(p.world.trace.hash(), hash_at_end);
+}
+
+#[test]
+fn playground_recorded_actions_replay_exactly_from_the_document() {
+    let mut p = Playground::new(example()).unwrap();
+    p.advance_to(700_000, false);
+    p.act(Action::Crash { node: 2 }).unwrap();
+    p.step_event();
+    p.step_event();
+    p.act(Action::Cut {
+        from: "n1".into(),
+        to: "n3".into(),
+    })
+    .unwrap();
+    p.advance_to(3_000_000, false);
+    p.act(Action::HealAll).unwrap();
+    p.advance_to(6_000_000, false);
+    let live = p.world.trace.hash();
+    // The document alone (as a share link would carry it) reproduces the run.
+    let mut replay = World::new(&p.scenario, true).unwrap();
+    replay.run_until(6_000_000);
+    assert_eq!(replay.trace.hash(), live);
+    assert_eq!(replay.trace.to_jsonl(), p.world.trace.to_jsonl());
+    // Seeking back over the recorded actions and forward again gives the same run too.
+    p.seek(500_000);
+    p.seek(6_000_000);
+    assert_eq!(p.world.trace.hash(), live);
+}
+
+#[test]
+fn playground_take_over_discards_the_future_and_continues_with_new_actions() {
+    let mut p = Playground::new(example()).unwrap();
+    p.advance_to(1_000_000, false);
+    p.act(Action::Pause { node: 1 }).unwrap();
+    p.advance_to(5_000_000, false);
+    p.seek(500_000);
+    p.act(Action::Crash { node: 3 }).unwrap(); // acting in the past takes over
+    assert_eq!(
+        p.scenario
+            .timeline
+            .iter()
+            .filter(|t| matches!(t.action, Action::Pause { .. }))
+            .count(),
+        0,
+        "the future pause is gone"
+    );
+    assert!(p.horizon_us < 1_000_000);
+    p.advance_to(4_000_000, false);
+    let mut replay = World::new(&p.scenario, true).unwrap();
+    replay.run_until(4_000_000);
+    assert_eq!(replay.trace.hash(), p.world.trace.hash());
+}
+
+#[test]
+fn playground_step_back_and_step_to_next_apply() {
+    let mut p = Playground::new(example()).unwrap();
+    p.step_to_next_apply(10_000_000);
+    assert!(matches!(
+        p.world.trace.lines.last().unwrap().ev,
+        Event::Apply { .. }
+    ));
+    let t = p.now_us();
+    p.step_back();
+    assert!(p.now_us() < t);
+}
+
+#[test]
+fn a_user_can_make_an_idle_client_acquire_and_release_from_the_page() {
+    let mut p = Playground::new(scenario(json!({"version": 1, "seed": 3, "nodes": 3, "clients": [{"name": "A", "script": []}], "until_ms": 60000}))).unwrap();
+    p.advance_to(1_000_000, false);
+    p.act(Action::ClientAcquire {
+        client: "A".into(),
+        key: "door".into(),
+        lease_ms: 5000,
+    })
+    .unwrap();
+    p.advance_to(1_500_000, false);
+    assert!(p.world.clients[0].client.held.contains_key("door"));
+    assert!(p.world.nodes[0]
+        .server
+        .as_ref()
+        .unwrap()
+        .machine
+        .locks
+        .contains_key("door"));
+    p.act(Action::ClientRelease {
+        client: "A".into(),
+        key: "door".into(),
+    })
+    .unwrap();
+    p.advance_to(2_000_000, false);
+    assert!(p.world.clients[0].client.held.is_empty());
+    assert!(p
+        .world
+        .nodes
+        .iter()
+        .all(|n| n.server.as_ref().unwrap().machine.locks.is_empty()));
+    assert!(
+        p.act(Action::ClientAcquire {
+            client: "Z".into(),
+            key: "k".into(),
+            lease_ms: 5
+        })
+        .is_err(),
+        "unknown client refused"
+    );
+    assert!(
+        p.act(Action::SetRate {
+            node: 1,
+            rate_ppm: 1
+        })
+        .is_err(),
+        "absurd rate refused"
+    );
+    assert!(p.world.violations().is_empty());
+}
+
+/// Swarm trace hashes, shared with the browser test: the same seeds give the same hashes there.
+#[test]
+fn determinism_swarm_seeds_match_the_golden_hashes() {
+    let golden = include_str!("../golden/swarm-hashes.txt");
+    let mut got = String::new();
+    for seed in 1..=8 {
+        got.push_str(&format!("{seed} {}\n", swarm::run_one(seed).trace_hash));
+    }
+    if std::env::var("RAFTLOCK_BLESS").is_ok() {
+        std::fs::write(
+            concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/swarm-hashes.txt"),
+            &got,
+        )
+        .unwrap();
+    }
+    assert_eq!(got, golden, "run with RAFTLOCK_BLESS=1 to rewrite tests/golden/swarm-hashes.txt if the change is intended");
+}
