@@ -6,6 +6,7 @@
 //! optimised for size.
 //!
 //! The map of the crate:
+//! - [`rng`] (the pinned PRNG) and [`chunked`]: the base every layer may use.
 //! - [`sim`]: the world: virtual time, the event queue, the pinned PRNG, the network, clocks and
 //!   faults. The only place that knows time and randomness.
 //! - [`raft`]: consensus as a pure state machine (tick / step / propose → Ready), with log
@@ -27,6 +28,7 @@ pub mod client;
 pub mod lock;
 pub mod playground;
 pub mod raft;
+pub mod rng;
 pub mod scenario;
 pub mod sim;
 pub mod snapshot;

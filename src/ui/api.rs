@@ -224,7 +224,7 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
         };
         let end = p.end_us();
         p.advance_to(end, false);
-        let mut rng = crate::sim::rng::Rng::new(42);
+        let mut rng = crate::rng::Rng::new(42);
         let times = js_sys::Array::new();
         for _ in 0..n {
             let t = rng.below(end);

@@ -12,7 +12,7 @@
 use super::machine::{ApplyResult, ApplyRules, Lock, LockCommand, LockMachine, LockOp};
 use super::{ClientId, Key, Token};
 use crate::raft::{HardState, Index, Message, NodeId, Raft, RaftConfig, Role, Term};
-use crate::sim::rng::Rng;
+use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -250,7 +250,7 @@ fn release_with_token_switch_deletes_only_the_named_lock() {
 
 use super::server::{ClientReply, ClientRequest, Outcome, RequestOp, Server, ServerEvent};
 use crate::raft::RaftConfig;
-use crate::sim::rng::Rng;
+use crate::rng::Rng;
 
 fn leader() -> (Server, i64) {
     let mut s = Server::new(

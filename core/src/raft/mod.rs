@@ -32,7 +32,7 @@ pub mod message;
 pub use log::Log;
 pub use message::Message;
 
-use crate::sim::rng::Rng;
+use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
 use std::fmt::Debug;
 use std::rc::Rc;

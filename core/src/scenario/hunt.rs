@@ -3,7 +3,7 @@
 //! the shortest run that still break the same invariant, ready to open as a scenario or link.
 
 use super::{swarm, Action, Scenario, TimedAction};
-use crate::sim::rng::Rng;
+use crate::rng::Rng;
 use crate::sim::World;
 
 pub use super::switch::Switch;

@@ -111,8 +111,8 @@ fn truncate(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::Rng;
     use crate::scenario::{swarm, EXAMPLE_JSON};
-    use crate::sim::rng::Rng;
 
     #[test]
     fn link_round_trip_keeps_the_document_and_the_moment() {

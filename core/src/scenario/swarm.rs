@@ -8,8 +8,8 @@
 
 use super::{Action, Scenario, TimedAction, FORMAT_VERSION};
 use crate::client::{ClientConfig, Step};
+use crate::rng::Rng;
 use crate::sim::network::NetworkSettings;
-use crate::sim::rng::Rng;
 use crate::sim::World;
 
 pub const FAULTS_MS: u64 = 15_000;

@@ -115,7 +115,7 @@ mod tests {
             let dt = t.saturating_sub(c.base_true_us) as i128;
             c.base_local_us + (dt * c.rate_ppm as i128 / PPM_ONE as i128) as i64
         };
-        let mut rng = crate::sim::rng::Rng::new(7);
+        let mut rng = crate::rng::Rng::new(7);
         for i in 0..20_000u64 {
             let rate = [
                 RATE_PPM_MIN,

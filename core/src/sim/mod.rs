@@ -1,6 +1,6 @@
-//! The world: the only place that knows time and randomness.
+//! The world: the only place that knows time and randomness (drawn from the pinned PRNG,
+//! [`crate::rng`], which every layer below takes as a seeded value).
 //!
-//! - [`rng`]: the pinned PRNG (SplitMix64);
 //! - [`clock`]: per-endpoint local clocks (rate in ppm, offset, jumps);
 //! - [`network`]: per directed link up/down, latency, drop and duplicate;
 //! - [`world`]: the event queue ordered by (time, sequence number), nodes, clients, storage,
@@ -8,7 +8,6 @@
 
 pub mod clock;
 pub mod network;
-pub mod rng;
 pub mod world;
 
 pub use world::{World, WorldStats};

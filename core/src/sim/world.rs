@@ -5,12 +5,12 @@
 
 use super::clock::{Clock, PPM_ONE};
 use super::network::Network;
-use super::rng::Rng;
 use crate::check::Checker;
 use crate::client::{Client, ClientOutput, Storage};
 use crate::lock::server::{ClientReply, ClientRequest, Output, Server, ServerEvent};
 use crate::lock::{ApplyResult, ClientId, LockCommand, LockOp};
 use crate::raft::{HardState, Message, NodeId, RaftConfig};
+use crate::rng::Rng;
 use crate::scenario::{Action, EndpointRef, Scenario, ScenarioError};
 use crate::trace::{CmdView, Event as TraceEvent, Trace};
 use std::cmp::Ordering;
