@@ -1,6 +1,6 @@
 //! The headless CLI: run scenarios, export traces, run swarms and hunts, benchmark the
 //! simulator. One file per subcommand; clap reads the arguments (unknown flags are refused,
-//! `--help` is generated). Native only: the wasm build never sees it.
+//! `--help` is generated). The page's wasm never links it.
 
 mod bench;
 mod hunt;
