@@ -210,7 +210,7 @@ impl Playground {
                 .partition_point(|s| s.now_us <= t_us)
                 .saturating_sub(1);
             self.world = self.snapshots[i].clone();
-            self.world.adopt_timeline(&self.scenario);
+            self.catch_up();
         }
         self.world.run_until(t_us);
     }
@@ -226,7 +226,7 @@ impl Playground {
                 .partition_point(|s| s.stats.events <= events && s.now_us <= t_us)
                 .saturating_sub(1);
             self.world = self.snapshots[i].clone();
-            self.world.adopt_timeline(&self.scenario);
+            self.catch_up();
         }
         while self.world.stats.events < events
             && self
@@ -240,6 +240,20 @@ impl Playground {
         if self.world.now_us < t_us {
             self.advance_to(t_us, false);
         }
+    }
+
+    /// A world restored from a snapshot queues the actions the document recorded after it.
+    fn catch_up(&mut self) {
+        let have = self.world.timeline_len();
+        let more: Vec<_> = self
+            .scenario
+            .timeline
+            .get(have..)
+            .unwrap_or_default()
+            .iter()
+            .map(|t| self.scenario.compile_action(t))
+            .collect();
+        self.world.schedule(more);
     }
 
     /// Step back: to just before the latest event at or before now.
@@ -275,10 +289,16 @@ impl Playground {
             self.take_over();
         }
         let at_ms = self.world.now_us / 1000 + 1;
-        self.world.schedule(at_ms, action.clone())?;
-        self.scenario
-            .timeline
-            .push(crate::scenario::TimedAction { at_ms, action });
+        self.scenario.validate_action("action", &action)?;
+        if self.scenario.timeline.len() >= crate::scenario::TIMELINE_MAX {
+            return Err(ScenarioError {
+                field: "timeline".into(),
+                message: "too many actions in one run".into(),
+            });
+        }
+        let t = crate::scenario::TimedAction { at_ms, action };
+        self.world.schedule([self.scenario.compile_action(&t)]);
+        self.scenario.timeline.push(t);
         self.advance_to(at_ms * 1000, false);
         Ok(())
     }

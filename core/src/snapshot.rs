@@ -231,7 +231,7 @@ pub fn snapshot(w: &World) -> Snapshot {
         .collect();
     Snapshot {
         now_us: w.now_us,
-        seed: w.scenario.seed,
+        seed: w.seed,
         leader: w.leader().map(|l| l + 1),
         nodes,
         clients,

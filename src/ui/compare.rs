@@ -56,7 +56,7 @@ pub fn compare(p: &PanelProps) -> Html {
     let la = pane_lines(a);
     let lb = pane_lines(b);
     let label = SWITCHES.iter().find(|s| s.0 == name).map_or(name, |s| s.1);
-    let b_on = crate::scenario::hunt::switch_is_on(&b.scenario, name);
+    let b_on = crate::scenario::hunt::switch_is_on(&other.scenario, name);
     let pane = |title: String,
                 mine: &Vec<(&'static str, String)>,
                 other: &Vec<(&'static str, String)>,

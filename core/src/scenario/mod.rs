@@ -4,6 +4,7 @@
 
 mod action_words;
 pub mod builtin;
+mod compile;
 pub mod expect;
 pub mod hunt;
 pub mod lesson;
@@ -451,19 +452,11 @@ impl Scenario {
     }
 
     pub fn endpoint(&self, name: &str) -> Option<EndpointRef> {
-        if name == "storage" {
-            return Some(EndpointRef::Storage);
-        }
-        if let Some(k) = name.strip_prefix('n').and_then(|d| d.parse::<usize>().ok()) {
-            // `then`, not `then_some`: "n0" must not compute k - 1 (found by the link fuzzer).
-            return (1..=self.nodes)
-                .contains(&k)
-                .then(|| EndpointRef::Node(k - 1));
-        }
-        self.clients
-            .iter()
-            .position(|c| c.name == name)
-            .map(EndpointRef::Client)
+        compile::endpoint_in(
+            self.nodes,
+            self.clients.iter().map(|c| c.name.as_str()),
+            name,
+        )
     }
 
     pub fn validate(&self) -> Result<(), ScenarioError> {

@@ -7,7 +7,9 @@
 //!   faults, and the invariant checks after every event.
 
 pub mod clock;
+pub mod fault;
 pub mod network;
 pub mod world;
 
+pub use fault::{ClockStart, Config, Fault, TimedFault};
 pub use world::{World, WorldStats};

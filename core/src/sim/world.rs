@@ -4,14 +4,15 @@
 //! and replaying from it reproduces the run exactly.
 
 use super::clock::{Clock, PPM_ONE};
+use super::fault::{Config, Fault, TimedFault};
 use super::network::Network;
 use crate::check::Checker;
 use crate::client::{Client, ClientOutput, Storage};
+use crate::lock::server::Switches;
 use crate::lock::server::{ClientReply, ClientRequest, Output, Server, ServerEvent};
 use crate::lock::{ApplyResult, ClientId, LockCommand, LockOp};
 use crate::raft::{HardState, Message, NodeId, RaftConfig};
 use crate::rng::Rng;
-use crate::scenario::{Action, EndpointRef, Scenario, ScenarioError};
 use crate::trace::{CmdView, Event as TraceEvent, Trace};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -57,7 +58,7 @@ enum Ev {
         client: u32,
         gen: u64,
     },
-    Action(u32),
+    Fault(u32),
 }
 
 #[derive(Clone, Debug)]
@@ -83,7 +84,7 @@ impl Queued {
     /// during play lands at the same place in the order when the run is replayed from the
     /// scenario document (where it was queued first).
     fn key(&self) -> (u64, u8, u64) {
-        (self.at, !matches!(self.ev, Ev::Action(_)) as u8, self.seq)
+        (self.at, !matches!(self.ev, Ev::Fault(_)) as u8, self.seq)
     }
 }
 
@@ -185,7 +186,10 @@ pub struct World {
     rng: Rng,
     pub n: usize,
     pub raft_cfg: RaftConfig,
-    pub scenario: Rc<Scenario>,
+    pub seed: u64,
+    switches: Switches,
+    /// The faults of this run in the order they were added (the queue holds their indexes).
+    timeline: Rc<Vec<TimedFault>>,
     pub nodes: Vec<NodeSlot>,
     pub clients: Vec<ClientSlot>,
     pub storage: Storage,
@@ -257,17 +261,17 @@ impl<T> Slab<T> {
 pub const RECENT_MAX: usize = 3000;
 
 impl World {
-    /// Build the world of a validated scenario at time 0.
-    pub fn new(sc: &Scenario, keep_trace: bool) -> Result<World, ScenarioError> {
-        sc.validate()?;
-        let n = sc.nodes;
-        let mut rng = Rng::new(sc.seed);
-        let raft_cfg = sc.raft.to_config();
+    /// Build the world of a configuration at time 0 (a scenario document compiles into one:
+    /// `World::new` in [`crate::scenario`]).
+    pub fn build(cfg: &Config, keep_trace: bool) -> World {
+        let n = cfg.nodes;
+        let mut rng = Rng::new(cfg.seed);
+        let raft_cfg = cfg.raft.clone();
         let mut nodes = Vec::with_capacity(n);
         for id in 0..n {
             let mut clock = Clock::default();
-            for c in sc.clocks.iter().filter(|c| c.node == id + 1) {
-                clock = Clock::new(c.offset_ms * 1000, c.rate_ppm);
+            for c in cfg.clocks.iter().filter(|c| c.node == id) {
+                clock = Clock::new(c.offset_us, c.rate_ppm);
             }
             let server = Server::new(
                 id,
@@ -275,7 +279,7 @@ impl World {
                 raft_cfg.clone(),
                 rng.fork(),
                 clock.local_at(0),
-                sc.switches,
+                cfg.switches,
             );
             nodes.push(NodeSlot {
                 server: Some(server),
@@ -286,13 +290,13 @@ impl World {
                 timer: TimerSlot::default(),
             });
         }
-        let clients = sc
+        let clients = cfg
             .clients
             .iter()
             .enumerate()
-            .map(|(i, cfg)| ClientSlot {
-                client: Client::new(i as ClientId, cfg.clone(), n, 0),
-                clock: Clock::new(0, cfg.rate_ppm),
+            .map(|(i, c)| ClientSlot {
+                client: Client::new(i as ClientId, c.clone(), n, 0),
+                clock: Clock::new(0, c.rate_ppm),
                 crashed: false,
                 paused: false,
                 held: Vec::new(),
@@ -307,19 +311,21 @@ impl World {
             rng,
             n,
             raft_cfg,
-            scenario: Rc::new(sc.clone()),
+            seed: cfg.seed,
+            switches: cfg.switches,
+            timeline: cfg.timeline.clone(),
             nodes,
             clients,
             storage: Storage {
-                ignores_tokens: sc.switches.storage_ignores_tokens,
+                ignores_tokens: cfg.switches.storage_ignores_tokens,
                 ..Storage::default()
             },
-            net: Network::new(endpoints, sc.network.clone()),
+            net: Network::new(endpoints, cfg.network.clone()),
             trace: Trace::new(keep_trace),
             checker: Checker::new(
                 n,
                 crate::lock::machine::ApplyRules {
-                    expire_ignores_token: sc.switches.expire_ignores_token,
+                    expire_ignores_token: cfg.switches.expire_ignores_token,
                 },
             ),
             // On in every build: violations are trace events, so a debug and a release run of
@@ -328,13 +334,13 @@ impl World {
             stats: WorldStats::default(),
             quiesced: false,
             recent: Default::default(),
-            server_clocks_disturbed: sc.clocks.iter().any(|c| c.rate_ppm != PPM_ONE),
+            server_clocks_disturbed: cfg.clocks.iter().any(|c| c.rate_ppm != PPM_ONE),
             history: Default::default(),
             spare_out: Output::default(),
             packets: Slab::default(),
         };
-        for (i, t) in sc.timeline.iter().enumerate() {
-            w.push(t.at_ms * 1000, Ev::Action(i as u32));
+        for (i, t) in cfg.timeline.iter().enumerate() {
+            w.push(t.at_us, Ev::Fault(i as u32));
         }
         for i in 0..n {
             w.reschedule_node(i);
@@ -342,7 +348,7 @@ impl World {
         for c in 0..w.clients.len() {
             w.reschedule_client(c);
         }
-        Ok(w)
+        w
     }
 
     pub fn storage_endpoint(&self) -> usize {
@@ -432,9 +438,9 @@ impl World {
             }
             Ev::NodeTimer { node, gen } => self.fire_node_timer(node as usize, gen),
             Ev::ClientTimer { client, gen } => self.fire_client_timer(client as usize, gen),
-            Ev::Action(i) => {
-                let a = self.scenario.timeline[i as usize].action.clone();
-                self.apply_action(&a);
+            Ev::Fault(i) => {
+                let t = self.timeline[i as usize].clone();
+                self.apply_fault(&t);
                 true
             }
         };
@@ -923,162 +929,126 @@ impl World {
 
     // ---- faults -----------------------------------------------------------------------------
 
-    /// Add an action to this run's timeline at `at_ms` (not before the present): what a user
-    /// does during play. It becomes part of the scenario document, so a replay from the document
-    /// meets it at the same point of the event order.
-    pub fn schedule(&mut self, at_ms: u64, action: Action) -> Result<(), ScenarioError> {
-        let at_ms = at_ms.max(self.now_us.div_ceil(1000));
-        self.scenario.validate_action("action", &action)?;
-        let sc = Rc::make_mut(&mut self.scenario);
-        if sc.timeline.len() >= crate::scenario::TIMELINE_MAX {
-            return Err(ScenarioError {
-                field: "timeline".into(),
-                message: "too many actions in one run".into(),
-            });
-        }
-        sc.timeline
-            .push(crate::scenario::TimedAction { at_ms, action });
-        let i = sc.timeline.len() - 1;
-        self.push(at_ms * 1000, Ev::Action(i as u32));
-        Ok(())
+    /// How many faults this run's timeline holds.
+    pub fn timeline_len(&self) -> usize {
+        self.timeline.len()
     }
 
-    /// Queue the actions that `doc` has beyond this world's timeline (a snapshot taken before
-    /// they were recorded catches up with the document).
-    pub fn adopt_timeline(&mut self, doc: &Scenario) {
-        let have = self.scenario.timeline.len();
-        if doc.timeline.len() <= have {
-            return;
-        }
-        let sc = Rc::make_mut(&mut self.scenario);
-        for (i, t) in doc.timeline.iter().enumerate().skip(have) {
-            sc.timeline.push(t.clone());
+    /// Add faults to this run's timeline (not before the present): what a user does during
+    /// play, or what a document recorded beyond a snapshot of this world. Each meets the event
+    /// order where a replay of the document meets it.
+    pub fn schedule(&mut self, faults: impl IntoIterator<Item = TimedFault>) {
+        let timeline = Rc::make_mut(&mut self.timeline);
+        for t in faults {
+            debug_assert!(t.at_us >= self.now_us, "a fault in the past");
+            timeline.push(t);
+            let i = timeline.len() - 1;
             self.seq += 1;
             self.queue.push(Queued {
-                at: t.at_ms * 1000,
+                at: timeline[i].at_us,
                 seq: self.seq,
-                ev: Ev::Action(i as u32),
+                ev: Ev::Fault(i as u32),
             });
         }
     }
 
-    /// Carry out an action now, outside the timeline (tests). Not recorded: a replay of the
-    /// scenario document will not repeat it; use [`World::schedule`] for what users do. The caller validates it
-    /// against the scenario (`Scenario::validate_action`).
-    pub fn act(&mut self, a: &Action) {
-        self.apply_action(a);
+    /// Carry out a fault now, outside the timeline (tests): a replay of the document will not
+    /// repeat it.
+    pub fn inject(&mut self, t: &TimedFault) {
+        self.apply_fault(t);
         if self.check_every_event {
             let vs = crate::check::check_all(self);
             self.record_violations(vs);
         }
     }
 
-    fn apply_action(&mut self, action: &Action) {
-        let sc = self.scenario.clone();
+    fn apply_fault(&mut self, t: &TimedFault) {
         let now = self.now_us;
-        let ep = |name: &str| match sc.endpoint(name) {
-            Some(EndpointRef::Node(i)) => i,
-            Some(EndpointRef::Client(c)) => self.n + c,
-            _ => self.storage_endpoint(),
-        };
-        let client_ix = |name: &str| match sc.endpoint(name) {
-            Some(EndpointRef::Client(c)) => c,
-            _ => unreachable!("validated scenario names clients"),
-        };
-        let what = serde_json::to_string(action).unwrap_or_default();
-        match action {
-            Action::Crash { node } => self.crash(node - 1),
-            Action::Restart { node } => self.restart(node - 1),
-            Action::Pause { node } => self.pause(node - 1),
-            Action::Resume { node } => self.resume(node - 1),
-            Action::Partition { groups } => {
-                let g: Vec<Vec<usize>> = groups
-                    .iter()
-                    .map(|g| g.iter().map(|k| k - 1).collect())
-                    .collect();
-                self.net.partition(self.n, &g);
+        let what = t.what.clone();
+        match &t.fault {
+            Fault::Crash(i) => self.crash(*i),
+            Fault::Restart(i) => self.restart(*i),
+            Fault::Pause(i) => self.pause(*i),
+            Fault::Resume(i) => self.resume(*i),
+            Fault::Partition(groups) => {
+                self.net.partition(self.n, groups);
                 self.fault(what);
             }
-            Action::Isolate { node } => {
-                self.net.isolate(self.n, node - 1, false);
+            Fault::Isolate(i) => {
+                self.net.isolate(self.n, *i, false);
                 self.fault(what);
             }
-            Action::Cut { from, to } => {
-                let (f, to) = (ep(from), ep(to));
-                self.net.set(f, to, false);
+            Fault::Cut { from, to } => {
+                self.net.set(*from, *to, false);
                 self.fault(what);
             }
-            Action::Heal { from, to } => {
-                let (f, to) = (ep(from), ep(to));
-                self.net.set(f, to, true);
+            Fault::Heal { from, to } => {
+                self.net.set(*from, *to, true);
                 self.fault(what);
             }
-            Action::HealAll => {
+            Fault::HealAll => {
                 self.net.heal_all();
                 self.fault(what);
             }
-            Action::SetRate { node, rate_ppm } => {
+            Fault::SetRate { node, rate_ppm } => {
                 self.server_clocks_disturbed |= *rate_ppm != PPM_ONE;
-                self.nodes[node - 1].clock.set_rate(now, *rate_ppm);
-                self.clock_changed(node - 1);
+                self.nodes[*node].clock.set_rate(now, *rate_ppm);
+                self.clock_changed(*node);
                 self.fault(what);
             }
-            Action::Jump { node, ms } => {
+            Fault::Jump { node, ms } => {
                 self.server_clocks_disturbed |= *ms != 0;
-                self.nodes[node - 1].clock.jump(now, ms * 1000);
-                self.clock_changed(node - 1);
+                self.nodes[*node].clock.jump(now, ms * 1000);
+                self.clock_changed(*node);
                 self.fault(what);
             }
-            Action::ClientPause { client } => {
-                let c = client_ix(client);
-                self.clients[c].paused = true;
-                self.clients[c].timer.invalidate();
+            Fault::ClientPause(c) => {
+                self.clients[*c].paused = true;
+                self.clients[*c].timer.invalidate();
                 self.fault(what);
             }
-            Action::ClientResume { client } => {
-                let c = client_ix(client);
-                self.resume_client(c);
+            Fault::ClientResume(c) => {
+                self.resume_client(*c);
                 self.fault(what);
             }
-            Action::ClientCrash { client } => {
-                let c = client_ix(client);
+            Fault::ClientCrash(c) => {
+                let c = *c;
                 self.clients[c].crashed = true;
                 self.clients[c].held.clear();
                 self.clients[c].timer.invalidate();
                 self.fault(what);
             }
-            Action::ClientRestart { client } => {
-                let c = client_ix(client);
-                self.restart_client(c);
+            Fault::ClientRestart(c) => {
+                self.restart_client(*c);
                 self.fault(what);
             }
-            Action::ClientDisconnect { client } | Action::ClientReconnect { client } => {
-                let up = matches!(action, Action::ClientReconnect { .. });
-                let e = self.n + client_ix(client);
+            Fault::ClientDisconnect(c) | Fault::ClientReconnect(c) => {
+                let up = matches!(t.fault, Fault::ClientReconnect(_));
+                let e = self.n + c;
                 for p in 0..self.n {
                     self.net.set(e, p, up);
                     self.net.set(p, e, up);
                 }
                 self.fault(what);
             }
-            Action::ClientAcquire { client, .. } | Action::ClientRelease { client, .. } => {
-                let step = match action {
-                    Action::ClientAcquire { key, lease_ms, .. } => crate::client::Step::Acquire {
+            Fault::ClientAcquire { client, .. } | Fault::ClientRelease { client, .. } => {
+                let step = match &t.fault {
+                    Fault::ClientAcquire { key, lease_ms, .. } => crate::client::Step::Acquire {
                         key: key.clone(),
                         lease_ms: *lease_ms,
                     },
-                    Action::ClientRelease { key, .. } => {
+                    Fault::ClientRelease { key, .. } => {
                         crate::client::Step::Release { key: key.clone() }
                     }
                     _ => unreachable!("matched above"),
                 };
-                let c = client_ix(client);
+                let c = *client;
                 let local = self.clients[c].clock.local_at(now);
                 self.clients[c].client.push_manual(local, step);
                 self.fault(what);
                 self.after_client(c);
             }
-            Action::DuplicateExpire { key } => {
+            Fault::DuplicateExpire { key } => {
                 self.fault(what);
                 if let Some(l) = self.leader() {
                     let local = self.local_now(l);
@@ -1088,7 +1058,7 @@ impl World {
                     self.after_node(l);
                 }
             }
-            Action::Calm => {
+            Fault::Calm => {
                 self.fault(what);
                 self.net.heal_all();
                 self.quiesced = true;
@@ -1151,7 +1121,7 @@ impl World {
             self.raft_cfg.clone(),
             rng,
             local,
-            self.scenario.switches,
+            self.switches,
             hs,
         );
         self.nodes[i].server = Some(server);

@@ -1,0 +1,162 @@
+//! The scenario document compiles into what the world is built from ([`Config`]) and what
+//! happens to it ([`TimedFault`]): names become indexes, milliseconds microseconds. The world
+//! knows no document; this is the one place that joins the two.
+
+use super::{Action, EndpointRef, Scenario, ScenarioError, TimedAction};
+use crate::sim::{ClockStart, Config, Fault, TimedFault, World};
+use std::rc::Rc;
+
+/// The endpoint a name refers to: `n1`..`nN`, a client's name, or `storage`.
+pub(super) fn endpoint_in<'a>(
+    nodes: usize,
+    mut clients: impl Iterator<Item = &'a str>,
+    name: &str,
+) -> Option<EndpointRef> {
+    if name == "storage" {
+        return Some(EndpointRef::Storage);
+    }
+    if let Some(k) = name.strip_prefix('n').and_then(|d| d.parse::<usize>().ok()) {
+        // `then`, not `then_some`: "n0" must not compute k - 1 (found by the link fuzzer).
+        return (1..=nodes).contains(&k).then(|| EndpointRef::Node(k - 1));
+    }
+    clients.position(|c| c == name).map(EndpointRef::Client)
+}
+
+/// An action with its names resolved by `ep` (the caller validated it: every name resolves).
+fn resolve(
+    a: &Action,
+    nodes: usize,
+    clients: usize,
+    ep: &dyn Fn(&str) -> Option<EndpointRef>,
+) -> Fault {
+    let end = |name: &str| match ep(name) {
+        Some(EndpointRef::Node(i)) => i,
+        Some(EndpointRef::Client(c)) => nodes + c,
+        _ => nodes + clients,
+    };
+    let client = |name: &str| match ep(name) {
+        Some(EndpointRef::Client(c)) => c,
+        _ => unreachable!("a validated action names a client"),
+    };
+    match a {
+        Action::Crash { node } => Fault::Crash(node - 1),
+        Action::Restart { node } => Fault::Restart(node - 1),
+        Action::Pause { node } => Fault::Pause(node - 1),
+        Action::Resume { node } => Fault::Resume(node - 1),
+        Action::Partition { groups } => Fault::Partition(
+            groups
+                .iter()
+                .map(|g| g.iter().map(|k| k - 1).collect())
+                .collect(),
+        ),
+        Action::Isolate { node } => Fault::Isolate(node - 1),
+        Action::Cut { from, to } => Fault::Cut {
+            from: end(from),
+            to: end(to),
+        },
+        Action::Heal { from, to } => Fault::Heal {
+            from: end(from),
+            to: end(to),
+        },
+        Action::HealAll => Fault::HealAll,
+        Action::SetRate { node, rate_ppm } => Fault::SetRate {
+            node: node - 1,
+            rate_ppm: *rate_ppm,
+        },
+        Action::Jump { node, ms } => Fault::Jump {
+            node: node - 1,
+            ms: *ms,
+        },
+        Action::ClientPause { client: c } => Fault::ClientPause(client(c)),
+        Action::ClientResume { client: c } => Fault::ClientResume(client(c)),
+        Action::ClientCrash { client: c } => Fault::ClientCrash(client(c)),
+        Action::ClientRestart { client: c } => Fault::ClientRestart(client(c)),
+        Action::ClientDisconnect { client: c } => Fault::ClientDisconnect(client(c)),
+        Action::ClientReconnect { client: c } => Fault::ClientReconnect(client(c)),
+        Action::ClientAcquire {
+            client: c,
+            key,
+            lease_ms,
+        } => Fault::ClientAcquire {
+            client: client(c),
+            key: key.clone(),
+            lease_ms: *lease_ms,
+        },
+        Action::ClientRelease { client: c, key } => Fault::ClientRelease {
+            client: client(c),
+            key: key.clone(),
+        },
+        Action::DuplicateExpire { key } => Fault::DuplicateExpire { key: key.clone() },
+        Action::Calm => Fault::Calm,
+    }
+}
+
+fn timed(at_us: u64, a: &Action, fault: Fault) -> TimedFault {
+    TimedFault {
+        at_us,
+        fault,
+        what: serde_json::to_string(a).unwrap_or_default(),
+    }
+}
+
+impl Scenario {
+    /// One timeline entry of this document, resolved.
+    pub fn compile_action(&self, t: &TimedAction) -> TimedFault {
+        let f = resolve(&t.action, self.nodes, self.clients.len(), &|n| {
+            self.endpoint(n)
+        });
+        timed(t.at_ms * 1000, &t.action, f)
+    }
+
+    /// What the world is built from (the document must be valid).
+    pub fn compile(&self) -> Config {
+        Config {
+            seed: self.seed,
+            nodes: self.nodes,
+            raft: self.raft.to_config(),
+            network: self.network.clone(),
+            switches: self.switches,
+            clocks: self
+                .clocks
+                .iter()
+                .map(|c| ClockStart {
+                    node: c.node - 1,
+                    offset_us: c.offset_ms * 1000,
+                    rate_ppm: c.rate_ppm,
+                })
+                .collect(),
+            clients: self.clients.clone(),
+            timeline: Rc::new(
+                self.timeline
+                    .iter()
+                    .map(|t| self.compile_action(t))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+impl World {
+    /// Build the world of a scenario document at time 0 (validated first).
+    pub fn new(sc: &Scenario, keep_trace: bool) -> Result<World, ScenarioError> {
+        sc.validate()?;
+        Ok(World::build(&sc.compile(), keep_trace))
+    }
+
+    /// Carry out an action now, outside the timeline (tests). Not recorded: a replay of the
+    /// document will not repeat it. Names resolve against this world's nodes and clients; the
+    /// caller validates the action (`Scenario::validate_action`).
+    pub fn act(&mut self, a: &Action) {
+        let names: Vec<String> = self
+            .clients
+            .iter()
+            .map(|c| c.client.cfg.name.clone())
+            .collect();
+        let n = self.n;
+        let f = resolve(a, n, names.len(), &|name| {
+            endpoint_in(n, names.iter().map(String::as_str), name)
+        });
+        let now = self.now_us;
+        self.inject(&timed(now, a, f));
+    }
+}
