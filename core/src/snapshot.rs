@@ -119,7 +119,7 @@ pub fn snapshot(w: &World) -> Snapshot {
         .map(|i| {
             let slot = &w.nodes[i];
             let local = w.local_now(i);
-            match slot.server.as_ref() {
+            match slot.server() {
                 Some(s) => NodeView {
                     id: i + 1,
                     up: true,
@@ -154,7 +154,7 @@ pub fn snapshot(w: &World) -> Snapshot {
                     table_digest: format!("{:04x}", s.machine.digest() & 0xffff),
                 },
                 None => {
-                    let hs = slot.persisted.as_ref();
+                    let hs = slot.persisted();
                     NodeView {
                         id: i + 1,
                         up: false,

@@ -19,8 +19,7 @@ pub enum Commit {
 /// The commit state of `e`, the entry at `index` in node `node`'s (0-based) log, up or crashed.
 pub fn of(w: &World, node: usize, index: Index, e: &Entry<crate::lock::LockCommand>) -> Commit {
     let known = w.nodes[node]
-        .server
-        .as_ref()
+        .server()
         .is_some_and(|s| index <= s.raft.commit_index());
     if known {
         return Commit::Known;

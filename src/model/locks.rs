@@ -40,7 +40,7 @@ pub struct LockMatrix {
 impl LockMatrix {
     pub fn of(w: &World) -> LockMatrix {
         let mut keys: Vec<String> = Vec::new();
-        for s in w.nodes.iter().filter_map(|n| n.server.as_ref()) {
+        for s in w.nodes.iter().filter_map(|n| n.server()) {
             for k in s.machine.locks.keys() {
                 if let Err(i) = keys.binary_search_by(|x| x.as_str().cmp(k)) {
                     keys.insert(i, k.to_string());
@@ -50,7 +50,7 @@ impl LockMatrix {
         let columns = (0..w.n)
             .map(|i| Column {
                 node: i,
-                table: w.nodes[i].server.as_ref().map(|s| Table {
+                table: w.nodes[i].server().map(|s| Table {
                     applied: s.machine.applied,
                     digest: (s.machine.digest() & 0xffff) as u16,
                 }),
@@ -61,7 +61,7 @@ impl LockMatrix {
             .map(|k| {
                 (0..w.n)
                     .map(|i| {
-                        let s = w.nodes[i].server.as_ref()?;
+                        let s = w.nodes[i].server()?;
                         let l = s.machine.locks.get(k.as_str())?;
                         let local = w.local_now(i);
                         Some(Cell {
@@ -127,7 +127,7 @@ pub enum Agreement {
 /// The lease countdown drawn as an arc around node `i`: the fraction of the lease left on its
 /// own clock (0 once over), for its first key with a running countdown.
 pub fn lease_arc(w: &World, i: usize) -> Option<(f64, String)> {
-    let s = w.nodes.get(i)?.server.as_ref()?;
+    let s = w.nodes.get(i)?.server()?;
     let local = w.local_now(i);
     s.leases
         .iter()

@@ -199,7 +199,7 @@ fn a_command_for_every_control() {
     p.apply(Command::TakeOver);
     assert_eq!(p.pg.horizon_us, 1_000_000);
     p.apply(Command::Act(Action::Crash { node: 2 }));
-    assert!(p.pg.world.nodes[1].server.is_none());
+    assert!(p.pg.world.nodes[1].server().is_none());
     p.apply(Command::Act(Action::Crash { node: 9 }));
     assert!(
         p.error.take().is_some_and(|e| e.contains("refused")),
@@ -417,7 +417,7 @@ fn figure_8_shows_what_the_cluster_committed_apart_from_what_a_restarted_node_kn
     let w = &p.pg.world;
     let entry = |k: usize, i: u64| {
         let slot = &w.nodes[k];
-        let log = match (&slot.server, &slot.persisted) {
+        let log = match (slot.server(), slot.persisted()) {
             (Some(s), _) => s.raft.log(),
             (None, Some(h)) => &h.log,
             _ => panic!("n{} has no log", k + 1),
@@ -429,7 +429,7 @@ fn figure_8_shows_what_the_cluster_committed_apart_from_what_a_restarted_node_kn
         grant_on_n3.cmd.is_some(),
         "n3 still holds the Grant of term 1 at index 2"
     );
-    assert_eq!(w.nodes[2].server.as_ref().unwrap().raft.commit_index(), 0);
+    assert_eq!(w.nodes[2].server().unwrap().raft.commit_index(), 0);
     assert_eq!(commit::of(w, 2, 2, &grant_on_n3), Commit::InCluster);
     assert_eq!(
         commit::of(w, 1, 2, &entry(1, 2)),
@@ -446,7 +446,7 @@ fn figure_8_shows_what_the_cluster_committed_apart_from_what_a_restarted_node_kn
     // A healthy run: the leader's own committed entry is known committed.
     let mut g = page("gc-pause");
     g.apply(Command::RunTo(1_100_000));
-    let s = g.pg.world.nodes[1].server.as_ref().unwrap();
+    let s = g.pg.world.nodes[1].server().unwrap();
     let e = s.raft.log().entry(2).cloned().unwrap();
     assert_eq!(commit::of(&g.pg.world, 1, 2, &e), Commit::Known);
 }

@@ -13,7 +13,7 @@ pub fn clocks(p: &PanelProps) -> Html {
     let rows = (0..w.n).map(|i| {
         let k = i + 1;
         let slot = &w.nodes[i];
-        let up = slot.server.is_some();
+        let up = slot.server().is_some();
         let rate = slot.clock.rate_ppm();
         let crash = if up { Action::Crash { node: k } } else { Action::Restart { node: k } };
         let pause = if slot.paused { Action::Resume { node: k } } else { Action::Pause { node: k } };

@@ -159,14 +159,11 @@ fn messages(w: &World) -> Html {
 fn node(w: &World, i: usize, focus: &FocusSet) -> Html {
     let (x, y) = node_pos(i, w.n);
     let slot = &w.nodes[i];
-    let (role, term) = match &slot.server {
+    let (role, term) = match slot.server() {
         Some(s) => (s.raft.role(), s.raft.term()),
-        None => (
-            Role::Follower,
-            slot.persisted.as_ref().map_or(0, |h| h.term),
-        ),
+        None => (Role::Follower, slot.persisted().map_or(0, |h| h.term)),
     };
-    let state = if slot.server.is_none() {
+    let state = if slot.server().is_none() {
         "crashed"
     } else if slot.paused {
         "paused"

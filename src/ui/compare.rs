@@ -20,7 +20,7 @@ fn pane_lines(w: &World) -> Vec<(&'static str, String)> {
             ),
         ));
     }
-    if let Some(s) = (0..w.n).find_map(|i| w.nodes[i].server.as_ref()) {
+    if let Some(s) = (0..w.n).find_map(|i| w.nodes[i].server()) {
         for (k, l) in &s.machine.locks {
             v.push((
                 "lock",

@@ -14,7 +14,7 @@ pub fn log(p: &PanelProps) -> Html {
     let (w, log_from) = (&page.pg.world, page.log_from);
     let focus = focus::current(&page);
     let last = (0..w.n)
-        .map(|i| match (&w.nodes[i].server, &w.nodes[i].persisted) {
+        .map(|i| match (w.nodes[i].server(), w.nodes[i].persisted()) {
             (Some(s), _) => s.raft.log().last_index(),
             (None, Some(h)) => h.log.last_index(),
             _ => 0,
@@ -33,7 +33,7 @@ pub fn log(p: &PanelProps) -> Html {
     let header = (from..=to).map(|i| html! { <th scope="col" class={classes!(focus.log.contains(&i).then_some("focus"))}>{ i }</th> });
     let rows = (0..w.n).map(|i| {
         let slot = &w.nodes[i];
-        let (log, results) = match (&slot.server, &slot.persisted) {
+        let (log, results) = match (slot.server(), slot.persisted()) {
             (Some(s), _) => (Some(s.raft.log()), Some(s)),
             (None, Some(h)) => (Some(&h.log), None),
             _ => (None, None),
@@ -118,7 +118,7 @@ pub fn log_focus(p: &PanelProps) -> Html {
     // One row per index, one column per node: the shape of the lock view.
     let cell = |i: usize, at: u64| {
         let slot = &w.nodes[i];
-        let (log, server) = match (&slot.server, &slot.persisted) {
+        let (log, server) = match (slot.server(), slot.persisted()) {
             (Some(s), _) => (Some(s.raft.log()), Some(s)),
             (None, Some(h)) => (Some(&h.log), None),
             _ => (None, None),

@@ -133,8 +133,8 @@ pub fn spacetime(p: &PanelProps) -> Html {
     let leases = (0..w.n).flat_map(|i| {
         let slot = &w.nodes[i];
         let leases: Vec<Html> = slot
-            .server
-            .iter()
+            .server()
+            .into_iter()
             .flat_map(|s| s.leases.iter())
             .map(|(k, l)| {
                 let end = slot.clock.true_when(l.deadline_local_us, now);

@@ -307,7 +307,7 @@ fn memory_census() {
     for min in [1u64, 10, 60] {
         p.advance_to(min * 60_000_000, false);
         let w = &p.world;
-        let log = w.nodes[0].server.as_ref().unwrap().raft.log().last_index();
+        let log = w.nodes[0].server().unwrap().raft.log().last_index();
         println!(
             "{min} min: trace lines {} (Line {} B), history ops {}, log entries {log} (Entry {} B) x {} nodes, snapshots {}, {}",
             w.trace.lines.len(),

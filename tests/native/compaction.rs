@@ -46,7 +46,7 @@ fn log_compaction_a_node_back_from_a_long_crash_installs_the_leaders_snapshot() 
     let (t, node, index, source) = r[0];
     assert_eq!((node, source), (3, "leader"));
     assert!(t >= 6_000_000 && index > 8);
-    let [n1, n3] = [0, 2].map(|i| w.nodes[i].server.as_ref().unwrap());
+    let [n1, n3] = [0, 2].map(|i| w.nodes[i].server().unwrap());
     assert!(
         n3.raft.log().start() > 0,
         "n3's log starts after the snapshot"
@@ -86,13 +86,13 @@ fn log_compaction_installing_a_snapshot_keeps_a_countdown_already_running() {
         json!([{"at_ms": 1000, "do": "isolate", "node": 3}, {"at_ms": 6000, "do": "heal_all"}]),
     );
     ms(&mut w, 999);
-    let before = w.nodes[2].server.as_ref().unwrap().leases["held"].clone();
+    let before = w.nodes[2].server().unwrap().leases["held"].clone();
     ms(&mut w, 9000);
     no_violations(&w);
     let r = restores(&w);
     assert_eq!(r.len(), 1, "{r:?}");
     assert_eq!((r[0].1, r[0].3), (3, "leader"));
-    let n3 = w.nodes[2].server.as_ref().unwrap();
+    let n3 = w.nodes[2].server().unwrap();
     assert_eq!(
         n3.leases["held"], before,
         "the same token's countdown, unchanged by the snapshot"
@@ -105,7 +105,7 @@ fn log_compaction_a_restarted_node_resumes_from_its_own_snapshot() {
         json!([{"at_ms": 5000, "do": "crash", "node": 2}, {"at_ms": 5300, "do": "restart", "node": 2}]),
     );
     ms(&mut w, 4990);
-    let before = w.nodes[1].server.as_ref().unwrap().raft.snapshot_index();
+    let before = w.nodes[1].server().unwrap().raft.snapshot_index();
     assert!(before > 0);
     ms(&mut w, 10_000);
     no_violations(&w);

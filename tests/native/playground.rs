@@ -90,8 +90,7 @@ fn a_user_can_make_an_idle_client_acquire_and_release_from_the_page() {
     p.advance_to(1_500_000, false);
     assert!(p.world.clients[0].client.held.contains_key("door"));
     assert!(p.world.nodes[0]
-        .server
-        .as_ref()
+        .server()
         .unwrap()
         .machine
         .locks
@@ -107,7 +106,7 @@ fn a_user_can_make_an_idle_client_acquire_and_release_from_the_page() {
         .world
         .nodes
         .iter()
-        .all(|n| n.server.as_ref().unwrap().machine.locks.is_empty()));
+        .all(|n| n.server().unwrap().machine.locks.is_empty()));
     assert!(
         p.act(Action::ClientAcquire {
             client: "Z".into(),

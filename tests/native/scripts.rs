@@ -15,7 +15,7 @@ fn script_partition_minority_leader_steps_down_majority_elects_and_heal_converge
     let new = leader(&w) + 1;
     assert!(others[1..].contains(&new), "a majority-side leader: n{new}");
     assert_ne!(
-        w.nodes[l - 1].server.as_ref().unwrap().raft.role(),
+        w.nodes[l - 1].server().unwrap().raft.role(),
         Role::Leader,
         "check-quorum stepped the old leader down"
     );
@@ -23,7 +23,7 @@ fn script_partition_minority_leader_steps_down_majority_elects_and_heal_converge
     ms(&mut w, 4_000);
     let hashes: Vec<u64> = (0..5)
         .map(|i| {
-            let r = &w.nodes[i].server.as_ref().unwrap().raft;
+            let r = &w.nodes[i].server().unwrap().raft;
             r.log().prefix_hash(r.log().last_index()).unwrap()
         })
         .collect();
@@ -40,13 +40,13 @@ fn script_crash_and_restart_a_follower_catches_up() {
     let f = (leader(&w) + 1) % 3;
     w.act(&Action::Crash { node: f + 1 });
     ms(&mut w, 3_000);
-    assert!(w.nodes[f].server.is_none());
+    assert!(w.nodes[f].server().is_none());
     w.act(&Action::Restart { node: f + 1 });
     ms(&mut w, 6_000);
     let l = leader(&w);
     let (fr, lr) = (
-        &w.nodes[f].server.as_ref().unwrap().raft,
-        &w.nodes[l].server.as_ref().unwrap().raft,
+        &w.nodes[f].server().unwrap().raft,
+        &w.nodes[l].server().unwrap().raft,
     );
     assert!(
         fr.commit_index() + 5 >= lr.commit_index(),
@@ -68,10 +68,7 @@ fn script_paused_leader_wakes_and_its_stale_proposals_never_take_effect() {
     assert_ne!(leader(&w), l, "a new leader while the old one sleeps");
     w.act(&Action::Resume { node: l + 1 });
     ms(&mut w, 8_000);
-    assert_eq!(
-        w.nodes[l].server.as_ref().unwrap().raft.role(),
-        Role::Follower
-    );
+    assert_eq!(w.nodes[l].server().unwrap().raft.role(), Role::Follower);
     no_violations(&w);
 }
 
@@ -98,7 +95,7 @@ fn script_rejoining_node_with_higher_term_disrupts_only_without_prevote() {
         let f = (l + 1) % 3;
         w.act(&Action::Isolate { node: f + 1 });
         ms(&mut w, 4_000);
-        let term_isolated = w.nodes[f].server.as_ref().unwrap().raft.term();
+        let term_isolated = w.nodes[f].server().unwrap().raft.term();
         w.act(&Action::HealAll);
         ms(&mut w, 8_000);
         violated_only(

@@ -65,7 +65,7 @@ fn every_node_tracks_the_remaining_lease_with_its_own_local_clock() {
     ms(&mut w, 2000);
     let remaining: Vec<i64> = (0..3)
         .map(|i| {
-            let s = w.nodes[i].server.as_ref().unwrap();
+            let s = w.nodes[i].server().unwrap();
             let l = &s.leases["k"];
             // Remaining lease in true time: local remaining divided by the clock's rate.
             (l.deadline_local_us - w.local_now(i)) * 1_000_000 / w.nodes[i].clock.rate_ppm() as i64
@@ -76,7 +76,7 @@ fn every_node_tracks_the_remaining_lease_with_its_own_local_clock() {
         "countdowns disagree with drift: {remaining:?}"
     );
     let tables: Vec<_> = (0..3)
-        .map(|i| w.nodes[i].server.as_ref().unwrap().machine.locks.clone())
+        .map(|i| w.nodes[i].server().unwrap().machine.locks.clone())
         .collect();
     assert!(
         tables.iter().all(|t| *t == tables[0]),
@@ -99,7 +99,7 @@ fn a_lock_is_only_ever_deleted_through_a_committed_expire() {
         rate_ppm: 4_000_000,
     });
     ms(&mut w, 1_500);
-    let fs = w.nodes[f].server.as_ref().unwrap();
+    let fs = w.nodes[f].server().unwrap();
     assert!(
         fs.leases["k"].deadline_local_us < w.local_now(f),
         "the follower's countdown ran out"
@@ -110,13 +110,7 @@ fn a_lock_is_only_ever_deleted_through_a_committed_expire() {
     );
     ms(&mut w, 5_000);
     for i in 0..3 {
-        assert!(!w.nodes[i]
-            .server
-            .as_ref()
-            .unwrap()
-            .machine
-            .locks
-            .contains_key("k"));
+        assert!(!w.nodes[i].server().unwrap().machine.locks.contains_key("k"));
     }
     let expiry_applied = events(&w).iter().any(|(_, e)| matches!(e, Event::Apply { cmd, result: ApplyResult::Expired { existed: true }, .. } if cmd.op == "expire"));
     assert!(expiry_applied);
@@ -153,7 +147,7 @@ fn ghost_lock_the_leader_itself_proposes_release_right_after_the_grant() {
     let l = leader(&w);
     loop {
         w.step();
-        let s = w.nodes[l].server.as_ref().unwrap();
+        let s = w.nodes[l].server().unwrap();
         let log = s.raft.log();
         if log
             .entry(log.last_index())
@@ -179,7 +173,7 @@ fn ghost_lock_the_leader_itself_proposes_release_right_after_the_grant() {
     assert!(
         w.nodes
             .iter()
-            .all(|n| n.server.as_ref().unwrap().machine.locks.is_empty()),
+            .all(|n| n.server().unwrap().machine.locks.is_empty()),
         "long before the 60 s lease"
     );
     no_violations(&w);
@@ -190,14 +184,7 @@ fn until_grant_reply_in_flight(w: &mut World) -> usize {
     loop {
         w.step();
         if let Some(l) = w.leader() {
-            if w.nodes[l]
-                .server
-                .as_ref()
-                .unwrap()
-                .machine
-                .locks
-                .contains_key("k")
-            {
+            if w.nodes[l].server().unwrap().machine.locks.contains_key("k") {
                 return l;
             }
         }
@@ -232,7 +219,7 @@ fn ghost_lock_a_client_that_crashes_while_its_grant_is_in_flight_gets_released_a
     assert!(w
         .nodes
         .iter()
-        .all(|n| n.server.as_ref().unwrap().machine.locks.is_empty()));
+        .all(|n| n.server().unwrap().machine.locks.is_empty()));
     no_violations(&w);
 }
 
@@ -356,7 +343,7 @@ fn ghost_lock_whose_release_dies_with_the_leader_is_removed_by_the_new_leaders_e
     let others: Vec<_> = (0..3).filter(|&i| i != l).collect();
     assert!(others
         .iter()
-        .all(|&i| w.nodes[i].server.as_ref().unwrap().machine.locks.is_empty()));
+        .all(|&i| w.nodes[i].server().unwrap().machine.locks.is_empty()));
     violated_only(&w, &[]);
 }
 
@@ -372,15 +359,14 @@ fn expiry_is_a_command_through_leader_proposal_and_majority_commit_a_stale_leade
     ms(&mut w, 600);
     let old = leader(&w);
     assert!(w.nodes[old]
-        .server
-        .as_ref()
+        .server()
         .unwrap()
         .machine
         .locks
         .contains_key("k"));
     w.act(&Action::Isolate { node: old + 1 });
     ms(&mut w, 4_000);
-    let s = w.nodes[old].server.as_ref().unwrap();
+    let s = w.nodes[old].server().unwrap();
     assert_eq!(s.raft.role(), Role::Leader, "still believes it leads");
     let log = s.raft.log();
     let stale = (s.raft.commit_index() + 1..=log.last_index())
@@ -396,8 +382,7 @@ fn expiry_is_a_command_through_leader_proposal_and_majority_commit_a_stale_leade
     assert_ne!(new, old);
     assert!(
         !w.nodes[new]
-            .server
-            .as_ref()
+            .server()
             .unwrap()
             .machine
             .locks
@@ -406,17 +391,11 @@ fn expiry_is_a_command_through_leader_proposal_and_majority_commit_a_stale_leade
     );
     w.act(&Action::HealAll);
     ms(&mut w, 6_000);
-    let s = w.nodes[old].server.as_ref().unwrap();
+    let s = w.nodes[old].server().unwrap();
     assert_eq!(s.raft.role(), Role::Follower);
     assert_eq!(
         s.raft.log().prefix_hash(stale),
-        w.nodes[new]
-            .server
-            .as_ref()
-            .unwrap()
-            .raft
-            .log()
-            .prefix_hash(stale),
+        w.nodes[new].server().unwrap().raft.log().prefix_hash(stale),
         "its tail was overwritten"
     );
     // Safety holds; only the liveness rule check-quorum exists for turns red.
@@ -474,7 +453,7 @@ fn full_cluster_restart_replays_the_log_and_leases_restart_at_full_length() {
         "until_ms": 9000}));
     ms(&mut w, 3_200);
     for i in 0..3 {
-        let s = w.nodes[i].server.as_ref().unwrap();
+        let s = w.nodes[i].server().unwrap();
         if s.machine.locks.contains_key("k") {
             // Re-applied after the restart: the countdown started again at full length.
             let remaining = s.leases["k"].deadline_local_us - w.local_now(i);
@@ -482,13 +461,7 @@ fn full_cluster_restart_replays_the_log_and_leases_restart_at_full_length() {
         }
     }
     assert!(
-        (0..3).any(|i| w.nodes[i]
-            .server
-            .as_ref()
-            .unwrap()
-            .machine
-            .locks
-            .contains_key("k")),
+        (0..3).any(|i| w.nodes[i].server().unwrap().machine.locks.contains_key("k")),
         "the lock came back from the log"
     );
     ms(&mut w, 9_000);
@@ -541,7 +514,7 @@ fn uncommitted_grant_across_a_leader_change_and_the_clients_retry_is_deduplicate
     let l = leader(&w);
     loop {
         w.step();
-        let log = w.nodes[l].server.as_ref().unwrap().raft.log();
+        let log = w.nodes[l].server().unwrap().raft.log();
         if matches!(
             log.entry(log.last_index())
                 .and_then(|e| e.cmd.as_ref())
@@ -613,7 +586,7 @@ fn inherited_entry_a_retry_that_finds_its_request_in_the_new_leaders_log_is_answ
         to: name(g),
     });
     let has_grant = |w: &World, i: usize| {
-        let log = w.nodes[i].server.as_ref().unwrap().raft.log();
+        let log = w.nodes[i].server().unwrap().raft.log();
         (1..=log.last_index()).any(|x| {
             log.entry(x)
                 .and_then(|e| e.cmd.as_ref())
@@ -642,7 +615,7 @@ fn inherited_entry_a_retry_that_finds_its_request_in_the_new_leaders_log_is_answ
     // A times out on the dead leader and finds f; give it time to get there.
     let t = w.now_us / 1000;
     ms(&mut w, t + 4_000);
-    let fs = w.nodes[f].server.as_ref().unwrap();
+    let fs = w.nodes[f].server().unwrap();
     assert!(
         fs.raft.is_leader() && fs.machine.locks.is_empty(),
         "f leads, nothing applied yet"

@@ -283,7 +283,7 @@ pub fn check_all(w: &mut World) -> Vec<Violation> {
 /// At most one leader per term (§5.2).
 pub fn election_safety(w: &mut World, out: &mut Vec<Violation>) {
     for i in 0..w.n {
-        let Some(s) = w.nodes[i].server.as_ref() else {
+        let Some(s) = w.nodes[i].server() else {
             continue;
         };
         if s.raft.role() != Role::Leader {
@@ -306,7 +306,7 @@ pub fn election_safety(w: &mut World, out: &mut Vec<Violation>) {
 /// A leader never overwrites or deletes entries in its log, only appends (§5.3).
 pub fn leader_append_only(w: &mut World, out: &mut Vec<Violation>) {
     for i in 0..w.n {
-        let mark = match w.nodes[i].server.as_ref() {
+        let mark = match w.nodes[i].server() {
             Some(s) if s.raft.role() == Role::Leader => {
                 let log = s.raft.log();
                 let term = s.raft.term();
@@ -338,7 +338,7 @@ fn logs(w: &World) -> Vec<(NodeId, &crate::raft::Log<LockCommand>, Index)> {
     (0..w.n)
         .filter_map(|i| {
             let slot = &w.nodes[i];
-            match (&slot.server, &slot.persisted) {
+            match (slot.server(), slot.persisted()) {
                 (Some(s), _) => Some((i, s.raft.log(), s.raft.commit_index())),
                 (None, Some(hs)) => Some((i, &hs.log, 0)),
                 _ => None,
@@ -385,7 +385,7 @@ pub fn log_matching(w: &mut World, out: &mut Vec<Violation>) {
 /// compacted past that index holds it in its snapshot (compared at apply, `state_machine_safety`).
 pub fn leader_completeness(w: &mut World, out: &mut Vec<Violation>) {
     for i in 0..w.n {
-        let Some(s) = w.nodes[i].server.as_ref() else {
+        let Some(s) = w.nodes[i].server() else {
             continue;
         };
         let (c, log) = (s.raft.commit_index(), s.raft.log());
@@ -399,7 +399,7 @@ pub fn leader_completeness(w: &mut World, out: &mut Vec<Violation>) {
         }
     }
     for i in 0..w.n {
-        let Some(s) = w.nodes[i].server.as_ref() else {
+        let Some(s) = w.nodes[i].server() else {
             continue;
         };
         if !s.raft.is_leader() {
@@ -459,7 +459,7 @@ pub fn lock_tables_agree(w: &mut World, out: &mut Vec<Violation>) {
         .unwrap_or(0);
     w.checker.forget_before(lowest_restart);
     for i in 0..w.n {
-        let Some(s) = w.nodes[i].server.as_ref() else {
+        let Some(s) = w.nodes[i].server() else {
             continue;
         };
         let applied = s.machine.applied as usize;
@@ -501,7 +501,7 @@ pub fn ghost_lock_released(w: &mut World, out: &mut Vec<Violation>) {
                 .push((key, token, node, term, now + 1_000_000));
             continue;
         }
-        let Some(s) = w.nodes[node].server.as_ref() else {
+        let Some(s) = w.nodes[node].server() else {
             continue;
         };
         if !s.raft.is_leader() || s.raft.term() != term {
@@ -593,7 +593,7 @@ pub fn leader_liveness(w: &mut World, out: &mut Vec<Violation>) {
     let now = w.now_us;
     let limit = 3 * w.raft_cfg.election_timeout_max_us;
     for i in 0..w.n {
-        let awake = w.nodes[i].server.is_some() && !w.nodes[i].paused;
+        let awake = w.nodes[i].server().is_some() && !w.nodes[i].paused;
         if awake && !w.checker.awake[i] {
             w.checker.last_wake_us = Some(now);
         }
@@ -605,13 +605,13 @@ pub fn leader_liveness(w: &mut World, out: &mut Vec<Violation>) {
         .checker
         .last_wake_us
         .is_some_and(|t| now - t < w.raft_cfg.election_timeout_max_us);
-    for s in w.nodes.iter().filter_map(|x| x.server.as_ref()) {
+    for s in w.nodes.iter().filter_map(|x| x.server()) {
         if s.raft.role() == Role::Candidate {
             w.checker.candidacy.entry(s.raft.term()).or_insert(now);
         }
     }
     for i in 0..w.n {
-        let (paused, lead) = match w.nodes[i].server.as_ref() {
+        let (paused, lead) = match w.nodes[i].server() {
             None => {
                 w.checker.leading[i] = None;
                 w.checker.healthy_since[i] = None;
@@ -630,7 +630,7 @@ pub fn leader_liveness(w: &mut World, out: &mut Vec<Violation>) {
             // And the term that deposed it was first campaigned for after that: a candidacy
             // from before (say, granted pre-votes while there was no leader, then cut off) is
             // a disruption Raft accepts, not one pre-vote could have prevented.
-            let new_term = w.nodes[i].server.as_ref().map_or(term, |s| s.raft.term());
+            let new_term = w.nodes[i].server().map_or(term, |s| s.raft.term());
             let campaigned = w.checker.candidacy.get(&new_term).copied();
             let needless = settled_at.is_some_and(|at| {
                 at <= now && (new_term == term || campaigned.is_none_or(|c| c >= at))

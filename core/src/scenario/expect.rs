@@ -312,7 +312,7 @@ fn belief(w: &World, client: &str, key: &str) -> Option<u64> {
 
 /// Whether node `k` (0-based) is up and not paused: what "every running node" ranges over.
 fn running(w: &World, k: usize) -> bool {
-    w.nodes[k].server.is_some() && !w.nodes[k].paused
+    w.nodes[k].server().is_some() && !w.nodes[k].paused
 }
 
 impl Check {
@@ -410,7 +410,7 @@ impl Check {
         let lock_of = |k: usize, key: &str| {
             w.nodes
                 .get(k)
-                .and_then(|s| s.server.as_ref())
+                .and_then(|s| s.server())
                 .and_then(|s| s.machine.locks.get(key))
         };
         match self {
@@ -477,11 +477,7 @@ impl Check {
                 role,
                 term,
                 applied,
-            } => match w
-                .nodes
-                .get(node.wrapping_sub(1))
-                .and_then(|s| s.server.as_ref())
-            {
+            } => match w.nodes.get(node.wrapping_sub(1)).and_then(|s| s.server()) {
                 None => role.as_deref() == Some("crashed") && term.is_none() && applied.is_none(),
                 Some(s) => {
                     role.as_deref().is_none_or(|r| r == s.raft.role().name())
@@ -489,8 +485,9 @@ impl Check {
                         && applied.is_none_or(|a| a == s.machine.applied)
                 }
             },
-            Check::NoLeader => !(0..w.n)
-                .any(|k| running(w, k) && w.nodes[k].server.as_ref().unwrap().raft.is_leader()),
+            Check::NoLeader => {
+                !(0..w.n).any(|k| running(w, k) && w.nodes[k].server().unwrap().raft.is_leader())
+            }
             Check::LogEntry {
                 node,
                 index,
@@ -499,7 +496,7 @@ impl Check {
             } => {
                 // A crashed node's log is on its disk: it survives the crash.
                 let Some(log) = w.nodes.get(node.wrapping_sub(1)).and_then(|s| {
-                    match (&s.server, &s.persisted) {
+                    match (s.server(), s.persisted()) {
                         (Some(s), _) => Some(s.raft.log()),
                         (None, Some(h)) => Some(&h.log),
                         (None, None) => None,

@@ -298,12 +298,7 @@ impl Watch {
             moment,
             pending: None,
             leaders: (0..w.n)
-                .filter(|&k| {
-                    w.nodes[k]
-                        .server
-                        .as_ref()
-                        .is_some_and(|s| s.raft.is_leader())
-                })
+                .filter(|&k| w.nodes[k].server().is_some_and(|s| s.raft.is_leader()))
                 .map(|k| k + 1)
                 .collect(),
         }
@@ -344,8 +339,7 @@ impl Watch {
         let everywhere = (0..w.n).all(|k| {
             w.nodes[k].paused
                 || w.nodes[k]
-                    .server
-                    .as_ref()
+                    .server()
                     .is_none_or(|s| s.machine.applied >= *index)
         });
         everywhere.then(|| self.pending.take().map(|(_, f)| f).unwrap_or_default())

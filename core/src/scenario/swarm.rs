@@ -151,10 +151,7 @@ pub fn check_converged(w: &World) -> Result<(), String> {
     let mut leaders = Vec::new();
     let mut first: Option<(u64, u64)> = None;
     for i in 0..w.n {
-        let s = w.nodes[i]
-            .server
-            .as_ref()
-            .ok_or(format!("n{} is down", i + 1))?;
+        let s = w.nodes[i].server().ok_or(format!("n{} is down", i + 1))?;
         if s.raft.is_leader() {
             leaders.push((s.raft.term(), i));
         }
@@ -182,7 +179,7 @@ pub fn check_converged(w: &World) -> Result<(), String> {
         }
     }
     let max_term = (0..w.n)
-        .filter_map(|i| w.nodes[i].server.as_ref())
+        .filter_map(|i| w.nodes[i].server())
         .map(|s| s.raft.term())
         .max()
         .unwrap_or(0);

@@ -226,7 +226,7 @@ mod tests {
         let marks = walk(&sc, |_, w| {
             role = Some(
                 (0..w.n)
-                    .map(|k| w.nodes[k].server.as_ref().map(|s| s.raft.role()))
+                    .map(|k| w.nodes[k].server().map(|s| s.raft.role()))
                     .collect::<Vec<_>>(),
             )
         });

@@ -127,24 +127,61 @@ impl TimerSlot {
     }
 }
 
+/// A node is up, running its server, or crashed, keeping only what survives a crash.
+#[derive(Clone, Debug)]
+pub enum NodeState {
+    Up(Box<Server>),
+    Crashed(HardState<LockCommand>),
+}
+
 #[derive(Clone, Debug)]
 pub struct NodeSlot {
-    /// `None` while crashed; then `persisted` holds what survives.
-    pub server: Option<Server>,
-    pub persisted: Option<HardState<LockCommand>>,
+    pub state: NodeState,
     pub clock: Clock,
     pub paused: bool,
     held: Vec<Packet>,
     timer: TimerSlot,
 }
 
+/// What a node's state holds for the moment it is moved out (never seen by anyone else).
+fn placeholder() -> NodeState {
+    NodeState::Crashed(HardState {
+        term: 0,
+        voted_for: None,
+        log: Default::default(),
+        snapshot: None,
+    })
+}
+
 impl NodeSlot {
+    /// The server, while the node is up.
+    pub fn server(&self) -> Option<&Server> {
+        match &self.state {
+            NodeState::Up(s) => Some(s),
+            NodeState::Crashed(_) => None,
+        }
+    }
+
+    pub fn server_mut(&mut self) -> Option<&mut Server> {
+        match &mut self.state {
+            NodeState::Up(s) => Some(s),
+            NodeState::Crashed(_) => None,
+        }
+    }
+
+    /// What survived, while the node is crashed.
+    pub fn persisted(&self) -> Option<&HardState<LockCommand>> {
+        match &self.state {
+            NodeState::Up(_) => None,
+            NodeState::Crashed(h) => Some(h),
+        }
+    }
+
     /// The index of this node's latest snapshot, up or crashed (0: none).
     pub fn snapshot_index(&self) -> crate::raft::Index {
-        match (&self.server, &self.persisted) {
-            (Some(s), _) => s.raft.snapshot_index(),
-            (None, Some(h)) => h.snapshot_index(),
-            _ => 0,
+        match &self.state {
+            NodeState::Up(s) => s.raft.snapshot_index(),
+            NodeState::Crashed(h) => h.snapshot_index(),
         }
     }
 }
@@ -282,8 +319,7 @@ impl World {
                 cfg.switches,
             );
             nodes.push(NodeSlot {
-                server: Some(server),
-                persisted: None,
+                state: NodeState::Up(Box::new(server)),
                 clock,
                 paused: false,
                 held: Vec::new(),
@@ -537,7 +573,7 @@ impl World {
         }
         if to < self.n {
             let slot = &mut self.nodes[to];
-            if slot.server.is_none() {
+            if slot.server().is_none() {
                 return;
             }
             if slot.paused {
@@ -545,7 +581,7 @@ impl World {
                 return;
             }
             let local = slot.clock.local_at(self.now_us);
-            let server = slot.server.as_mut().expect("checked above");
+            let server = slot.server_mut().expect("checked above");
             if let Payload::Raft(crate::raft::Message::AppendReply { term, .. }) = &p.payload {
                 if *term == server.raft.term() {
                     self.checker.heard[to][p.from as usize] = p.sent_us;
@@ -630,7 +666,7 @@ impl World {
             return false;
         }
         let local = slot.clock.local_at(self.now_us);
-        let Some(server) = slot.server.as_mut() else {
+        let Some(server) = slot.server_mut() else {
             return false;
         };
         server.tick(local);
@@ -641,7 +677,7 @@ impl World {
     /// Carry out what a node's call produced, then re-plan its timer.
     fn after_node(&mut self, i: usize) {
         loop {
-            let Some(server) = self.nodes[i].server.as_mut() else {
+            let Some(server) = self.nodes[i].server_mut() else {
                 return;
             };
             let mut out: Output = std::mem::take(&mut self.spare_out);
@@ -677,7 +713,7 @@ impl World {
     /// still leads, the checker expects the ghost released within a second.
     fn undeliverable(&mut self, i: usize, c: ClientId, reply: &ClientReply) {
         if let (crate::lock::server::Outcome::Granted { key, token, .. }, Some(s)) =
-            (&reply.outcome, self.nodes[i].server.as_ref())
+            (&reply.outcome, self.nodes[i].server())
         {
             if s.raft.is_leader() {
                 self.checker.ghosts.push((
@@ -690,7 +726,7 @@ impl World {
             }
         }
         let local = self.nodes[i].clock.local_at(self.now_us);
-        if let Some(s) = self.nodes[i].server.as_mut() {
+        if let Some(s) = self.nodes[i].server_mut() {
             s.reply_undeliverable(local, c, reply);
         }
     }
@@ -698,7 +734,7 @@ impl World {
     /// A grant arrived where nobody takes it (see [`World::deliver`]): the sender hears of it
     /// as it would of a reset connection, and carries out what that makes it do.
     fn grant_undeliverable(&mut self, i: usize, c: ClientId, reply: &ClientReply) {
-        if i >= self.n || self.nodes[i].paused || self.nodes[i].server.is_none() {
+        if i >= self.n || self.nodes[i].paused || self.nodes[i].server().is_none() {
             return;
         }
         self.undeliverable(i, c, reply);
@@ -825,7 +861,7 @@ impl World {
 
     fn reschedule_node(&mut self, i: usize) {
         let slot = &mut self.nodes[i];
-        let Some(server) = slot.server.as_ref() else {
+        let Some(server) = slot.server() else {
             return;
         };
         if slot.paused {
@@ -1052,7 +1088,7 @@ impl World {
                 self.fault(what);
                 if let Some(l) = self.leader() {
                     let local = self.local_now(l);
-                    if let Some(s) = self.nodes[l].server.as_mut() {
+                    if let Some(s) = self.nodes[l].server_mut() {
                         s.duplicate_expire(local, key);
                     }
                     self.after_node(l);
@@ -1063,7 +1099,7 @@ impl World {
                 self.net.heal_all();
                 self.quiesced = true;
                 for i in 0..self.n {
-                    if self.nodes[i].server.is_none() {
+                    if self.nodes[i].server().is_none() {
                         self.restart(i);
                     }
                     if self.nodes[i].paused {
@@ -1098,10 +1134,13 @@ impl World {
 
     pub fn crash(&mut self, i: usize) {
         let slot = &mut self.nodes[i];
-        let Some(server) = slot.server.take() else {
+        if slot.server().is_none() {
             return;
+        }
+        let NodeState::Up(server) = std::mem::replace(&mut slot.state, placeholder()) else {
+            unreachable!("up, checked above")
         };
-        slot.persisted = Some(server.raft.into_hard_state());
+        slot.state = NodeState::Crashed(server.raft.into_hard_state());
         slot.paused = false;
         slot.held.clear();
         self.invalidate_node_timer(i);
@@ -1110,8 +1149,12 @@ impl World {
     }
 
     pub fn restart(&mut self, i: usize) {
-        let Some(hs) = self.nodes[i].persisted.take() else {
+        if self.nodes[i].server().is_some() {
             return;
+        }
+        let NodeState::Crashed(hs) = std::mem::replace(&mut self.nodes[i].state, placeholder())
+        else {
+            unreachable!("crashed, checked above")
         };
         let local = self.nodes[i].clock.local_at(self.now_us);
         let rng = self.rng.fork();
@@ -1124,7 +1167,7 @@ impl World {
             self.switches,
             hs,
         );
-        self.nodes[i].server = Some(server);
+        self.nodes[i].state = NodeState::Up(Box::new(server));
         self.checker.on_restart(i);
         self.trace
             .push(self.now_us, TraceEvent::Restart { node: i + 1 });
@@ -1132,7 +1175,7 @@ impl World {
     }
 
     pub fn pause(&mut self, i: usize) {
-        if self.nodes[i].server.is_none() || self.nodes[i].paused {
+        if self.nodes[i].server().is_none() || self.nodes[i].paused {
             return;
         }
         self.nodes[i].paused = true;
@@ -1203,7 +1246,7 @@ impl World {
     /// Current leader: the up node in role leader with the highest term.
     pub fn leader(&self) -> Option<NodeId> {
         (0..self.n)
-            .filter_map(|i| self.nodes[i].server.as_ref().map(|s| (i, s)))
+            .filter_map(|i| self.nodes[i].server().map(|s| (i, s)))
             .filter(|(_, s)| s.raft.is_leader())
             .max_by_key(|(_, s)| s.raft.term())
             .map(|(i, _)| i)

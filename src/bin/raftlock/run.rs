@@ -210,7 +210,7 @@ impl Run {
 fn state_lines(w: &raftlock::sim::World) -> Vec<String> {
     let mut out = Vec::new();
     for (k, slot) in w.nodes.iter().enumerate() {
-        let Some(s) = &slot.server else {
+        let Some(s) = slot.server() else {
             out.push(format!("n{} crashed", k + 1));
             continue;
         };
