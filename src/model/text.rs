@@ -2,7 +2,9 @@
 //! and switch labels, times, rates and counts. Formatting uses integer arithmetic where it can
 //! (float formatting costs kilobytes of wasm).
 
+use crate::check::Invariant;
 use crate::lock::ApplyResult;
+use crate::scenario::switch::Switch;
 use crate::sim::World;
 use crate::trace::Event as TraceEvent;
 
@@ -98,43 +100,94 @@ pub fn describe(w: &World, ev: &TraceEvent) -> Option<String> {
 }
 
 /// Invariants in words (the trace names some by the failure, e.g. storage_accepts_stale_token).
-pub fn invariant_label(name: &str) -> String {
-    match name {
-        "storage_accepts_stale_token" => "the storage never accepts a stale token".into(),
-        "ghost_lock_released" => "ghost locks are released".into(),
-        "one_believed_holder" => "one client at a time believes it holds a key".into(),
-        "healthy_leader_not_deposed" => {
+/// One arm per invariant: a new one does not compile until it has its words.
+pub fn invariant_label(inv: Invariant) -> String {
+    match inv {
+        Invariant::StorageAcceptsStaleToken => "the storage never accepts a stale token".into(),
+        Invariant::GhostLockReleased => "ghost locks are released".into(),
+        Invariant::OneBelievedHolder => "one client at a time believes it holds a key".into(),
+        Invariant::HealthyLeaderNotDeposed => {
             "a leader a majority hears is not deposed (liveness)".into()
         }
-        "isolated_leader_steps_down" => "a cut-off leader steps down (liveness)".into(),
-        _ => name.replace('_', " "),
+        Invariant::IsolatedLeaderStepsDown => "a cut-off leader steps down (liveness)".into(),
+        Invariant::ElectionSafety
+        | Invariant::LeaderAppendOnly
+        | Invariant::LogMatching
+        | Invariant::LeaderCompleteness
+        | Invariant::StateMachineSafety
+        | Invariant::LockTablesAgree
+        | Invariant::TokensStrictlyIncrease
+        | Invariant::ExpireDeletesOnlyOnTokenMatch
+        | Invariant::ReleaseDeletesOnlyHeldLock => inv.name().replace('_', " "),
     }
 }
 
-/// (field, label, explanation). Each is off by default; turning one on restarts the run with it,
-/// and the scenario document (and so a share link) records it.
-pub const SWITCHES: [(&str, &str, &str); 10] = [
-    ("expire_ignores_token", "Expire ignores the token",
-     "Expire deletes whatever lock holds the key. A late or duplicated Expire then erases a lock granted again in between: the seed's token condition exists for exactly this. Try it with late-expire."),
-    ("followers_delete_on_countdown", "Followers delete on their own countdown",
-     "A follower deletes a lock when its own clock says the lease is over, instead of waiting for a committed Expire. With drift the nodes' tables split: why the seed deletes only through the log (Redlock's dependence on clocks, Kleppmann 2016)."),
-    ("token_from_leader_counter", "Tokens from a leader's counter",
-     "The leader numbers tokens from a counter in its memory instead of using the Grant's log index. A new leader starts again, tokens repeat, and fencing can no longer order holders (Chubby's sequencers and ZooKeeper's zxid are log positions too)."),
-    ("no_ghost_release", "No ghost-lock release",
-     "When the reply to a Grant cannot reach its client, the leader does nothing: a lock nobody knows it holds stays until its lease runs out, and everyone else waits."),
-    ("storage_ignores_tokens", "Storage ignores tokens",
-     "The resource accepts any write. A client that paused past its lease overwrites the new holder's work: the lost update that fencing tokens prevent (Kleppmann, How to do distributed locking, 2016)."),
-    ("release_without_holder_check", "Release without the holder check",
-     "The leader proposes a client's key-only Release without checking that this client holds the key: a late Release deletes someone else's lock (etcd issue 22082)."),
-    ("release_with_token", "Release carries the token",
-     "A design alternative, not a bug: Release names the holder's token and deletes only on a match, like Expire."),
-    ("no_pre_vote", "No pre-vote",
-     "A node cut off from the others raises its term at every election timeout; when it returns, its higher term forces the working leader to step down (Ongaro's thesis, section 9.6)."),
-    ("commit_by_counting_old_terms", "Commit earlier terms by counting",
-     "The leader commits an entry of an earlier term as soon as a majority holds it. The Raft paper's Figure 8 shows a later leader overwriting such an entry: a committed entry lost, a client told \"granted\" for a lock that vanishes. Section 5.4.2 commits only the leader's own term. Play break-figure-8; it needs one entry per message (Entries per AppendEntries 1, below), else the new leader's no-op travels with the old entry and closes the window."),
-    ("no_check_quorum", "No check-quorum",
-     "A leader cut off from the majority keeps believing it leads and keeps proposing entries that can never commit (Ongaro's thesis, section 6.2)."),
+/// The switches the page's panel offers, in its order. Each is off by default; turning one on
+/// restarts the run with it, and the scenario document (and so a share link) records it.
+/// (`client_no_margin` is the hunt's: it also makes client clocks drift.)
+pub const PAGE_SWITCHES: [Switch; 10] = [
+    Switch::ExpireIgnoresToken,
+    Switch::FollowersDeleteOnCountdown,
+    Switch::TokenFromLeaderCounter,
+    Switch::NoGhostRelease,
+    Switch::StorageIgnoresTokens,
+    Switch::ReleaseWithoutHolderCheck,
+    Switch::ReleaseWithToken,
+    Switch::NoPreVote,
+    Switch::CommitByCountingOldTerms,
+    Switch::NoCheckQuorum,
 ];
+
+/// A switch's label and what turning it on shows. One arm per switch: a new one does not
+/// compile until it has its words.
+pub fn switch_text(s: Switch) -> (&'static str, &'static str) {
+    match s {
+        Switch::ExpireIgnoresToken => (
+            "Expire ignores the token",
+            "Expire deletes whatever lock holds the key. A late or duplicated Expire then erases a lock granted again in between: the seed's token condition exists for exactly this. Try it with late-expire.",
+        ),
+        Switch::FollowersDeleteOnCountdown => (
+            "Followers delete on their own countdown",
+            "A follower deletes a lock when its own clock says the lease is over, instead of waiting for a committed Expire. With drift the nodes' tables split: why the seed deletes only through the log (Redlock's dependence on clocks, Kleppmann 2016).",
+        ),
+        Switch::TokenFromLeaderCounter => (
+            "Tokens from a leader's counter",
+            "The leader numbers tokens from a counter in its memory instead of using the Grant's log index. A new leader starts again, tokens repeat, and fencing can no longer order holders (Chubby's sequencers and ZooKeeper's zxid are log positions too).",
+        ),
+        Switch::NoGhostRelease => (
+            "No ghost-lock release",
+            "When the reply to a Grant cannot reach its client, the leader does nothing: a lock nobody knows it holds stays until its lease runs out, and everyone else waits.",
+        ),
+        Switch::StorageIgnoresTokens => (
+            "Storage ignores tokens",
+            "The resource accepts any write. A client that paused past its lease overwrites the new holder's work: the lost update that fencing tokens prevent (Kleppmann, How to do distributed locking, 2016).",
+        ),
+        Switch::ReleaseWithoutHolderCheck => (
+            "Release without the holder check",
+            "The leader proposes a client's key-only Release without checking that this client holds the key: a late Release deletes someone else's lock (etcd issue 22082).",
+        ),
+        Switch::ReleaseWithToken => (
+            "Release carries the token",
+            "A design alternative, not a bug: Release names the holder's token and deletes only on a match, like Expire.",
+        ),
+        Switch::NoPreVote => (
+            "No pre-vote",
+            "A node cut off from the others raises its term at every election timeout; when it returns, its higher term forces the working leader to step down (Ongaro's thesis, section 9.6).",
+        ),
+        Switch::CommitByCountingOldTerms => (
+            "Commit earlier terms by counting",
+            "The leader commits an entry of an earlier term as soon as a majority holds it. The Raft paper's Figure 8 shows a later leader overwriting such an entry: a committed entry lost, a client told \"granted\" for a lock that vanishes. Section 5.4.2 commits only the leader's own term. Play break-figure-8; it needs one entry per message (Entries per AppendEntries 1, below), else the new leader's no-op travels with the old entry and closes the window.",
+        ),
+        Switch::NoCheckQuorum => (
+            "No check-quorum",
+            "A leader cut off from the majority keeps believing it leads and keeps proposing entries that can never commit (Ongaro's thesis, section 6.2).",
+        ),
+        Switch::ClientNoMargin => (
+            "Clients without a safety margin",
+            "A client trusts its lease to the last millisecond of its own clock. A client clock that runs slow then believes it still holds the key after the servers have let it go (Kleppmann 2016).",
+        ),
+    }
+}
 
 /// 1234567 → "1,234,567".
 pub fn fmt_count(n: u64) -> String {

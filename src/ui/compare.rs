@@ -2,7 +2,7 @@
 //! what differs (broken invariants, the lock table, storage writes) is marked.
 
 use super::props::{send, PanelProps};
-use crate::model::text::{fmt_us, invariant_label, SWITCHES};
+use crate::model::text::{fmt_us, invariant_label, switch_text};
 use crate::model::Command;
 use crate::sim::World;
 use yew::prelude::*;
@@ -13,11 +13,7 @@ fn pane_lines(w: &World) -> Vec<(&'static str, String)> {
     for (_, viol) in w.violations().iter().take(5) {
         v.push((
             "broken",
-            format!(
-                "✗ {}: {}",
-                invariant_label(viol.invariant.name()),
-                viol.detail
-            ),
+            format!("✗ {}: {}", invariant_label(viol.invariant), viol.detail),
         ));
     }
     if let Some(s) = (0..w.n).find_map(|i| w.nodes[i].server()) {
@@ -55,7 +51,7 @@ pub fn compare(p: &PanelProps) -> Html {
     let (a, b, name) = (&page.pg.world, &other.world, *name);
     let la = pane_lines(a);
     let lb = pane_lines(b);
-    let label = SWITCHES.iter().find(|s| s.0 == name).map_or(name, |s| s.1);
+    let label = crate::scenario::switch::Switch::from_name(name).map_or(name, |s| switch_text(s).0);
     let b_on = crate::scenario::hunt::switch_is_on(&other.scenario, name);
     let pane = |title: String,
                 mine: &Vec<(&'static str, String)>,

@@ -20,7 +20,7 @@ pub fn invariants(p: &PanelProps) -> Html {
         };
         html! {
             <li class={class} id={format!("inv-{name}")}>
-                { mark }{ invariant_label(name) }
+                { mark }{ invariant_label(inv) }
                 { if n > 0 { format!(" — {n} violation(s)") } else { String::new() } }
                 { if checked { String::new() } else { " — not checked: server clocks drifted or jumped".into() } }
             </li>

@@ -4,14 +4,15 @@
 
 use super::props::{change_value, input_value, send, PanelProps};
 use crate::model::edit::Edit;
-use crate::model::text::SWITCHES;
+use crate::model::text::{switch_text, PAGE_SWITCHES};
 use crate::model::{Command, RaftField};
 use yew::prelude::*;
 
 pub fn switches(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let sc = &page.pg.scenario;
-    let items = SWITCHES.iter().map(|&(name, label, why)| {
+    let items = PAGE_SWITCHES.iter().map(|&s| {
+        let (name, (label, why)) = (s.name(), switch_text(s));
         let on = crate::scenario::hunt::switch_is_on(sc, name);
         html! {
             <li class={classes!(on.then_some("on"))}>
