@@ -261,7 +261,7 @@ fn leader() -> (Server, i64) {
         0,
         Switches::default(),
     );
-    let now = s.next_deadline();
+    let now = s.next_deadline_us();
     s.tick(now);
     assert!(s.raft.is_leader());
     assert!(s.noop_committed());
@@ -380,7 +380,10 @@ fn leader_proposes_expire_when_the_lease_runs_out_on_its_own_clock() {
     s.take_output();
     let deadline = s.leases["k"].deadline_local_us;
     assert_eq!(deadline, now + 1_000_000);
-    assert_eq!(s.next_deadline(), deadline.min(s.raft.next_deadline()));
+    assert_eq!(
+        s.next_deadline_us(),
+        deadline.min(s.raft.next_deadline_us())
+    );
     s.tick(deadline - 1);
     assert!(s.machine.locks.contains_key("k"));
     s.tick(deadline);

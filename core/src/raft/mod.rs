@@ -1,5 +1,5 @@
 //! Raft as a pure state machine, in the style of etcd-raft's RawNode: the host calls
-//! [`Raft::tick`] when the deadline of [`Raft::next_deadline`] is reached on the node's local
+//! [`Raft::tick`] when the deadline of [`Raft::next_deadline_us`] is reached on the node's local
 //! clock, [`Raft::step`] for each delivered message and [`Raft::propose`] for new commands, then
 //! drains the effects with [`Raft::take_ready`] (messages to send, role changes). Log entries are
 //! durable as soon as a call returns (the simulator persists synchronously); committed entries are
@@ -192,7 +192,7 @@ struct Progress {
     paused: bool,
     /// Replicate and snapshot: since when (local µs) what was sent has waited for progress;
     /// `i64::MAX` while nothing is outstanding.
-    waiting_since: i64,
+    waiting_since_us: i64,
 }
 
 impl Default for Progress {
@@ -200,7 +200,7 @@ impl Default for Progress {
         Progress {
             state: ProgressState::Probe,
             paused: false,
-            waiting_since: i64::MAX,
+            waiting_since_us: i64::MAX,
         }
     }
 }
@@ -230,21 +230,21 @@ pub struct Raft<C: Command> {
     /// Scratch space for `maybe_commit` (allocated once, so committing never allocates).
     sorted: Vec<Index>,
     recently_active: Vec<bool>,
-    election_deadline: i64,
-    heartbeat_deadline: i64,
-    quorum_deadline: i64,
-    leader_contact: Option<i64>,
+    election_deadline_us: i64,
+    heartbeat_deadline_us: i64,
+    quorum_deadline_us: i64,
+    leader_contact_us: Option<i64>,
     ready: Ready<C>,
 }
 
 impl<C: Command> Raft<C> {
-    pub fn new(id: NodeId, n: usize, cfg: RaftConfig, rng: Rng, now: i64) -> Self {
+    pub fn new(id: NodeId, n: usize, cfg: RaftConfig, rng: Rng, now_us: i64) -> Self {
         Self::restart(
             id,
             n,
             cfg,
             rng,
-            now,
+            now_us,
             HardState {
                 term: 0,
                 voted_for: None,
@@ -261,7 +261,7 @@ impl<C: Command> Raft<C> {
         n: usize,
         cfg: RaftConfig,
         rng: Rng,
-        now: i64,
+        now_us: i64,
         hs: HardState<C>,
     ) -> Self {
         let mut r = Raft {
@@ -282,13 +282,13 @@ impl<C: Command> Raft<C> {
             progress: vec![Progress::default(); n],
             sorted: Vec::with_capacity(n),
             recently_active: vec![false; n],
-            election_deadline: 0,
-            heartbeat_deadline: i64::MAX,
-            quorum_deadline: i64::MAX,
-            leader_contact: None,
+            election_deadline_us: 0,
+            heartbeat_deadline_us: i64::MAX,
+            quorum_deadline_us: i64::MAX,
+            leader_contact_us: None,
             ready: Ready::default(),
         };
-        r.reset_election_deadline(now);
+        r.reset_election_deadline(now_us);
         r
     }
 
@@ -389,16 +389,16 @@ impl<C: Command> Raft<C> {
     }
 
     /// The local time at which [`Raft::tick`] must next be called.
-    pub fn next_deadline(&self) -> i64 {
+    pub fn next_deadline_us(&self) -> i64 {
         match self.role {
-            Role::Leader => self.heartbeat_deadline.min(self.quorum_deadline),
-            _ => self.election_deadline,
+            Role::Leader => self.heartbeat_deadline_us.min(self.quorum_deadline_us),
+            _ => self.election_deadline_us,
         }
     }
 
-    pub fn tick(&mut self, now: i64) {
+    pub fn tick(&mut self, now_us: i64) {
         if self.role == Role::Leader {
-            if now >= self.quorum_deadline {
+            if now_us >= self.quorum_deadline_us {
                 // Check-quorum (thesis §6.2): a leader that has not heard from a majority
                 // within an election timeout steps down, so a partitioned leader stops serving.
                 let heard = (0..self.n)
@@ -406,23 +406,23 @@ impl<C: Command> Raft<C> {
                     .count();
                 if heard < self.majority() {
                     let term = self.term;
-                    self.become_follower(now, term, None);
+                    self.become_follower(now_us, term, None);
                     return;
                 }
                 self.recently_active.iter_mut().for_each(|a| *a = false);
-                self.quorum_deadline = now + self.cfg.election_timeout_min_us as i64;
+                self.quorum_deadline_us = now_us + self.cfg.election_timeout_min_us as i64;
             }
-            if now >= self.heartbeat_deadline {
-                self.heartbeat(now);
-                self.heartbeat_deadline = now + self.cfg.heartbeat_us as i64;
+            if now_us >= self.heartbeat_deadline_us {
+                self.heartbeat(now_us);
+                self.heartbeat_deadline_us = now_us + self.cfg.heartbeat_us as i64;
             }
-        } else if now >= self.election_deadline {
-            self.campaign(now);
+        } else if now_us >= self.election_deadline_us {
+            self.campaign(now_us);
         }
     }
 
     /// Append a command to the leader's log and start replicating it.
-    pub fn propose(&mut self, now: i64, cmd: C) -> Result<Index, NotLeader> {
+    pub fn propose(&mut self, now_us: i64, cmd: C) -> Result<Index, NotLeader> {
         if self.role != Role::Leader {
             return Err(NotLeader { hint: self.leader });
         }
@@ -432,11 +432,11 @@ impl<C: Command> Raft<C> {
         });
         self.matched[self.id] = index;
         self.maybe_commit();
-        self.broadcast_append(now);
+        self.broadcast_append(now_us);
         Ok(index)
     }
 
-    pub fn step(&mut self, now: i64, from: NodeId, msg: Message<C>) {
+    pub fn step(&mut self, now_us: i64, from: NodeId, msg: Message<C>) {
         let mterm = msg.term();
         if mterm > self.term {
             match &msg {
@@ -449,14 +449,14 @@ impl<C: Command> Raft<C> {
                 } => {}
                 // §4.2.3: ignore a RequestVote while a current leader is heard from.
                 Message::Vote { pre: false, .. }
-                    if self.cfg.check_quorum && self.in_leader_lease(now) =>
+                    if self.cfg.check_quorum && self.in_leader_lease(now_us) =>
                 {
                     return
                 }
                 _ => {
                     let leader = matches!(msg, Message::Append { .. } | Message::Snapshot { .. })
                         .then_some(from);
-                    self.become_follower(now, mterm, leader);
+                    self.become_follower(now_us, mterm, leader);
                 }
             }
         } else if mterm < self.term {
@@ -490,9 +490,9 @@ impl<C: Command> Raft<C> {
                 last_index,
                 last_term,
                 pre,
-            } => self.handle_vote(now, from, term, last_index, last_term, pre),
+            } => self.handle_vote(now_us, from, term, last_index, last_term, pre),
             Message::VoteReply { term, granted, pre } => {
-                self.handle_vote_reply(now, from, term, granted, pre)
+                self.handle_vote_reply(now_us, from, term, granted, pre)
             }
             Message::Append {
                 prev_index,
@@ -500,15 +500,17 @@ impl<C: Command> Raft<C> {
                 entries,
                 commit,
                 ..
-            } => self.handle_append(now, from, prev_index, prev_term, entries, commit),
+            } => self.handle_append(now_us, from, prev_index, prev_term, entries, commit),
             Message::AppendReply {
                 success,
                 match_index,
                 hint_index,
                 hint_term,
                 ..
-            } => self.handle_append_reply(now, from, success, match_index, hint_index, hint_term),
-            Message::Snapshot { snapshot, .. } => self.handle_snapshot(now, from, snapshot),
+            } => {
+                self.handle_append_reply(now_us, from, success, match_index, hint_index, hint_term)
+            }
+            Message::Snapshot { snapshot, .. } => self.handle_snapshot(now_us, from, snapshot),
         }
     }
 
@@ -518,12 +520,12 @@ impl<C: Command> Raft<C> {
         self.n / 2 + 1
     }
 
-    fn reset_election_deadline(&mut self, now: i64) {
+    fn reset_election_deadline(&mut self, now_us: i64) {
         let t = self.rng.range_inclusive(
             self.cfg.election_timeout_min_us,
             self.cfg.election_timeout_max_us,
         );
-        self.election_deadline = now + t as i64;
+        self.election_deadline_us = now_us + t as i64;
     }
 
     /// Thesis §4.2.3: a follower that heard from a leader less than the minimum election timeout
@@ -531,42 +533,42 @@ impl<C: Command> Raft<C> {
     /// pre-votes, with pre-vote.
     /// A leader is always in its own lease (etcd does the same): otherwise a node whose fast
     /// clock times out early would win a pre-vote from the leader itself.
-    fn in_leader_lease(&self, now: i64) -> bool {
+    fn in_leader_lease(&self, now_us: i64) -> bool {
         match self.role {
             Role::Leader => true,
             Role::Follower => {
                 self.leader.is_some()
                     && self
-                        .leader_contact
-                        .is_some_and(|t| now - t < self.cfg.election_timeout_min_us as i64)
+                        .leader_contact_us
+                        .is_some_and(|t| now_us - t < self.cfg.election_timeout_min_us as i64)
             }
             _ => false,
         }
     }
 
-    fn campaign(&mut self, now: i64) {
+    fn campaign(&mut self, now_us: i64) {
         if self.cfg.pre_vote {
             // Every timeout starts a new pre-vote; only a won pre-vote leads to a real election.
             if self.role != Role::PreCandidate {
                 self.set_role(Role::PreCandidate);
             }
             self.leader = None;
-            self.start_poll(now, self.term + 1, true);
+            self.start_poll(now_us, self.term + 1, true);
         } else {
-            self.become_candidate(now);
+            self.become_candidate(now_us);
         }
     }
 
-    fn become_candidate(&mut self, now: i64) {
+    fn become_candidate(&mut self, now_us: i64) {
         self.term += 1;
         self.voted_for = Some(self.id);
         self.leader = None;
         self.set_role(Role::Candidate);
-        self.start_poll(now, self.term, false);
+        self.start_poll(now_us, self.term, false);
     }
 
-    fn start_poll(&mut self, now: i64, term: Term, pre: bool) {
-        self.reset_election_deadline(now);
+    fn start_poll(&mut self, now_us: i64, term: Term, pre: bool) {
+        self.reset_election_deadline(now_us);
         self.votes.iter_mut().for_each(|v| *v = None);
         self.votes[self.id] = Some(true);
         let (last_index, last_term) = (self.log.last_index(), self.log.last_term());
@@ -583,7 +585,7 @@ impl<C: Command> Raft<C> {
                 );
             }
         }
-        self.tally(now, pre);
+        self.tally(now_us, pre);
     }
 
     /// §5.4.1: vote only for a candidate whose log is at least as up-to-date as ours.
@@ -593,7 +595,7 @@ impl<C: Command> Raft<C> {
 
     fn handle_vote(
         &mut self,
-        now: i64,
+        now_us: i64,
         from: NodeId,
         term: Term,
         last_index: Index,
@@ -607,7 +609,7 @@ impl<C: Command> Raft<C> {
         let this_term =
             self.voted_for == Some(from) || (self.voted_for.is_none() && self.leader.is_none());
         let can_vote = if pre {
-            (term > self.term && !(self.cfg.pre_vote && self.in_leader_lease(now)))
+            (term > self.term && !(self.cfg.pre_vote && self.in_leader_lease(now_us)))
                 || (term == self.term && this_term)
         } else {
             this_term
@@ -615,7 +617,7 @@ impl<C: Command> Raft<C> {
         let granted = can_vote && self.log_is_up_to_date(last_index, last_term);
         if granted && !pre {
             self.voted_for = Some(from);
-            self.reset_election_deadline(now);
+            self.reset_election_deadline(now_us);
         }
         let reply_term = if pre && granted { term } else { self.term };
         self.send(
@@ -628,7 +630,14 @@ impl<C: Command> Raft<C> {
         );
     }
 
-    fn handle_vote_reply(&mut self, now: i64, from: NodeId, term: Term, granted: bool, pre: bool) {
+    fn handle_vote_reply(
+        &mut self,
+        now_us: i64,
+        from: NodeId,
+        term: Term,
+        granted: bool,
+        pre: bool,
+    ) {
         let expecting = match self.role {
             Role::PreCandidate => pre && (term == self.term + 1 || !granted),
             Role::Candidate => !pre && term == self.term,
@@ -638,25 +647,25 @@ impl<C: Command> Raft<C> {
             return;
         }
         self.votes[from] = Some(granted);
-        self.tally(now, pre);
+        self.tally(now_us, pre);
     }
 
-    fn tally(&mut self, now: i64, pre: bool) {
+    fn tally(&mut self, now_us: i64, pre: bool) {
         let yes = self.votes.iter().filter(|v| **v == Some(true)).count();
         let no = self.votes.iter().filter(|v| **v == Some(false)).count();
         if yes >= self.majority() {
             if pre {
-                self.become_candidate(now);
+                self.become_candidate(now_us);
             } else {
-                self.become_leader(now);
+                self.become_leader(now_us);
             }
         } else if no >= self.majority() {
             let term = self.term;
-            self.become_follower(now, term, None);
+            self.become_follower(now_us, term, None);
         }
     }
 
-    fn become_follower(&mut self, now: i64, term: Term, leader: Option<NodeId>) {
+    fn become_follower(&mut self, now_us: i64, term: Term, leader: Option<NodeId>) {
         let term_changed = term > self.term;
         if term_changed {
             self.term = term;
@@ -666,11 +675,11 @@ impl<C: Command> Raft<C> {
         self.role = Role::Follower;
         self.leader = leader;
         if leader.is_some() {
-            self.leader_contact = Some(now);
+            self.leader_contact_us = Some(now_us);
         }
-        self.heartbeat_deadline = i64::MAX;
-        self.quorum_deadline = i64::MAX;
-        self.reset_election_deadline(now);
+        self.heartbeat_deadline_us = i64::MAX;
+        self.quorum_deadline_us = i64::MAX;
+        self.reset_election_deadline(now_us);
         if was != Role::Follower || term_changed {
             self.ready.role_changes.push((Role::Follower, self.term));
         }
@@ -688,7 +697,7 @@ impl<C: Command> Raft<C> {
         ));
     }
 
-    fn become_leader(&mut self, now: i64) {
+    fn become_leader(&mut self, now_us: i64) {
         self.set_role(Role::Leader);
         self.leader = Some(self.id);
         let last = self.log.last_index();
@@ -705,10 +714,10 @@ impl<C: Command> Raft<C> {
         });
         self.matched[self.id] = index;
         self.maybe_commit();
-        self.broadcast_append(now);
-        self.heartbeat_deadline = now + self.cfg.heartbeat_us as i64;
-        self.quorum_deadline = if self.cfg.check_quorum {
-            now + self.cfg.election_timeout_min_us as i64
+        self.broadcast_append(now_us);
+        self.heartbeat_deadline_us = now_us + self.cfg.heartbeat_us as i64;
+        self.quorum_deadline_us = if self.cfg.check_quorum {
+            now_us + self.cfg.election_timeout_min_us as i64
         } else {
             i64::MAX
         };
@@ -718,7 +727,7 @@ impl<C: Command> Raft<C> {
 
     /// New entries: each follower that takes them now gets what it lacks (a paused probe and a
     /// snapshot in flight wait).
-    fn broadcast_append(&mut self, now: i64) {
+    fn broadcast_append(&mut self, now_us: i64) {
         for p in 0..self.n {
             if p != self.id {
                 let pr = self.progress[p];
@@ -728,7 +737,7 @@ impl<C: Command> Raft<C> {
                     ProgressState::Snapshot => true,
                 };
                 if !waits && self.next[p] <= self.log.last_index() {
-                    self.send_append(now, p);
+                    self.send_append(now_us, p);
                 }
             }
         }
@@ -738,7 +747,7 @@ impl<C: Command> Raft<C> {
     /// a follower in replicate or snapshot gets only an empty AppendEntries at the index it is
     /// known to match (which carries the commit index), unless what it was sent has waited too
     /// long for an answer: then it is probed again from there.
-    fn heartbeat(&mut self, now: i64) {
+    fn heartbeat(&mut self, now_us: i64) {
         // Answers normally come within a round trip; one not come within the shortest election
         // timeout is presumed lost (a slower link than that cannot keep a leader anyway).
         let lost_after = self.cfg.election_timeout_min_us as i64;
@@ -751,9 +760,9 @@ impl<C: Command> Raft<C> {
             let stale = match pr.state {
                 ProgressState::Probe => true,
                 ProgressState::Replicate => {
-                    pr.waiting_since != i64::MAX && now - pr.waiting_since >= lost_after
+                    pr.waiting_since_us != i64::MAX && now_us - pr.waiting_since_us >= lost_after
                 }
-                ProgressState::Snapshot => now - pr.waiting_since >= snapshot_timeout,
+                ProgressState::Snapshot => now_us - pr.waiting_since_us >= snapshot_timeout,
             };
             if stale {
                 // A probe is sent again from where it probes; what was presumed lost is sent
@@ -762,7 +771,7 @@ impl<C: Command> Raft<C> {
                     self.next[p] = self.matched[p] + 1;
                 }
                 self.progress[p] = Progress::default();
-                self.send_append(now, p);
+                self.send_append(now_us, p);
             } else {
                 self.send_heartbeat(p);
             }
@@ -790,7 +799,7 @@ impl<C: Command> Raft<C> {
         );
     }
 
-    fn send_append(&mut self, now: i64, to: NodeId) {
+    fn send_append(&mut self, now_us: i64, to: NodeId) {
         let prev_index = self.next[to] - 1;
         if prev_index < self.log.start() {
             // The entries this follower needs are compacted: it gets the snapshot (§7).
@@ -802,7 +811,7 @@ impl<C: Command> Raft<C> {
             self.progress[to] = Progress {
                 state: ProgressState::Snapshot,
                 paused: false,
-                waiting_since: now,
+                waiting_since_us: now_us,
             };
             self.send(
                 to,
@@ -820,8 +829,8 @@ impl<C: Command> Raft<C> {
             ProgressState::Probe => pr.paused = true,
             _ => {
                 self.next[to] = last + 1;
-                if !entries.is_empty() && pr.waiting_since == i64::MAX {
-                    pr.waiting_since = now;
+                if !entries.is_empty() && pr.waiting_since_us == i64::MAX {
+                    pr.waiting_since_us = now_us;
                 }
             }
         }
@@ -837,14 +846,14 @@ impl<C: Command> Raft<C> {
 
     fn handle_append(
         &mut self,
-        now: i64,
+        now_us: i64,
         from: NodeId,
         prev_index: Index,
         prev_term: Term,
         entries: Vec<Entry<C>>,
         commit: Index,
     ) {
-        self.heard_from_leader(now, from);
+        self.heard_from_leader(now_us, from);
         let (mut prev_index, mut prev_term, mut entries) = (prev_index, prev_term, entries);
         if prev_index < self.log.start() {
             // Entries up to `start` are committed here and so in the leader's log too (§5.4):
@@ -935,22 +944,22 @@ impl<C: Command> Raft<C> {
     }
 
     /// A message from the leader of the current term: follow it and restart the election timer.
-    fn heard_from_leader(&mut self, now: i64, from: NodeId) {
+    fn heard_from_leader(&mut self, now_us: i64, from: NodeId) {
         if self.role != Role::Follower {
             let term = self.term;
-            self.become_follower(now, term, Some(from));
+            self.become_follower(now_us, term, Some(from));
         }
         debug_assert_ne!(self.role, Role::Leader, "two leaders in one term");
         self.leader = Some(from);
-        self.leader_contact = Some(now);
-        self.reset_election_deadline(now);
+        self.leader_contact_us = Some(now_us);
+        self.reset_election_deadline(now_us);
     }
 
     /// InstallSnapshot (§7, Figure 13). A snapshot of what this node already committed changes
     /// nothing. Otherwise the log keeps the entries after the snapshot if it holds the
     /// snapshot's last entry, else it is discarded; the host restores its state machine.
-    fn handle_snapshot(&mut self, now: i64, from: NodeId, snap: Rc<Snapshot<C::State>>) {
-        self.heard_from_leader(now, from);
+    fn handle_snapshot(&mut self, now_us: i64, from: NodeId, snap: Rc<Snapshot<C::State>>) {
+        self.heard_from_leader(now_us, from);
         if snap.index <= self.commit {
             // The snapshot's index, not our commit: under the Figure 8 switch entries we count
             // as committed may be missing from the leader's log.
@@ -990,7 +999,7 @@ impl<C: Command> Raft<C> {
 
     fn handle_append_reply(
         &mut self,
-        now: i64,
+        now_us: i64,
         from: NodeId,
         success: bool,
         match_index: Index,
@@ -1013,19 +1022,20 @@ impl<C: Command> Raft<C> {
             }
             let caught_up = self.next[from] - 1 <= self.matched[from];
             match pr.state {
-                ProgressState::Probe if progressed => self.become_replicate(now, from),
+                ProgressState::Probe if progressed => self.become_replicate(now_us, from),
                 ProgressState::Probe => self.progress[from].paused = false,
                 ProgressState::Replicate if progressed => {
-                    self.progress[from].waiting_since = if caught_up { i64::MAX } else { now };
+                    self.progress[from].waiting_since_us =
+                        if caught_up { i64::MAX } else { now_us };
                 }
                 ProgressState::Replicate => {}
                 ProgressState::Snapshot if self.matched[from] + 1 >= self.next[from] => {
-                    self.become_replicate(now, from)
+                    self.become_replicate(now_us, from)
                 }
                 ProgressState::Snapshot => return,
             }
             if self.next[from] <= self.log.last_index() {
-                self.send_append(now, from);
+                self.send_append(now_us, from);
             }
         } else {
             if pr.state == ProgressState::Snapshot {
@@ -1042,17 +1052,17 @@ impl<C: Command> Raft<C> {
             };
             self.next[from] = next.clamp(self.matched[from] + 1, self.log.last_index() + 1);
             self.progress[from] = Progress::default();
-            self.send_append(now, from);
+            self.send_append(now_us, from);
         }
     }
 
-    fn become_replicate(&mut self, now: i64, to: NodeId) {
+    fn become_replicate(&mut self, now_us: i64, to: NodeId) {
         let caught_up = self.next[to] - 1 <= self.matched[to];
         self.next[to] = self.next[to].max(self.matched[to] + 1);
         self.progress[to] = Progress {
             state: ProgressState::Replicate,
             paused: false,
-            waiting_since: if caught_up { i64::MAX } else { now },
+            waiting_since_us: if caught_up { i64::MAX } else { now_us },
         };
     }
 

@@ -66,7 +66,7 @@ impl Net {
     }
 
     fn fire(&mut self, i: NodeId) {
-        self.now = self.now.max(self.nodes[i].next_deadline());
+        self.now = self.now.max(self.nodes[i].next_deadline_us());
         self.nodes[i].tick(self.now);
     }
 
@@ -108,7 +108,7 @@ fn election_5_2_timeouts_are_randomized_within_bounds() {
     let mut seen = std::collections::BTreeSet::new();
     for seed in 0..50 {
         let r: Raft<Cmd> = Raft::new(0, 3, c.clone(), Rng::new(seed), 0);
-        let d = r.next_deadline() as u64;
+        let d = r.next_deadline_us() as u64;
         assert!((c.election_timeout_min_us..=c.election_timeout_max_us).contains(&d));
         seen.insert(d);
     }
@@ -305,7 +305,7 @@ fn commit_5_4_2_leader_does_not_count_replicas_of_older_terms() {
     assert_eq!(l.commit_index(), 1);
     l.take_ready();
     // l becomes leader of term 3 (votes from 1 and 2).
-    let now = l.next_deadline();
+    let now = l.next_deadline_us();
     l.tick(now); // pre-vote
     l.step(
         now,

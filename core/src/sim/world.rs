@@ -867,9 +867,9 @@ impl World {
         if slot.paused {
             return;
         }
-        if let Some((at, gen)) = slot
-            .timer
-            .plan(&slot.clock, server.next_deadline(), self.now_us)
+        if let Some((at, gen)) =
+            slot.timer
+                .plan(&slot.clock, server.next_deadline_us(), self.now_us)
         {
             self.push(
                 at,
@@ -951,7 +951,7 @@ impl World {
         }
         if let Some((at, gen)) =
             slot.timer
-                .plan(&slot.clock, slot.client.next_deadline(), self.now_us)
+                .plan(&slot.clock, slot.client.next_deadline_us(), self.now_us)
         {
             self.push(
                 at,
