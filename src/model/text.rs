@@ -5,7 +5,7 @@
 use crate::check::Invariant;
 use crate::lock::ApplyResult;
 use crate::scenario::switch::Switch;
-use crate::sim::World;
+use crate::sim::{MessageKind, World};
 use crate::trace::Event as TraceEvent;
 
 pub fn fmt_us(us: i64) -> String {
@@ -36,18 +36,19 @@ pub fn fmt_speed(speed_ppm: u64) -> String {
     }
 }
 
-pub fn kind_letter(kind: &str) -> &'static str {
+/// The letter a message in flight carries on the cluster.
+pub fn kind_letter(kind: MessageKind) -> &'static str {
     match kind {
-        "vote" => "V",
-        "prevote" => "P",
-        "vote_reply" | "prevote_reply" => "v",
-        "append" => "A",
-        "heartbeat" => "H",
-        "append_reply" => "a",
-        "request" => "Q",
-        "reply" => "R",
-        "snapshot" => "S",
-        _ => "W",
+        MessageKind::Vote => "V",
+        MessageKind::PreVote => "P",
+        MessageKind::VoteReply | MessageKind::PreVoteReply => "v",
+        MessageKind::Append => "A",
+        MessageKind::Heartbeat => "H",
+        MessageKind::AppendReply => "a",
+        MessageKind::Request => "Q",
+        MessageKind::Reply => "R",
+        MessageKind::Snapshot => "S",
+        MessageKind::Write => "W",
     }
 }
 

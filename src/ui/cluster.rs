@@ -147,7 +147,7 @@ fn messages(w: &World) -> Html {
         let frac = frac.clamp(0.0, 1.0);
         let (x, y) = (p.0 + (q.0 - p.0) * frac, p.1 + (q.1 - p.1) * frac);
         html! {
-            <g class={classes!("msg", kind)} transform={format!("translate({} {})", num(x), num(y))}>
+            <g class={classes!("msg", kind.name())} transform={format!("translate({} {})", num(x), num(y))}>
                 <circle r="7" />
                 <text y="3.5">{ kind_letter(kind) }</text>
             </g>

@@ -5,7 +5,7 @@
 use super::props::PanelProps;
 use crate::check::history::Verdict;
 use crate::model::text::{fmt_us, num};
-use crate::sim::World;
+use crate::sim::{MessageKind, World};
 use crate::trace::Event as TraceEvent;
 use std::fmt::Write as _;
 use yew::prelude::*;
@@ -149,13 +149,13 @@ pub fn spacetime(p: &PanelProps) -> Html {
     // The most recent few hundred of each, so a busy cluster does not flood the page; drawn as
     // one path per kind (a frame rewrites a few `d` strings instead of patching hundreds of
     // elements: the diagram was most of the page's DOM work while playing).
-    let mut arrow_paths: Vec<(&'static str, String)> = Vec::new();
+    let mut arrow_paths: Vec<(MessageKind, String)> = Vec::new();
     for &(f, t, kind, sent, at) in w
         .recent
         .iter()
         .rev()
         .take_while(|m| m.4 >= t0)
-        .filter(|m| !matches!(m.2, "heartbeat" | "append_reply"))
+        .filter(|m| !matches!(m.2, MessageKind::Heartbeat | MessageKind::AppendReply))
         .take(SPACETIME_MAX)
     {
         let d = match arrow_paths.iter_mut().find(|(k, _)| *k == kind) {
@@ -174,8 +174,8 @@ pub fn spacetime(p: &PanelProps) -> Html {
             num(y_of(t as usize))
         );
     }
-    arrow_paths.sort_by_key(|(k, _)| *k);
-    let arrows = arrow_paths.into_iter().map(|(kind, d)| html! { <path class={classes!("arrow", kind)} d={d}><title>{ format!("{kind} messages") }</title></path> });
+    arrow_paths.sort_by_key(|(k, _)| k.name());
+    let arrows = arrow_paths.into_iter().map(|(kind, d)| html! { <path class={classes!("arrow", kind.name())} d={d}><title>{ format!("{} messages", kind.name()) }</title></path> });
     let mut mark_paths: [(&str, &str, String); 4] = [
         ("role", "role changes", String::new()),
         ("apply", "applied commands", String::new()),

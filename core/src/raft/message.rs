@@ -70,19 +70,4 @@ impl<C: Command> Message<C> {
             Message::Snapshot { snapshot, .. } => 24 + C::state_wire_bytes(&snapshot.state),
         }
     }
-
-    /// A short label for the UI and the trace: vote, prevote, vote_reply, append, heartbeat,
-    /// append_reply, snapshot.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Message::Vote { pre: true, .. } => "prevote",
-            Message::Vote { .. } => "vote",
-            Message::VoteReply { pre: true, .. } => "prevote_reply",
-            Message::VoteReply { .. } => "vote_reply",
-            Message::Append { entries, .. } if entries.is_empty() => "heartbeat",
-            Message::Append { .. } => "append",
-            Message::AppendReply { .. } => "append_reply",
-            Message::Snapshot { .. } => "snapshot",
-        }
-    }
 }

@@ -8,8 +8,10 @@
 
 pub mod clock;
 pub mod fault;
+pub mod kind;
 pub mod network;
 pub mod world;
 
 pub use fault::{ClockStart, Config, Fault, TimedFault};
+pub use kind::MessageKind;
 pub use world::{World, WorldStats};

@@ -5,6 +5,7 @@
 
 use super::clock::{Clock, PPM_ONE};
 use super::fault::{Config, Fault, TimedFault};
+use super::kind::MessageKind;
 use super::network::Network;
 use crate::check::Checker;
 use crate::client::{Client, ClientOutput, Storage};
@@ -27,13 +28,8 @@ pub enum Payload {
 }
 
 impl Payload {
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Payload::Raft(m) => m.kind(),
-            Payload::Request(_) => "request",
-            Payload::Reply(_) => "reply",
-            Payload::Write { .. } => "write",
-        }
+    pub fn kind(&self) -> MessageKind {
+        MessageKind::of(self)
     }
 }
 
@@ -241,7 +237,7 @@ pub struct World {
     quiesced: bool,
     /// The latest deliveries (from, to, kind, sent, delivered), for the space-time diagram;
     /// kept only when the trace keeps its lines (the page), capped at `RECENT_MAX`.
-    pub recent: std::collections::VecDeque<(u32, u32, &'static str, u64, u64)>,
+    pub recent: std::collections::VecDeque<(u32, u32, MessageKind, u64, u64)>,
     /// Some server clock ran at a rate other than 1 or jumped: lease durations measured on
     /// different machines no longer agree, so `one_believed_holder` is not expected to hold.
     pub server_clocks_disturbed: bool,
@@ -408,7 +404,7 @@ impl World {
     }
 
     /// Messages in flight, in delivery order: (from, to, kind, sent, delivery time).
-    pub fn in_flight(&self) -> Vec<(usize, usize, &'static str, u64, u64)> {
+    pub fn in_flight(&self) -> Vec<(usize, usize, MessageKind, u64, u64)> {
         let mut v: Vec<_> = self
             .queue
             .iter()
