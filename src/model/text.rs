@@ -123,21 +123,14 @@ pub fn invariant_label(inv: Invariant) -> String {
     }
 }
 
-/// The switches the page's panel offers, in its order. Each is off by default; turning one on
-/// restarts the run with it, and the scenario document (and so a share link) records it.
-/// (`client_no_margin` is the hunt's: it also makes client clocks drift.)
-pub const PAGE_SWITCHES: [Switch; 10] = [
-    Switch::ExpireIgnoresToken,
-    Switch::FollowersDeleteOnCountdown,
-    Switch::TokenFromLeaderCounter,
-    Switch::NoGhostRelease,
-    Switch::StorageIgnoresTokens,
-    Switch::ReleaseWithoutHolderCheck,
-    Switch::ReleaseWithToken,
-    Switch::NoPreVote,
-    Switch::CommitByCountingOldTerms,
-    Switch::NoCheckQuorum,
-];
+/// The switches the page's panel offers, in [`Switch::ALL`]'s order. Each is off by default;
+/// turning one on restarts the run with it, and the scenario document (and so a share link)
+/// records it. (`client_no_margin` is the hunt's: it also makes client clocks drift.)
+pub fn page_switches() -> impl Iterator<Item = Switch> {
+    Switch::ALL
+        .into_iter()
+        .filter(|s| *s != Switch::ClientNoMargin)
+}
 
 /// A switch's label and what turning it on shows. One arm per switch: a new one does not
 /// compile until it has its words.

@@ -4,14 +4,14 @@
 
 use super::props::{change_value, input_value, send, PanelProps};
 use crate::model::edit::Edit;
-use crate::model::text::{switch_text, PAGE_SWITCHES};
+use crate::model::text::{page_switches, switch_text};
 use crate::model::{Command, RaftField};
 use yew::prelude::*;
 
 pub fn switches(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let sc = &page.pg.scenario;
-    let items = PAGE_SWITCHES.iter().map(|&s| {
+    let items = page_switches().map(|s| {
         let (name, (label, why)) = (s.name(), switch_text(s));
         let on = crate::scenario::hunt::switch_is_on(sc, name);
         html! {

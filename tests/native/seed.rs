@@ -265,13 +265,11 @@ fn ghost_lock_a_grant_that_reaches_a_restarted_client_gets_released_at_once() {
     no_violations(&w);
 }
 
-#[test]
-fn ghost_lock_check_gives_a_paused_leader_its_second_after_it_wakes() {
-    // The leader proposes the ghost Release and is paused for 2 s before it commits. A paused
-    // process can do nothing; the check starts its second again when it wakes (found by the
-    // hunt with no switch at seed 6494, once grants reaching a restarted client were ghosts).
+/// A's Granted reply is on the wire when A crashes; the leader's links to the followers are cut
+/// first, so the ghost Release it then proposes cannot commit. Returns the world and the leader.
+fn ghost_release_that_cannot_commit(lease_ms: u64) -> (World, usize) {
     let mut w = world(json!({"version": 1, "seed": 2, "nodes": 3,
-        "clients": [holder(60_000, 60_000, 1000)], "until_ms": 8000}));
+        "clients": [holder(lease_ms, 60_000, 1000)], "until_ms": 8000}));
     ms(&mut w, 999);
     let l = until_grant_reply_in_flight(&mut w);
     for f in (0..3).filter(|&i| i != l) {
@@ -279,6 +277,15 @@ fn ghost_lock_check_gives_a_paused_leader_its_second_after_it_wakes() {
         w.act(&Action::Cut { from, to });
     }
     w.act(&Action::ClientCrash { client: "A".into() });
+    (w, l)
+}
+
+#[test]
+fn ghost_lock_check_gives_a_paused_leader_its_second_after_it_wakes() {
+    // The leader proposes the ghost Release and is paused for 2 s before it commits. A paused
+    // process can do nothing; the check starts its second again when it wakes (found by the
+    // hunt with no switch at seed 6494, once grants reaching a restarted client were ghosts).
+    let (mut w, l) = ghost_release_that_cannot_commit(60_000);
     while !events(&w)
         .iter()
         .any(|(_, e)| matches!(e, Event::GhostRelease { .. }))
@@ -303,15 +310,7 @@ fn ghost_lock_whose_release_dies_with_the_leader_is_removed_by_the_new_leaders_e
     // The leader proposes the ghost Release and is cut off before it commits. The lock then
     // lives until its lease runs out on the new leader's clock, and the new leader's Expire
     // removes it: a ghost costs at most one lease.
-    let mut w = world(json!({"version": 1, "seed": 2, "nodes": 3,
-        "clients": [holder(2_000, 60_000, 1000)], "until_ms": 8000}));
-    ms(&mut w, 999);
-    let l = until_grant_reply_in_flight(&mut w);
-    for f in (0..3).filter(|&i| i != l) {
-        let (from, to) = (format!("n{}", l + 1), format!("n{}", f + 1));
-        w.act(&Action::Cut { from, to });
-    }
-    w.act(&Action::ClientCrash { client: "A".into() });
+    let (mut w, l) = ghost_release_that_cannot_commit(2_000);
     let cut = w.now_us;
     ms(&mut w, 8000);
     let evs = events(&w);

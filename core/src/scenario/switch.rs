@@ -22,6 +22,7 @@ pub enum Switch {
 }
 
 impl Switch {
+    /// Every switch, in the order the page lists them (`client_no_margin`, the hunt's, last).
     pub const ALL: [Switch; 11] = [
         Switch::ExpireIgnoresToken,
         Switch::FollowersDeleteOnCountdown,
@@ -31,8 +32,8 @@ impl Switch {
         Switch::ReleaseWithoutHolderCheck,
         Switch::ReleaseWithToken,
         Switch::NoPreVote,
-        Switch::NoCheckQuorum,
         Switch::CommitByCountingOldTerms,
+        Switch::NoCheckQuorum,
         Switch::ClientNoMargin,
     ];
 
