@@ -114,7 +114,7 @@ impl Playground {
     /// work stays bounded. Returns (reached `t_us`, stopped where an invariant turned red).
     pub fn advance_bounded(&mut self, t_us: u64, max_events: u32) -> (bool, bool) {
         let t_us = t_us.min(self.end_us());
-        let red = self.world.checker.broken.len();
+        let red = self.world.checker().broken.len();
         for _ in 0..max_events {
             match self.world.next_event_time() {
                 Some(t) if t <= t_us => {
@@ -122,7 +122,7 @@ impl Playground {
                     self.after_progress();
                     // Stop where an invariant turns red; a red one breaking again does not stop
                     // the run (a lost entry makes every later apply differ).
-                    if self.world.checker.broken.len() > red {
+                    if self.world.checker().broken.len() > red {
                         return (false, true);
                     }
                 }

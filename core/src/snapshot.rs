@@ -220,7 +220,7 @@ pub fn snapshot(w: &World) -> Snapshot {
     let invariants = INVARIANTS
         .iter()
         .map(|&inv| {
-            let n = w.checker.broken.get(&inv).copied().unwrap_or(0) as usize;
+            let n = w.checker().broken.get(&inv).copied().unwrap_or(0) as usize;
             InvariantView {
                 name: inv.name(),
                 ok: n == 0,

@@ -25,7 +25,7 @@ pub fn of(w: &World, node: usize, index: Index, e: &Entry<crate::lock::LockComma
         return Commit::Known;
     }
     let digest = e.cmd.as_ref().map_or(0, Command::digest);
-    if w.checker.committed_entry(index) == Some((e.term, digest)) {
+    if w.checker().committed_entry(index) == Some((e.term, digest)) {
         Commit::InCluster
     } else {
         Commit::No

@@ -188,7 +188,7 @@ pub fn view(page: &super::Page) -> Option<LessonView> {
             .collect(),
         broken: crate::check::INVARIANTS
             .into_iter()
-            .filter(|n| w.checker.broken.get(n).is_some_and(|k| *k > 0))
+            .filter(|n| w.checker().broken.get(n).is_some_and(|k| *k > 0))
             .map(|n| n.name())
             .collect(),
     })

@@ -11,7 +11,7 @@ pub fn invariants(p: &PanelProps) -> Html {
     let w = &page.pg.world;
     let items = INVARIANTS.iter().map(|&inv| {
         let name = inv.name();
-        let n = w.checker.broken.get(&inv).copied().unwrap_or(0);
+        let n = w.checker().broken.get(&inv).copied().unwrap_or(0);
         let checked = crate::check::is_checked(w, inv);
         let (class, mark) = match (n, checked) {
             (0, false) => ("unchecked", "– "),

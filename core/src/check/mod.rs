@@ -14,7 +14,7 @@ pub use invariant::Invariant;
 
 use crate::lock::{ApplyResult, LockCommand, LockMachine, LockOp};
 use crate::raft::{Index, NodeId, Role, Term};
-use crate::sim::World;
+use crate::sim::{Finding, Observer, World};
 use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -266,22 +266,111 @@ impl Checker {
 }
 
 /// Run every state invariant on the world as it is now.
-pub fn check_all(w: &mut World) -> Vec<Violation> {
+pub fn check_all(c: &mut Checker, w: &World) -> Vec<Violation> {
     let mut out = Vec::new();
-    election_safety(w, &mut out);
-    leader_append_only(w, &mut out);
-    log_matching(w, &mut out);
-    leader_completeness(w, &mut out);
-    state_machine_safety(w, &mut out);
-    lock_tables_agree(w, &mut out);
-    ghost_lock_released(w, &mut out);
-    one_believed_holder(w, &mut out);
-    leader_liveness(w, &mut out);
+    election_safety(c, w, &mut out);
+    leader_append_only(c, w, &mut out);
+    log_matching(c, w, &mut out);
+    leader_completeness(c, w, &mut out);
+    state_machine_safety(c, w, &mut out);
+    lock_tables_agree(c, w, &mut out);
+    ghost_lock_released(c, w, &mut out);
+    one_believed_holder(c, w, &mut out);
+    leader_liveness(c, w, &mut out);
     out
 }
 
+impl Checker {
+    /// Keep the account of what broke at `now_us`, and hand it to the world for the trace.
+    fn record(&mut self, now_us: u64, vs: Vec<Violation>) -> Vec<Finding> {
+        vs.into_iter()
+            .map(|v| {
+                *self.broken.entry(v.invariant).or_insert(0) += 1;
+                let f = Finding {
+                    invariant: v.invariant.name(),
+                    detail: v.detail.clone(),
+                };
+                self.violations.push((now_us, v));
+                f
+            })
+            .collect()
+    }
+}
+
+/// The checks watch the world: it tells them what happened and runs them after every event.
+impl Observer for Checker {
+    fn clone_box(&self) -> Box<dyn Observer> {
+        Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn applied(
+        &mut self,
+        now_us: u64,
+        node: NodeId,
+        index: Index,
+        term: Term,
+        cmd: Option<&LockCommand>,
+        result: ApplyResult,
+        digest: u64,
+    ) -> (bool, Vec<Finding>) {
+        let first = self.on_apply(node, index, term, cmd, result, digest);
+        let pending = std::mem::take(&mut self.pending);
+        (first, self.record(now_us, pending))
+    }
+    fn restarted(&mut self, node: NodeId) {
+        self.on_restart(node);
+    }
+    fn heard(&mut self, leader: NodeId, from: NodeId, sent_us: u64) {
+        self.heard[leader][from] = sent_us;
+    }
+    fn ghost_owed(&mut self, key: &str, token: u64, node: NodeId, term: Term, due_us: u64) {
+        self.ghosts
+            .push((key.to_string(), token, node, term, due_us));
+    }
+    fn woke(&mut self, node: NodeId, now_us: u64) {
+        // A ghost this node must release: its second starts again now.
+        let due = now_us + 1_000_000;
+        for g in self.ghosts.iter_mut().filter(|g| g.2 == node) {
+            g.4 = g.4.max(due);
+        }
+    }
+    fn storage_write(
+        &mut self,
+        now_us: u64,
+        key: &str,
+        token: u64,
+        before: u64,
+        accepted: bool,
+    ) -> Vec<Finding> {
+        let v = storage_accepts_stale_token(key, token, before, accepted);
+        self.record(now_us, v.into_iter().collect())
+    }
+    fn after_event(&mut self, w: &World) -> Vec<Finding> {
+        let vs = check_all(self, w);
+        self.record(w.now_us, vs)
+    }
+}
+
+impl World {
+    /// The checks this world was given (`World::new` gives them; a world built unchecked
+    /// has none, and this panics).
+    pub fn checker(&self) -> &Checker {
+        self.observer
+            .as_ref()
+            .and_then(|o| o.as_any().downcast_ref::<Checker>())
+            .expect("a world built by World::new is checked")
+    }
+
+    /// Every broken invariant so far, with its time.
+    pub fn violations(&self) -> &[(u64, Violation)] {
+        &self.checker().violations
+    }
+}
+
 /// At most one leader per term (§5.2).
-pub fn election_safety(w: &mut World, out: &mut Vec<Violation>) {
+pub fn election_safety(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
     for i in 0..w.n {
         let Some(s) = w.nodes[i].server() else {
             continue;
@@ -290,27 +379,27 @@ pub fn election_safety(w: &mut World, out: &mut Vec<Violation>) {
             continue;
         }
         let term = s.raft.term();
-        match w.checker.leaders.get(&term) {
+        match c.leaders.get(&term) {
             Some(&j) if j != i => out.push(v(
                 Invariant::ElectionSafety,
                 format!("n{} and n{} both lead term {term}", j + 1, i + 1),
             )),
             Some(_) => {}
             None => {
-                w.checker.leaders.insert(term, i);
+                c.leaders.insert(term, i);
             }
         }
     }
 }
 
 /// A leader never overwrites or deletes entries in its log, only appends (§5.3).
-pub fn leader_append_only(w: &mut World, out: &mut Vec<Violation>) {
+pub fn leader_append_only(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
     for i in 0..w.n {
         let mark = match w.nodes[i].server() {
             Some(s) if s.raft.role() == Role::Leader => {
                 let log = s.raft.log();
                 let term = s.raft.term();
-                if let Some((t, idx, h)) = w.checker.leader_marks[i] {
+                if let Some((t, idx, h)) = c.leader_marks[i] {
                     // (Below a compacted start the log cannot tell; those entries were applied.)
                     let now_at = if idx < log.start() {
                         Some(h)
@@ -330,7 +419,7 @@ pub fn leader_append_only(w: &mut World, out: &mut Vec<Violation>) {
             }
             _ => None,
         };
-        w.checker.leader_marks[i] = mark;
+        c.leader_marks[i] = mark;
     }
 }
 
@@ -350,7 +439,7 @@ fn logs(w: &World) -> Vec<(NodeId, &crate::raft::Log<LockCommand>, Index)> {
 /// If two logs hold an entry with the same index and term, they are identical up to it (§5.3).
 /// Checked at each log's last index and commit index, through the prefix hashes, where both
 /// logs still know them (not compacted).
-pub fn log_matching(w: &mut World, out: &mut Vec<Violation>) {
+pub fn log_matching(_c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
     let ls = logs(w);
     for (a, la, ca) in &ls {
         for (b, lb, cb) in &ls {
@@ -383,18 +472,18 @@ pub fn log_matching(w: &mut World, out: &mut Vec<Violation>) {
 
 /// Every committed entry is in the log of every leader of a later term (§5.4). A leader that
 /// compacted past that index holds it in its snapshot (compared at apply, `state_machine_safety`).
-pub fn leader_completeness(w: &mut World, out: &mut Vec<Violation>) {
+pub fn leader_completeness(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
     for i in 0..w.n {
         let Some(s) = w.nodes[i].server() else {
             continue;
         };
-        let (c, log) = (s.raft.commit_index(), s.raft.log());
-        if c > 0 {
+        let (commit, log) = (s.raft.commit_index(), s.raft.log());
+        if commit > 0 {
             let term = s.raft.term();
-            let e = w.checker.committed.entry(term).or_insert((0, 0));
+            let e = c.committed.entry(term).or_insert((0, 0));
             // (Under the Figure 8 switch a follower's log can end below its commit index.)
-            if let (true, Some(h)) = (c > e.0, log.prefix_hash(c)) {
-                *e = (c, h);
+            if let (true, Some(h)) = (commit > e.0, log.prefix_hash(commit)) {
+                *e = (commit, h);
             }
         }
     }
@@ -406,12 +495,12 @@ pub fn leader_completeness(w: &mut World, out: &mut Vec<Violation>) {
             continue;
         }
         let term = s.raft.term();
-        if let Some((t, &(idx, h))) = w.checker.committed.range(..term).next_back() {
+        if let Some((t, &(idx, h))) = c.committed.range(..term).next_back() {
             let log = s.raft.log();
             if log.last_index() < idx || (idx >= log.start() && log.prefix_hash(idx) != Some(h)) {
                 // A lasting state: reported once per leader and term.
                 let detail = format!("leader n{} of term {term} lacks entries up to index {idx} committed in term {t}", i + 1);
-                if w.checker.reported.insert(detail.clone()) {
+                if c.reported.insert(detail.clone()) {
                     out.push(v(Invariant::LeaderCompleteness, detail));
                 }
             }
@@ -422,7 +511,7 @@ pub fn leader_completeness(w: &mut World, out: &mut Vec<Violation>) {
 /// No two nodes ever hold different committed entries at the same index (§5.4.3). Compared at
 /// the lower of the two commit indexes where both logs still know it; applies are compared one
 /// by one against the reference in [`Checker::on_apply`].
-pub fn state_machine_safety(w: &mut World, out: &mut Vec<Violation>) {
+pub fn state_machine_safety(_c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
     let ls = logs(w);
     for (a, la, ca) in &ls {
         for (b, lb, cb) in &ls {
@@ -450,14 +539,14 @@ pub fn state_machine_safety(w: &mut World, out: &mut Vec<Violation>) {
 
 /// Between applies too: every node's lock table equals the reference table at the node's applied
 /// index (a table changed outside the log, e.g. by a follower's own countdown, shows here).
-pub fn lock_tables_agree(w: &mut World, out: &mut Vec<Violation>) {
+pub fn lock_tables_agree(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
     let lowest_restart = w
         .nodes
         .iter()
         .map(|slot| slot.snapshot_index())
         .min()
         .unwrap_or(0);
-    w.checker.forget_before(lowest_restart);
+    c.forget_before(lowest_restart);
     for i in 0..w.n {
         let Some(s) = w.nodes[i].server() else {
             continue;
@@ -466,10 +555,10 @@ pub fn lock_tables_agree(w: &mut World, out: &mut Vec<Violation>) {
         if applied == 0 {
             continue;
         }
-        if let Some(want) = w.checker.reference_digest(applied as Index) {
+        if let Some(want) = c.reference_digest(applied as Index) {
             if s.machine.digest() != want {
                 let detail = format!("n{}'s lock table at applied index {applied} differs from the other nodes' at that index", i + 1);
-                if w.checker.reported.insert(detail.clone()) {
+                if c.reported.insert(detail.clone()) {
                     out.push(v(Invariant::LockTablesAgree, detail));
                 }
             }
@@ -481,24 +570,16 @@ pub fn lock_tables_agree(w: &mut World, out: &mut Vec<Violation>) {
 /// rule): checked one second after the leader learned it, while that node still leads in the
 /// same term (a leader that lost office cannot be held to it). A paused leader can do nothing:
 /// its second starts again when it wakes.
-pub fn ghost_lock_released(w: &mut World, out: &mut Vec<Violation>) {
+pub fn ghost_lock_released(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
     let now = w.now_us;
-    let due: Vec<_> = w
-        .checker
-        .ghosts
-        .iter()
-        .filter(|g| g.4 <= now)
-        .cloned()
-        .collect();
+    let due: Vec<_> = c.ghosts.iter().filter(|g| g.4 <= now).cloned().collect();
     if due.is_empty() {
         return;
     }
-    w.checker.ghosts.retain(|g| g.4 > now);
+    c.ghosts.retain(|g| g.4 > now);
     for (key, token, node, term, _) in due {
         if w.nodes[node].paused {
-            w.checker
-                .ghosts
-                .push((key, token, node, term, now + 1_000_000));
+            c.ghosts.push((key, token, node, term, now + 1_000_000));
             continue;
         }
         let Some(s) = w.nodes[node].server() else {
@@ -523,7 +604,7 @@ pub fn ghost_lock_released(w: &mut World, out: &mut Vec<Violation>) {
 /// At no moment do two clients believe they hold the same key (each by its own clock, with its
 /// margin), as long as the servers' clocks run true: a lease is a promise about durations, and
 /// the client's margin must cover its own clock's drift. Reported once per key and tokens.
-pub fn one_believed_holder(w: &mut World, out: &mut Vec<Violation>) {
+pub fn one_believed_holder(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
     if !is_checked(w, Invariant::OneBelievedHolder) {
         return;
     }
@@ -551,7 +632,7 @@ pub fn one_believed_holder(w: &mut World, out: &mut Vec<Violation>) {
         }
     }
     for detail in found {
-        if w.checker.reported.insert(detail.clone()) {
+        if c.reported.insert(detail.clone()) {
             out.push(v(Invariant::OneBelievedHolder, detail));
         }
     }
@@ -565,10 +646,10 @@ pub const HEALTHY_WINDOW_US: u64 = 100_000;
 
 /// When node `i` last heard from a majority (itself included), counting only replies taken in
 /// since `since`.
-fn majority_heard_at(w: &World, i: NodeId, since: u64) -> u64 {
+fn majority_heard_at(c: &Checker, w: &World, i: NodeId, since: u64) -> u64 {
     let mut times: Vec<u64> = (0..w.n)
         .filter(|&p| p != i)
-        .map(|p| w.checker.heard[i][p])
+        .map(|p| c.heard[i][p])
         .filter(|&t| t >= since)
         .collect();
     times.sort_unstable_by(|a, b| b.cmp(a));
@@ -589,49 +670,47 @@ fn majority_heard_at(w: &World, i: NodeId, since: u64) -> u64 {
 ///   timeout;
 /// - `isolated_leader_steps_down`: a leader that has not heard from a majority for three maximum
 ///   election timeouts has stepped down (otherwise its clients wait on it forever).
-pub fn leader_liveness(w: &mut World, out: &mut Vec<Violation>) {
+pub fn leader_liveness(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
     let now = w.now_us;
     let limit = 3 * w.raft_cfg.election_timeout_max_us;
     for i in 0..w.n {
         let awake = w.nodes[i].server().is_some() && !w.nodes[i].paused;
-        if awake && !w.checker.awake[i] {
-            w.checker.last_wake_us = Some(now);
+        if awake && !c.awake[i] {
+            c.last_wake_us = Some(now);
         }
-        w.checker.awake[i] = awake;
+        c.awake[i] = awake;
     }
     // A node that wakes has no leader lease yet and grants pre-votes at once, before the
     // leader's next heartbeat reaches it: an election right after is not one pre-vote prevents.
-    let recent_wake = w
-        .checker
+    let recent_wake = c
         .last_wake_us
         .is_some_and(|t| now - t < w.raft_cfg.election_timeout_max_us);
     for s in w.nodes.iter().filter_map(|x| x.server()) {
         if s.raft.role() == Role::Candidate {
-            w.checker.candidacy.entry(s.raft.term()).or_insert(now);
+            c.candidacy.entry(s.raft.term()).or_insert(now);
         }
     }
     for i in 0..w.n {
         let (paused, lead) = match w.nodes[i].server() {
             None => {
-                w.checker.leading[i] = None;
-                w.checker.healthy_since[i] = None;
+                c.leading[i] = None;
+                c.healthy_since[i] = None;
                 continue;
             }
             Some(s) => (w.nodes[i].paused, s.raft.is_leader().then(|| s.raft.term())),
         };
-        let was = w.checker.leading[i];
+        let was = c.leading[i];
         if let Some((term, since)) = was {
             // Healthy for a whole maximum election timeout: every node of that majority has
             // heard from it since before any election timer of theirs could have run out. (A
             // partition that heals during the other side's election deposes a leader that a
             // majority answered only for the last few ms: that election is not needless.)
-            let settled_at =
-                w.checker.healthy_since[i].map(|h| h + w.raft_cfg.election_timeout_max_us);
+            let settled_at = c.healthy_since[i].map(|h| h + w.raft_cfg.election_timeout_max_us);
             // And the term that deposed it was first campaigned for after that: a candidacy
             // from before (say, granted pre-votes while there was no leader, then cut off) is
             // a disruption Raft accepts, not one pre-vote could have prevented.
             let new_term = w.nodes[i].server().map_or(term, |s| s.raft.term());
-            let campaigned = w.checker.candidacy.get(&new_term).copied();
+            let campaigned = c.candidacy.get(&new_term).copied();
             let needless = settled_at.is_some_and(|at| {
                 at <= now && (new_term == term || campaigned.is_none_or(|c| c >= at))
             });
@@ -640,33 +719,33 @@ pub fn leader_liveness(w: &mut World, out: &mut Vec<Violation>) {
                 && !recent_wake
                 && needless
             {
-                let heard = majority_heard_at(w, i, since);
+                let heard = majority_heard_at(c, w, i, since);
                 if now.saturating_sub(heard) <= HEALTHY_WINDOW_US && heard > since {
                     let detail = format!(
                         "n{} lost the leadership of term {term} although a majority answered it {} ms ago: a needless election",
                         i + 1,
                         (now - heard) / 1000
                     );
-                    if w.checker.reported.insert(detail.clone()) {
+                    if c.reported.insert(detail.clone()) {
                         out.push(v(Invariant::HealthyLeaderNotDeposed, detail));
                     }
                 }
             }
         }
-        w.checker.leading[i] = match (lead, was) {
+        c.leading[i] = match (lead, was) {
             (None, _) => None,
             (Some(t), _) if paused => Some((t, now)),
             (Some(t), Some((t0, since))) if t0 == t => Some((t, since)),
             (Some(t), _) => Some((t, now)),
         };
-        let Some((term, since)) = w.checker.leading[i] else {
-            w.checker.healthy_since[i] = None;
+        let Some((term, since)) = c.leading[i] else {
+            c.healthy_since[i] = None;
             continue;
         };
-        let heard = majority_heard_at(w, i, since);
+        let heard = majority_heard_at(c, w, i, since);
         let healthy = heard > since && now.saturating_sub(heard) <= HEALTHY_WINDOW_US;
-        w.checker.healthy_since[i] = if healthy {
-            Some(w.checker.healthy_since[i].unwrap_or(now))
+        c.healthy_since[i] = if healthy {
+            Some(c.healthy_since[i].unwrap_or(now))
         } else {
             None
         };
@@ -678,7 +757,7 @@ pub fn leader_liveness(w: &mut World, out: &mut Vec<Violation>) {
                 i + 1,
                 limit / 1000
             );
-            if w.checker.reported.insert(detail.clone()) {
+            if c.reported.insert(detail.clone()) {
                 out.push(v(Invariant::IsolatedLeaderStepsDown, detail));
             }
         }

@@ -137,10 +137,16 @@ impl Scenario {
 }
 
 impl World {
-    /// Build the world of a scenario document at time 0 (validated first).
+    /// Build the world of a scenario document at time 0 (validated first), watched by the
+    /// invariant checks.
     pub fn new(sc: &Scenario, keep_trace: bool) -> Result<World, ScenarioError> {
         sc.validate()?;
-        Ok(World::build(&sc.compile(), keep_trace))
+        let mut w = World::build(&sc.compile(), keep_trace);
+        let rules = crate::lock::machine::ApplyRules {
+            expire_ignores_token: sc.switches.expire_ignores_token,
+        };
+        w.observer = Some(Box::new(crate::check::Checker::new(sc.nodes, rules)));
+        Ok(w)
     }
 
     /// Carry out an action now, outside the timeline (tests). Not recorded: a replay of the

@@ -8,10 +8,13 @@
 
 pub mod clock;
 pub mod fault;
+pub mod history;
 pub mod kind;
 pub mod network;
+pub mod observe;
 pub mod world;
 
 pub use fault::{ClockStart, Config, Fault, TimedFault};
 pub use kind::MessageKind;
+pub use observe::{Finding, Observer};
 pub use world::{World, WorldStats};

@@ -7,7 +7,7 @@ use super::clock::{Clock, PPM_ONE};
 use super::fault::{Config, Fault, TimedFault};
 use super::kind::MessageKind;
 use super::network::Network;
-use crate::check::Checker;
+use super::observe::{Finding, Observer};
 use crate::client::{Client, ClientOutput, Storage};
 use crate::lock::server::Switches;
 use crate::lock::server::{ClientReply, ClientRequest, Output, Server, ServerEvent};
@@ -29,7 +29,21 @@ pub enum Payload {
 
 impl Payload {
     pub fn kind(&self) -> MessageKind {
-        MessageKind::of(self)
+        match self {
+            Payload::Raft(m) => match m {
+                Message::Vote { pre: true, .. } => MessageKind::PreVote,
+                Message::Vote { .. } => MessageKind::Vote,
+                Message::VoteReply { pre: true, .. } => MessageKind::PreVoteReply,
+                Message::VoteReply { .. } => MessageKind::VoteReply,
+                Message::Append { entries, .. } if entries.is_empty() => MessageKind::Heartbeat,
+                Message::Append { .. } => MessageKind::Append,
+                Message::AppendReply { .. } => MessageKind::AppendReply,
+                Message::Snapshot { .. } => MessageKind::Snapshot,
+            },
+            Payload::Request(_) => MessageKind::Request,
+            Payload::Reply(_) => MessageKind::Reply,
+            Payload::Write { .. } => MessageKind::Write,
+        }
     }
 }
 
@@ -228,7 +242,10 @@ pub struct World {
     pub storage: Storage,
     pub net: Network,
     pub trace: Trace,
-    pub checker: Checker,
+    /// The invariant checks (`crate::check`), given by `World::new`; none: unchecked.
+    pub observer: Option<Box<dyn Observer>>,
+    /// The highest index applied anywhere (counts grants and expiries when unobserved).
+    highest_applied: u64,
     /// Run the invariant checks after every event: on from `World::new` in every build; the
     /// benchmark turns it off.
     pub check_every_event: bool,
@@ -242,7 +259,7 @@ pub struct World {
     /// different machines no longer agree, so `one_believed_holder` is not expected to hold.
     pub server_clocks_disturbed: bool,
     /// What the clients observed (the page, tests and the CLI check it against a mutex).
-    pub history: crate::check::history::History,
+    pub history: super::history::History,
     /// An empty node output with capacity, swapped with a server's (see `after_node`).
     spare_out: Output,
     /// Messages in flight, by slot (the queue holds slot numbers: no allocation per message).
@@ -354,12 +371,8 @@ impl World {
             },
             net: Network::new(endpoints, cfg.network.clone()),
             trace: Trace::new(keep_trace),
-            checker: Checker::new(
-                n,
-                crate::lock::machine::ApplyRules {
-                    expire_ignores_token: cfg.switches.expire_ignores_token,
-                },
-            ),
+            observer: None,
+            highest_applied: 0,
             // On in every build: violations are trace events, so a debug and a release run of
             // one scenario must check alike to give one trace.
             check_every_event: true,
@@ -479,11 +492,19 @@ impl World {
         if counted {
             self.stats.events += 1;
             if self.check_every_event {
-                let violations = crate::check::check_all(self);
-                self.record_violations(violations);
+                self.run_checks();
             }
         }
         true
+    }
+
+    /// The observer's checks after an event.
+    fn run_checks(&mut self) {
+        if let Some(mut o) = self.observer.take() {
+            let found = o.after_event(self);
+            self.observer = Some(o);
+            self.record_violations(found);
+        }
     }
 
     /// Process every event before or at `t_us`, then set the clock to `t_us`.
@@ -500,17 +521,16 @@ impl World {
         while self.stats.events < target && self.step() {}
     }
 
-    fn record_violations(&mut self, vs: Vec<crate::check::Violation>) {
-        for v in vs {
-            *self.checker.broken.entry(v.invariant).or_insert(0) += 1;
+    /// Broken invariants go into the trace (the observer keeps its own account of them).
+    fn record_violations(&mut self, found: Vec<Finding>) {
+        for f in found {
             self.trace.push(
                 self.now_us,
                 TraceEvent::Violation {
-                    invariant: v.invariant.name(),
-                    detail: v.detail.clone(),
+                    invariant: f.invariant,
+                    detail: f.detail,
                 },
             );
-            self.checker.violations.push((self.now_us, v));
         }
     }
 
@@ -580,7 +600,9 @@ impl World {
             let server = slot.server_mut().expect("checked above");
             if let Payload::Raft(crate::raft::Message::AppendReply { term, .. }) = &p.payload {
                 if *term == server.raft.term() {
-                    self.checker.heard[to][p.from as usize] = p.sent_us;
+                    if let Some(o) = self.observer.as_mut() {
+                        o.heard(to, p.from as usize, p.sent_us);
+                    }
                 }
             }
             match p.payload {
@@ -642,10 +664,9 @@ impl World {
                     accepted,
                 },
             );
-            if let Some(v) =
-                crate::check::storage_accepts_stale_token(&key, token, before, accepted)
-            {
-                self.record_violations(vec![v]);
+            if let Some(o) = self.observer.as_mut() {
+                let found = o.storage_write(self.now_us, &key, token, before, accepted);
+                self.record_violations(found);
             }
         }
     }
@@ -712,13 +733,10 @@ impl World {
             (&reply.outcome, self.nodes[i].server())
         {
             if s.raft.is_leader() {
-                self.checker.ghosts.push((
-                    key.to_string(),
-                    *token,
-                    i,
-                    s.raft.term(),
-                    self.now_us + 1_000_000,
-                ));
+                let (term, due) = (s.raft.term(), self.now_us + 1_000_000);
+                if let Some(o) = self.observer.as_mut() {
+                    o.ghost_owed(key, *token, i, term, due);
+                }
             }
         }
         let local = self.nodes[i].clock.local_at(self.now_us);
@@ -761,9 +779,11 @@ impl World {
                 result,
                 digest,
             } => {
-                let first = self
-                    .checker
-                    .on_apply(i, index, term, cmd.as_ref(), result, digest);
+                let (first, found) = match self.observer.as_mut() {
+                    Some(o) => o.applied(t, i, index, term, cmd.as_ref(), result, digest),
+                    None => (index > self.highest_applied, Vec::new()),
+                };
+                self.highest_applied = self.highest_applied.max(index);
                 if first {
                     match result {
                         ApplyResult::Granted { .. } => self.stats.grants += 1,
@@ -787,8 +807,7 @@ impl World {
                     let r = cmd_ref(&self.clients, cmd.as_ref());
                     self.trace.push_apply_ref(t, node, index, term, &r, result);
                 }
-                let vs = std::mem::take(&mut self.checker.pending);
-                self.record_violations(vs);
+                self.record_violations(found);
             }
             ServerEvent::ExpireProposed { key, token } => {
                 self.trace.push(
@@ -989,8 +1008,7 @@ impl World {
     pub fn inject(&mut self, t: &TimedFault) {
         self.apply_fault(t);
         if self.check_every_event {
-            let vs = crate::check::check_all(self);
-            self.record_violations(vs);
+            self.run_checks();
         }
     }
 
@@ -1164,7 +1182,9 @@ impl World {
             hs,
         );
         self.nodes[i].state = NodeState::Up(Box::new(server));
-        self.checker.on_restart(i);
+        if let Some(o) = self.observer.as_mut() {
+            o.restarted(i);
+        }
         self.trace
             .push(self.now_us, TraceEvent::Restart { node: i + 1 });
         self.after_node(i);
@@ -1187,10 +1207,8 @@ impl World {
             return;
         }
         self.nodes[i].paused = false;
-        // A ghost this node must release: its second starts again now.
-        let due = self.now_us + 1_000_000;
-        for g in self.checker.ghosts.iter_mut().filter(|g| g.2 == i) {
-            g.4 = g.4.max(due);
+        if let Some(o) = self.observer.as_mut() {
+            o.woke(i, self.now_us);
         }
         self.trace
             .push(self.now_us, TraceEvent::Resume { node: i + 1 });
@@ -1247,23 +1265,6 @@ impl World {
             .max_by_key(|(_, s)| s.raft.term())
             .map(|(i, _)| i)
     }
-
-    /// The clients' history against a mutex with leases; `None` when server clocks drifted or
-    /// jumped (expiry times then say nothing about true time).
-    pub fn history_verdict(
-        &self,
-    ) -> Option<Result<Vec<crate::check::history::Hold>, crate::check::history::Conflict>> {
-        if self.server_clocks_disturbed {
-            return None;
-        }
-        Some(crate::check::history::check_mutex(&self.history, &|c| {
-            self.client_name(c)
-        }))
-    }
-
-    pub fn violations(&self) -> &[(u64, crate::check::Violation)] {
-        &self.checker.violations
-    }
 }
 
 /// A command's trace fields, borrowed (client names come from the clients' configurations).
@@ -1299,5 +1300,32 @@ fn cmd_ref<'a>(
         ),
         Some(LockOp::Release { key, token }) => r("release", key, None, *token),
         Some(LockOp::Expire { key, token }) => r("expire", key, None, Some(*token)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::raft::Entry;
+
+    #[test]
+    fn an_empty_append_is_a_heartbeat() {
+        let append = |entries: Vec<Entry<LockCommand>>| {
+            Payload::Raft(Message::Append {
+                term: 1,
+                prev_index: 0,
+                prev_term: 0,
+                entries,
+                commit: 0,
+            })
+        };
+        assert_eq!(append(vec![]).kind(), MessageKind::Heartbeat);
+        let noop = Entry { term: 1, cmd: None };
+        assert_eq!(append(vec![noop]).kind(), MessageKind::Append);
+        let write = Payload::Write {
+            key: "k".into(),
+            token: 2,
+        };
+        assert_eq!(write.kind().name(), "write");
     }
 }
