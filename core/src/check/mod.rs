@@ -572,16 +572,14 @@ pub fn lock_tables_agree(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
 /// its second starts again when it wakes.
 pub fn ghost_lock_released(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
     let now = w.now_us;
-    let due: Vec<_> = c.ghosts.iter().filter(|g| g.4 <= now).cloned().collect();
+    // A paused leader's ghost stays owed; `woke` restarts its second.
+    let is_due = |g: &(String, u64, NodeId, Term, u64)| g.4 <= now && !w.nodes[g.2].paused;
+    let due: Vec<_> = c.ghosts.iter().filter(|g| is_due(g)).cloned().collect();
     if due.is_empty() {
         return;
     }
-    c.ghosts.retain(|g| g.4 > now);
+    c.ghosts.retain(|g| !is_due(g));
     for (key, token, node, term, _) in due {
-        if w.nodes[node].paused {
-            c.ghosts.push((key, token, node, term, now + 1_000_000));
-            continue;
-        }
         let Some(s) = w.nodes[node].server() else {
             continue;
         };

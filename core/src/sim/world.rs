@@ -484,8 +484,9 @@ impl World {
             Ev::NodeTimer { node, gen } => self.fire_node_timer(node as usize, gen),
             Ev::ClientTimer { client, gen } => self.fire_client_timer(client as usize, gen),
             Ev::Fault(i) => {
-                let t = self.timeline[i as usize].clone();
-                self.apply_fault(&t);
+                // The timeline is shared (Rc): a clone of the handle, not of the fault.
+                let timeline = Rc::clone(&self.timeline);
+                self.apply_fault(&timeline[i as usize]);
                 true
             }
         };
