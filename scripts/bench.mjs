@@ -16,9 +16,16 @@ const median = (xs) => q(xs, 0.5);
 const fmt = (x) => Math.round(x).toLocaleString('en-US');
 
 const bin = path.resolve(DIST, '../target/release/raftlock');
-const native = JSON.parse(execFileSync(bin, ['bench', '--minutes', String(minutes), '--runs', String(runs), '--json']).toString());
-row('simulator events/s, native', `5 nodes, 10 clients, ${minutes} min virtual, lock traffic; min / median of ${runs}`,
+const scaling = quick ? '1,2' : '2,5,10,20,60,120';
+const native = JSON.parse(execFileSync(bin, ['bench', '--minutes', String(minutes), '--runs', String(runs), '--scaling', scaling, '--json']).toString());
+row('simulator events/s, native', `5 nodes, 10 clients, ${minutes} min virtual, lock traffic, checks off; min / median of ${runs}`,
   `${fmt(native.rate_min)} / ${fmt(native.rate_median)}`, '≥ 2,000,000');
+row('the same with every check on, native', `every invariant after every event, the clients' history recorded (as the page and \`raftlock run\` run); min / median of ${runs}; checks on / off`,
+  `${fmt(native.checked_rate_min)} / ${fmt(native.checked_rate_median)}; ${(100 * native.checked_rate_median / native.rate_median).toFixed(0)}%`, '≥ 1,500,000 and ≥ 40%');
+for (const h of native.history) {
+  row(`clients' history check, ${h.minutes} min`, `5 nodes, 16 clients on 4 keys, 1 s leases: ${fmt(h.events)} events simulated in ${h.simulate_s.toFixed(2)} s, checks on; ${fmt(h.holds)} holds`,
+    `${(h.check_s * 1000).toFixed(1)} ms; ${(h.check_s * 1e6 / Math.max(1, h.holds)).toFixed(2)} µs per hold`, h.minutes === 120 ? '≤ 1 s; µs per hold flat' : 'µs per hold flat');
+}
 
 const { server, url } = await serve();
 const browser = await launch();

@@ -124,3 +124,31 @@ fn invalid_scenario_is_refused_with_the_field_at_fault() {
             .contains("bogus")
     );
 }
+
+/// The checks run incrementally (only what an event changed); from scratch, at every event they
+/// read the whole state. On the hunt's schedules with each design switch on, and on every
+/// built-in, both find the same violations at the same moments, and the traces are equal.
+#[test]
+fn incremental_checks_find_what_checks_from_scratch_find() {
+    use raftlock::scenario::{builtin, hunt, switch::Switch};
+    let run = |sc: &Scenario, incremental: bool| {
+        let mut w = World::new(sc, true).unwrap();
+        w.checker_mut().incremental = incremental;
+        w.run_until(sc.until_ms * 1000);
+        let found: Vec<_> = w.violations().to_vec();
+        (found, w.trace.hash_hex())
+    };
+    let mut scenarios: Vec<Scenario> = builtin::names().map(|n| builtin::get(n).unwrap()).collect();
+    for s in Switch::ALL {
+        for seed in 1..=6 {
+            scenarios.push(hunt::hunt_scenario(seed, &[s.name()]).unwrap());
+        }
+    }
+    let mut broken = 0;
+    for sc in &scenarios {
+        let (fast, full) = (run(sc, true), run(sc, false));
+        assert_eq!(fast, full, "{}", sc.name);
+        broken += !fast.0.is_empty() as usize;
+    }
+    assert!(broken > 20, "only {broken} runs broke an invariant");
+}

@@ -6,6 +6,7 @@ mod builtins;
 mod caps;
 mod compaction;
 mod determinism;
+mod history;
 mod playground;
 mod scripts;
 mod seed;

@@ -51,48 +51,114 @@ fn secs(us: u64) -> String {
 /// The holds of a linearization, or why there is none.
 pub type Verdict = Result<Vec<Hold>, Conflict>;
 
-/// The position of `op` (a reference into `h.ops`) in the run; only for conflicts.
-fn op_index(h: &History, op: &Op) -> usize {
-    h.from() + h.ops.iter().position(|o| std::ptr::eq(o, op)).unwrap_or(0)
+/// The lowest answer time among grants, and the lowest among those to any other client than
+/// the first one's: enough to tell, for any client, the earliest grant answered to someone else.
+#[derive(Clone, Copy)]
+struct Earliest {
+    first: (u64, ClientId),
+    other: u64,
+}
+
+impl Earliest {
+    const NONE: Earliest = Earliest {
+        first: (u64::MAX, ClientId::MAX),
+        other: u64::MAX,
+    };
+
+    fn with(self, answered: u64, client: ClientId) -> Earliest {
+        let (t, c) = self.first;
+        if client == c {
+            Earliest {
+                first: (t.min(answered), c),
+                other: self.other,
+            }
+        } else if answered < t {
+            Earliest {
+                first: (answered, client),
+                other: t.min(self.other),
+            }
+        } else {
+            Earliest {
+                first: self.first,
+                other: self.other.min(answered),
+            }
+        }
+    }
+
+    /// The earliest answer to a client other than `client`.
+    fn not_to(self, client: ClientId) -> u64 {
+        if self.first.1 == client {
+            self.other
+        } else {
+            self.first.0
+        }
+    }
+}
+
+/// A conflict found, formatted only if it is the one reported (the earliest).
+enum Found<'a> {
+    /// The hold of grant `k` of `key` cannot have ended before grant `k + 1` was answered.
+    Overlap { key: &'a str, k: usize, end_us: u64 },
+    /// The successful release at position `op` came after a later grant to another client
+    /// (the first such one in token order is at or after grant `from`).
+    LateRelease {
+        key: &'a str,
+        op: usize,
+        from: usize,
+    },
 }
 
 /// The verdict: the holds in token order per key (a linearization), or the conflict that ends
 /// the shortest prefix of the history no mutex with leases can explain. (On a capped history,
 /// `from() > 0`, only the operations kept: check the whole one by replaying the run.)
+///
+/// Tokens order the holds of a key, so each check is against neighbours in that order and the
+/// client's own operations: one sort and one sweep per key, O(n log n) for n operations.
 pub fn check_mutex(h: &History, name: &dyn Fn(ClientId) -> String) -> Result<Vec<Hold>, Conflict> {
-    let mut grants: BTreeMap<&str, Vec<(Token, &Op, u64)>> = BTreeMap::new();
+    let ops: Vec<&Op> = h.ops.iter().collect();
+    // Per key, its grants as (token, position, answer time), in history order, then by token.
+    let mut grants: BTreeMap<&str, Vec<(Token, usize, u64)>> = BTreeMap::new();
     // Each client's releases per key, in request order (a client's requests are numbered in the
     // order it sends them): a grant's release is the first one after it, found by bisection.
-    let mut releases: BTreeMap<(ClientId, &str), Vec<&Op>> = BTreeMap::new();
-    for op in h.ops.iter() {
-        if let Some((t, Answer::Granted { token, .. })) = &op.answer {
-            grants
-                .entry(op.key.as_str())
-                .or_default()
-                .push((*token, op, *t));
+    let mut releases: BTreeMap<(ClientId, &str), Vec<usize>> = BTreeMap::new();
+    // Per key, the releases that succeeded, in history order.
+    let mut released: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, op) in ops.iter().enumerate() {
+        match &op.answer {
+            Some((t, Answer::Granted { token, .. })) => {
+                grants
+                    .entry(op.key.as_str())
+                    .or_default()
+                    .push((*token, i, *t));
+            }
+            Some((_, Answer::Released)) => released.entry(op.key.as_str()).or_default().push(i),
+            _ => {}
         }
         if !op.acquire {
             releases
                 .entry((op.client, op.key.as_str()))
                 .or_default()
-                .push(op);
+                .push(i);
         }
     }
     let mut holds = Vec::new();
-    let mut conflicts: Vec<Conflict> = Vec::new();
+    // The earliest conflict (the first found among equals, keys in order).
+    let mut earliest: Option<(u64, Found)> = None;
     for (key, mut gs) in grants {
         gs.sort_by_key(|g| g.0);
         let mut prev_end = 0;
-        for (k, &(token, g, answered)) in gs.iter().enumerate() {
+        for (k, &(token, gi, answered)) in gs.iter().enumerate() {
+            let g = ops[gi];
             let lease_us = match &g.answer {
                 Some((_, Answer::Granted { lease_ms, .. })) => lease_ms * 1000,
                 _ => 0,
             };
             let expiry = g.invoke_us + lease_us;
             // g's release, if the client sent one after its grant.
-            let release = releases
-                .get(&(g.client, g.key.as_str()))
-                .and_then(|rs| rs.get(rs.partition_point(|o| o.req <= g.req)).copied());
+            let release = releases.get(&(g.client, key)).and_then(|rs| {
+                rs.get(rs.partition_point(|&o| ops[o].req <= g.req))
+                    .map(|&o| ops[o])
+            });
             // A release that succeeded, or was never answered (either outcome), may have ended it.
             let (end_lb, by_expiry) = match release {
                 Some(r)
@@ -113,53 +179,126 @@ pub fn check_mutex(h: &History, name: &dyn Fn(ClientId) -> String) -> Result<Vec
                 by_expiry,
             });
             prev_end = end_lb;
-            if let Some(&(t2, g2, res2)) = gs.get(k + 1) {
-                if end_lb > res2 {
-                    conflicts.push(Conflict {
-                        message: format!(
-                            "{key}: {} was told it holds it (token {t2}) at {}, but {}'s hold (token {token}) cannot have ended before {}",
-                            name(g2.client),
-                            secs(res2),
-                            name(g.client),
-                            secs(end_lb)
-                        ),
-                        ops: [op_index(h, g), op_index(h, g2)],
-                        at_us: res2,
-                    });
+            if let Some(&(_, _, res2)) = gs.get(k + 1) {
+                if end_lb > res2 && earliest.as_ref().is_none_or(|e| res2 < e.0) {
+                    earliest = Some((
+                        res2,
+                        Found::Overlap {
+                            key,
+                            k,
+                            end_us: end_lb,
+                        },
+                    ));
                 }
             }
         }
-        // A release that succeeded must come while its client still holds the key.
-        for op in h.ops.iter().filter(|o| !o.acquire && o.key == key) {
-            let Some((answered, Answer::Released)) = &op.answer else {
+        // A release that succeeded must come while its client still holds the key: no grant to
+        // another client with a higher token than the client's own last grant before it may
+        // have been answered before the release was sent.
+        let Some(rs) = released.get(key) else {
+            continue;
+        };
+        // After[k]: the earliest answers among grants k.. (in token order).
+        let mut after = vec![Earliest::NONE; gs.len() + 1];
+        for k in (0..gs.len()).rev() {
+            after[k] = after[k + 1].with(gs[k].2, ops[gs[k].1].client);
+        }
+        // Per client, its grants of this key by request number, with the highest token so far.
+        let mut mine: BTreeMap<ClientId, Vec<(u64, Token)>> = BTreeMap::new();
+        for &(token, gi, _) in &gs {
+            mine.entry(ops[gi].client)
+                .or_default()
+                .push((ops[gi].req, token));
+        }
+        for own in mine.values_mut() {
+            own.sort_by_key(|&(req, _)| req);
+            let mut top = 0;
+            for g in own.iter_mut() {
+                top = top.max(g.1);
+                g.1 = top;
+            }
+        }
+        for &ri in rs {
+            let op = ops[ri];
+            let Some((answered, _)) = op.answer else {
                 continue;
             };
-            let mine = gs
-                .iter()
-                .filter(|g| g.1.client == op.client && g.1.req < op.req)
-                .map(|g| g.0)
-                .max();
-            if let Some(other) = gs.iter().find(|g| {
-                g.1.client != op.client && mine.is_none_or(|m| g.0 > m) && g.2 < op.invoke_us
-            }) {
-                conflicts.push(Conflict {
-                    message: format!(
-                        "{key}: {}'s release, sent at {}, succeeded though {} had been told at {} that it holds it (token {})",
-                        name(op.client),
-                        secs(op.invoke_us),
-                        name(other.1.client),
-                        secs(other.2),
-                        other.0
-                    ),
-                    ops: [op_index(h, other.1), op_index(h, op)],
-                    at_us: *answered,
-                });
+            let own = mine.get(&op.client).and_then(|own| {
+                let n = own.partition_point(|&(req, _)| req < op.req);
+                n.checked_sub(1).map(|i| own[i].1)
+            });
+            let from = own.map_or(0, |m| gs.partition_point(|g| g.0 <= m));
+            if after[from].not_to(op.client) < op.invoke_us
+                && earliest.as_ref().is_none_or(|e| answered < e.0)
+            {
+                earliest = Some((answered, Found::LateRelease { key, op: ri, from }));
             }
         }
     }
-    match conflicts.into_iter().min_by_key(|c| c.at_us) {
-        Some(c) => Err(c),
+    match earliest {
         None => Ok(holds),
+        Some((at_us, f)) => Err(describe(h, &ops, at_us, f, name)),
+    }
+}
+
+/// The grants of `key` in token order, as (token, position, answer time).
+fn grants_of(ops: &[&Op], key: &str) -> Vec<(Token, usize, u64)> {
+    let mut gs: Vec<_> = ops
+        .iter()
+        .enumerate()
+        .filter_map(|(i, op)| match &op.answer {
+            Some((t, Answer::Granted { token, .. })) if op.key == key => Some((*token, i, *t)),
+            _ => None,
+        })
+        .collect();
+    gs.sort_by_key(|g| g.0);
+    gs
+}
+
+/// The conflict reported, in words.
+fn describe(
+    h: &History,
+    ops: &[&Op],
+    at_us: u64,
+    f: Found<'_>,
+    name: &dyn Fn(ClientId) -> String,
+) -> Conflict {
+    match f {
+        Found::Overlap { key, k, end_us } => {
+            let gs = grants_of(ops, key);
+            let ((token, gi, _), (t2, gi2, res2)) = (gs[k], gs[k + 1]);
+            Conflict {
+                message: format!(
+                    "{key}: {} was told it holds it (token {t2}) at {}, but {}'s hold (token {token}) cannot have ended before {}",
+                    name(ops[gi2].client),
+                    secs(res2),
+                    name(ops[gi].client),
+                    secs(end_us)
+                ),
+                ops: [h.from() + gi, h.from() + gi2],
+                at_us,
+            }
+        }
+        Found::LateRelease { key, op, from } => {
+            let gs = grants_of(ops, key);
+            let r = ops[op];
+            let &(token, gi, answered) = gs[from..]
+                .iter()
+                .find(|g| ops[g.1].client != r.client && g.2 < r.invoke_us)
+                .expect("the sweep found such a grant");
+            Conflict {
+                message: format!(
+                    "{key}: {}'s release, sent at {}, succeeded though {} had been told at {} that it holds it (token {})",
+                    name(r.client),
+                    secs(r.invoke_us),
+                    name(ops[gi].client),
+                    secs(answered),
+                    token
+                ),
+                ops: [h.from() + gi, h.from() + op],
+                at_us,
+            }
+        }
     }
 }
 

@@ -70,6 +70,70 @@ pub struct Checker {
     /// restarted), in true µs.
     awake: Vec<bool>,
     last_wake_us: Option<u64>,
+    /// What the Raft checks read of each node, at their last run, and what they found then:
+    /// while no node's mark changes, they would find the same again (see [`check_all`]).
+    marks: Vec<NodeMark>,
+    election_found: Vec<Violation>,
+    /// Per pair of nodes (a × n + b, a < b): what the pairwise log checks found at the last
+    /// change of either node's mark.
+    log_matching_found: Vec<Option<Violation>>,
+    sms_found: Vec<Option<Violation>>,
+    changed: Vec<bool>,
+    /// The world's `belief_epoch` when `one_believed_holder` last found no key believed held
+    /// by two clients: until it moves, beliefs only lapse, and there is nothing to check.
+    believed_alone_at: Option<u64>,
+    /// Check incrementally (see [`check_all`]); off, every check reads the whole state at
+    /// every event, as tests compare.
+    pub incremental: bool,
+    /// Scratch space reused at every event (no allocation per check).
+    scratch: Vec<u64>,
+}
+
+/// Everything the five Raft checks read of one node: its role, term and commit index, and its
+/// log through the start, the last index and the prefix hash there (which covers every entry).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct NodeMark {
+    up: bool,
+    role: Option<Role>,
+    term: Term,
+    commit: Index,
+    start: Index,
+    last: Index,
+    last_hash: u64,
+}
+
+impl NodeMark {
+    fn of(slot: &crate::sim::world::NodeSlot) -> NodeMark {
+        match (slot.server(), slot.persisted()) {
+            (Some(s), _) => NodeMark::with_log(
+                s.raft.log(),
+                true,
+                Some(s.raft.role()),
+                s.raft.term(),
+                s.raft.commit_index(),
+            ),
+            (None, Some(hs)) => NodeMark::with_log(&hs.log, false, None, 0, 0),
+            _ => NodeMark::default(),
+        }
+    }
+
+    fn with_log(
+        log: &crate::raft::Log<LockCommand>,
+        up: bool,
+        role: Option<Role>,
+        term: Term,
+        commit: Index,
+    ) -> NodeMark {
+        NodeMark {
+            up,
+            role,
+            term,
+            commit,
+            start: log.start(),
+            last: log.last_index(),
+            last_hash: log.prefix_hash(log.last_index()).unwrap_or(0),
+        }
+    }
 }
 
 /// Every invariant, in the order the page lists them.
@@ -114,6 +178,14 @@ impl Checker {
             candidacy: BTreeMap::new(),
             awake: vec![true; n],
             last_wake_us: None,
+            marks: Vec::new(),
+            election_found: Vec::new(),
+            log_matching_found: Vec::new(),
+            sms_found: Vec::new(),
+            changed: Vec::new(),
+            believed_alone_at: None,
+            incremental: true,
+            scratch: Vec::with_capacity(n),
         }
     }
 
@@ -266,13 +338,58 @@ impl Checker {
 }
 
 /// Run every state invariant on the world as it is now.
+///
+/// Incrementally: the five Raft checks read only each node's [`NodeMark`]. While no mark changed
+/// since their last run (most events: a heartbeat, a client's request, a timer), they would
+/// find exactly what they found then: that is reported again, and the checks whose findings
+/// are reported once (`leader_append_only`, `leader_completeness`) have nothing new. The
+/// pairwise log checks run again only for the pairs with a changed node.
 pub fn check_all(c: &mut Checker, w: &World) -> Vec<Violation> {
     let mut out = Vec::new();
-    election_safety(c, w, &mut out);
-    leader_append_only(c, w, &mut out);
-    log_matching(c, w, &mut out);
-    leader_completeness(c, w, &mut out);
-    state_machine_safety(c, w, &mut out);
+    if !c.incremental {
+        c.marks.clear();
+        c.believed_alone_at = None;
+    }
+    // Which nodes' marks changed since the last run (all of them at the first).
+    let mut changed = std::mem::take(&mut c.changed);
+    changed.clear();
+    changed.resize(w.n, true);
+    if c.marks.len() != w.n {
+        c.marks = w.nodes.iter().map(NodeMark::of).collect();
+    } else {
+        for (i, slot) in w.nodes.iter().enumerate() {
+            let m = NodeMark::of(slot);
+            changed[i] = m != c.marks[i];
+            c.marks[i] = m;
+        }
+    }
+    if changed.contains(&true) {
+        let mut found = Vec::new();
+        election_safety(c, w, &mut found);
+        c.election_found = found;
+    }
+    out.extend(c.election_found.iter().cloned());
+    if changed.contains(&true) {
+        leader_append_only(c, w, &mut out);
+    }
+    pairwise(
+        w,
+        &changed,
+        &mut c.log_matching_found,
+        &mut out,
+        log_matching,
+    );
+    if changed.contains(&true) {
+        leader_completeness(c, w, &mut out);
+    }
+    pairwise(
+        w,
+        &changed,
+        &mut c.sms_found,
+        &mut out,
+        state_machine_safety,
+    );
+    c.changed = changed;
     lock_tables_agree(c, w, &mut out);
     ghost_lock_released(c, w, &mut out);
     one_believed_holder(c, w, &mut out);
@@ -303,6 +420,9 @@ impl Observer for Checker {
         Box::new(self.clone())
     }
     fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
         self
     }
     fn applied(
@@ -360,6 +480,14 @@ impl World {
         self.observer
             .as_ref()
             .and_then(|o| o.as_any().downcast_ref::<Checker>())
+            .expect("a world built by World::new is checked")
+    }
+
+    /// The checks, to change how they run (see [`World::checker`]).
+    pub fn checker_mut(&mut self) -> &mut Checker {
+        self.observer
+            .as_mut()
+            .and_then(|o| o.as_any_mut().downcast_mut::<Checker>())
             .expect("a world built by World::new is checked")
     }
 
@@ -423,51 +551,82 @@ pub fn leader_append_only(c: &mut Checker, w: &World, out: &mut Vec<Violation>) 
     }
 }
 
-fn logs(w: &World) -> Vec<(NodeId, &crate::raft::Log<LockCommand>, Index)> {
-    (0..w.n)
-        .filter_map(|i| {
-            let slot = &w.nodes[i];
-            match (slot.server(), slot.persisted()) {
-                (Some(s), _) => Some((i, s.raft.log(), s.raft.commit_index())),
-                (None, Some(hs)) => Some((i, &hs.log, 0)),
-                _ => None,
+/// Node `i`'s log and commit index: a crashed node's persisted log, with nothing committed.
+fn log_of(w: &World, i: NodeId) -> Option<LogView<'_>> {
+    let slot = &w.nodes[i];
+    match (slot.server(), slot.persisted()) {
+        (Some(s), _) => Some((s.raft.log(), s.raft.commit_index())),
+        (None, Some(hs)) => Some((&hs.log, 0)),
+        _ => None,
+    }
+}
+
+/// A node's log and commit index, as the pairwise checks read them.
+type LogView<'a> = (&'a crate::raft::Log<LockCommand>, Index);
+
+/// A check of two nodes' logs (`log_matching`, `state_machine_safety`).
+type PairCheck = fn(NodeId, NodeId, LogView, LogView) -> Option<Violation>;
+
+/// Run `check` on every pair of nodes a < b whose marks changed (`changed[a] || changed[b]`),
+/// keeping each pair's finding in `found` (n × n); report the first pair's, in pair order.
+fn pairwise(
+    w: &World,
+    changed: &[bool],
+    found: &mut Vec<Option<Violation>>,
+    out: &mut Vec<Violation>,
+    check: PairCheck,
+) {
+    found.resize(w.n * w.n, None);
+    if !changed.contains(&true) {
+        return out.extend(found.iter().flatten().next().cloned());
+    }
+    let logs: Vec<_> = (0..w.n).map(|i| log_of(w, i)).collect();
+    for a in 0..w.n {
+        for b in a + 1..w.n {
+            if changed[a] || changed[b] {
+                found[a * w.n + b] = match (logs[a], logs[b]) {
+                    (Some(la), Some(lb)) => check(a, b, la, lb),
+                    _ => None,
+                };
             }
-        })
-        .collect()
+        }
+    }
+    out.extend(found.iter().flatten().next().cloned());
 }
 
 /// If two logs hold an entry with the same index and term, they are identical up to it (§5.3).
 /// Checked at each log's last index and commit index, through the prefix hashes, where both
 /// logs still know them (not compacted).
-pub fn log_matching(_c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
-    let ls = logs(w);
-    for (a, la, ca) in &ls {
-        for (b, lb, cb) in &ls {
-            if a >= b {
-                continue;
-            }
-            for idx in [la.last_index(), lb.last_index(), *ca, *cb] {
-                if idx == 0 || idx > la.last_index() || idx > lb.last_index() {
-                    continue;
-                }
-                let (Some(ta), Some(tb), Some(ha), Some(hb)) = (
-                    la.term(idx),
-                    lb.term(idx),
-                    la.prefix_hash(idx),
-                    lb.prefix_hash(idx),
-                ) else {
-                    continue;
-                };
-                if ta == tb && ha != hb {
-                    out.push(v(
-                        Invariant::LogMatching,
-                        format!("n{} and n{} agree on the term at index {idx} but not on the entries before it", a + 1, b + 1),
-                    ));
-                    return;
-                }
-            }
+pub fn log_matching(
+    a: NodeId,
+    b: NodeId,
+    (la, ca): LogView,
+    (lb, cb): LogView,
+) -> Option<Violation> {
+    for idx in [la.last_index(), lb.last_index(), ca, cb] {
+        if idx == 0 || idx > la.last_index() || idx > lb.last_index() {
+            continue;
+        }
+        let (Some(ta), Some(tb), Some(ha), Some(hb)) = (
+            la.term(idx),
+            lb.term(idx),
+            la.prefix_hash(idx),
+            lb.prefix_hash(idx),
+        ) else {
+            continue;
+        };
+        if ta == tb && ha != hb {
+            return Some(v(
+                Invariant::LogMatching,
+                format!(
+                    "n{} and n{} agree on the term at index {idx} but not on the entries before it",
+                    a + 1,
+                    b + 1
+                ),
+            ));
         }
     }
+    None
 }
 
 /// Every committed entry is in the log of every leader of a later term (§5.4). A leader that
@@ -511,30 +670,26 @@ pub fn leader_completeness(c: &mut Checker, w: &World, out: &mut Vec<Violation>)
 /// No two nodes ever hold different committed entries at the same index (§5.4.3). Compared at
 /// the lower of the two commit indexes where both logs still know it; applies are compared one
 /// by one against the reference in [`Checker::on_apply`].
-pub fn state_machine_safety(_c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
-    let ls = logs(w);
-    for (a, la, ca) in &ls {
-        for (b, lb, cb) in &ls {
-            if a >= b {
-                continue;
-            }
-            let idx = (*ca).min(*cb);
-            let (Some(ha), Some(hb)) = (la.prefix_hash(idx), lb.prefix_hash(idx)) else {
-                continue;
-            };
-            if idx > 0 && ha != hb {
-                out.push(v(
-                    Invariant::StateMachineSafety,
-                    format!(
-                        "n{} and n{} committed different entries at or before index {idx}",
-                        a + 1,
-                        b + 1
-                    ),
-                ));
-                return;
-            }
-        }
-    }
+pub fn state_machine_safety(
+    a: NodeId,
+    b: NodeId,
+    (la, ca): LogView,
+    (lb, cb): LogView,
+) -> Option<Violation> {
+    let idx = ca.min(cb);
+    let (Some(ha), Some(hb)) = (la.prefix_hash(idx), lb.prefix_hash(idx)) else {
+        return None;
+    };
+    (idx > 0 && ha != hb).then(|| {
+        v(
+            Invariant::StateMachineSafety,
+            format!(
+                "n{} and n{} committed different entries at or before index {idx}",
+                a + 1,
+                b + 1
+            ),
+        )
+    })
 }
 
 /// Between applies too: every node's lock table equals the reference table at the node's applied
@@ -606,20 +761,39 @@ pub fn one_believed_holder(c: &mut Checker, w: &World, out: &mut Vec<Violation>)
     if !is_checked(w, Invariant::OneBelievedHolder) {
         return;
     }
+    if c.believed_alone_at == Some(w.belief_epoch) {
+        return;
+    }
     let now = w.now_us;
+    fn believed(
+        cs: &crate::sim::world::ClientSlot,
+        now: u64,
+    ) -> impl Iterator<Item = (&String, &crate::client::Held)> {
+        let local = cs.clock.local_at(now);
+        cs.client
+            .held
+            .iter()
+            .filter(move |(_, h)| h.until_local_us > local)
+    }
+    // First, cheaply: do two believers share a key's digest? (Nearly never: then no names.)
+    c.scratch.clear();
+    for cs in w.clients.iter().filter(|cs| !cs.crashed) {
+        c.scratch
+            .extend(believed(cs, now).map(|(k, _)| crate::lock::machine::digest_str(0, k)));
+    }
+    c.scratch.sort_unstable();
+    if !c.scratch.windows(2).any(|d| d[0] == d[1]) {
+        c.believed_alone_at = Some(w.belief_epoch);
+        return;
+    }
+    c.believed_alone_at = None;
     let mut believers: BTreeMap<&str, Vec<(String, u64)>> = BTreeMap::new();
-    for c in &w.clients {
-        if c.crashed {
-            continue;
-        }
-        let local = c.clock.local_at(now);
-        for (k, h) in &c.client.held {
-            if h.until_local_us > local {
-                believers
-                    .entry(k.as_str())
-                    .or_default()
-                    .push((c.client.cfg.name.clone(), h.token));
-            }
+    for cs in w.clients.iter().filter(|cs| !cs.crashed) {
+        for (k, h) in believed(cs, now) {
+            believers
+                .entry(k.as_str())
+                .or_default()
+                .push((cs.client.cfg.name.clone(), h.token));
         }
     }
     let mut found = Vec::new();
@@ -644,12 +818,15 @@ pub const HEALTHY_WINDOW_US: u64 = 100_000;
 
 /// When node `i` last heard from a majority (itself included), counting only replies taken in
 /// since `since`.
-fn majority_heard_at(c: &Checker, w: &World, i: NodeId, since: u64) -> u64 {
-    let mut times: Vec<u64> = (0..w.n)
-        .filter(|&p| p != i)
-        .map(|p| c.heard[i][p])
-        .filter(|&t| t >= since)
-        .collect();
+fn majority_heard_at(c: &mut Checker, w: &World, i: NodeId, since: u64) -> u64 {
+    let times = &mut c.scratch;
+    times.clear();
+    times.extend(
+        (0..w.n)
+            .filter(|&p| p != i)
+            .map(|p| c.heard[i][p])
+            .filter(|&t| t >= since),
+    );
     times.sort_unstable_by(|a, b| b.cmp(a));
     let others = w.n / 2; // a majority of n, minus the leader itself
     if others == 0 {

@@ -55,7 +55,8 @@ pub struct LockCommand {
     pub counter_token: Option<Token>,
 }
 
-fn digest_str(h: u64, s: &str) -> u64 {
+/// Fold a string into a running digest.
+pub(crate) fn digest_str(h: u64, s: &str) -> u64 {
     s.as_bytes().chunks(8).fold(mix(h, s.len() as u64), |h, c| {
         let mut w = [0u8; 8];
         w[..c.len()].copy_from_slice(c);

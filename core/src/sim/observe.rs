@@ -17,6 +17,7 @@ pub trait Observer: std::fmt::Debug {
     /// A copy for a copy of the world (the scrubber's snapshots).
     fn clone_box(&self) -> Box<dyn Observer>;
     fn as_any(&self) -> &dyn std::any::Any;
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
     /// Node `node` applied `index`; `digest` is its table's digest after. Returns whether this
     /// is the first apply of `index` anywhere (the world counts grants and expiries by it), and
     /// what broke.

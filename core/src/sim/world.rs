@@ -260,6 +260,13 @@ pub struct World {
     pub server_clocks_disturbed: bool,
     /// What the clients observed (the page, tests and the CLI check it against a mutex).
     pub history: super::history::History,
+    /// Counts what can make a client believe it holds a key it did not believe it held: a
+    /// reply handed to a client, and a fault (a client's clock may jump back). Beliefs otherwise
+    /// only lapse, so a check of them may skip the events in between.
+    pub belief_epoch: u64,
+    /// Record `history`: on where the trace keeps its lines (the page, the CLI); the benchmark
+    /// of the checks turns it on without them.
+    pub record_history: bool,
     /// An empty node output with capacity, swapped with a server's (see `after_node`).
     spare_out: Output,
     /// Messages in flight, by slot (the queue holds slot numbers: no allocation per message).
@@ -381,6 +388,8 @@ impl World {
             recent: Default::default(),
             server_clocks_disturbed: cfg.clocks.iter().any(|c| c.rate_ppm != PPM_ONE),
             history: Default::default(),
+            record_history: keep_trace,
+            belief_epoch: 0,
             spare_out: Output::default(),
             packets: Slab::default(),
         };
@@ -637,13 +646,14 @@ impl World {
             }
             if let Payload::Reply(r) = p.payload {
                 let waiting = matches!(&slot.client.phase, crate::client::Phase::Waiting { req, .. } if *req == r.req);
-                if waiting && self.trace.keep {
+                if waiting && self.record_history {
                     self.history
                         .respond(c as ClientId, r.req, &r.outcome, self.now_us);
                 }
                 let slot = &mut self.clients[c];
                 let local = slot.clock.local_at(self.now_us);
                 slot.client.on_reply(local, p.from as usize, r);
+                self.belief_epoch += 1;
                 self.after_client(c);
             }
         } else if let Payload::Write { key, token } = p.payload {
@@ -935,7 +945,7 @@ impl World {
             );
         }
         for (to, r) in out.requests {
-            if self.trace.keep {
+            if self.record_history {
                 let (key, acquire) = match &r.op {
                     crate::lock::server::RequestOp::Acquire { key, .. } => (&**key, true),
                     crate::lock::server::RequestOp::Release { key, .. } => (&**key, false),
@@ -1014,6 +1024,7 @@ impl World {
     }
 
     fn apply_fault(&mut self, t: &TimedFault) {
+        self.belief_epoch += 1;
         let now = self.now_us;
         let what = t.what.clone();
         match &t.fault {
