@@ -45,6 +45,48 @@ fn snapshot_of(w: &World) -> World {
     s
 }
 
+/// Where a replay in slices is headed: right after the `events`-th event if it names one, then
+/// on to the moment `t_us`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Goal {
+    pub events: Option<u64>,
+    pub t_us: u64,
+    /// Stop where an invariant turns red (Run to does; a link or a seek replays through).
+    pub stop_on_violation: bool,
+}
+
+/// How a slice of work ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slice {
+    Reached,
+    Violated,
+    More,
+}
+
+/// A replay of the run from its start to the event a history check is asked at.
+#[derive(Clone)]
+pub struct HistoryReplay {
+    pub world: Box<World>,
+    /// The count of events the check covers.
+    pub target: u64,
+}
+
+impl HistoryReplay {
+    /// At most `max_events` events; true when the replay reached its target.
+    pub fn slice(&mut self, max_events: u32) -> bool {
+        for _ in 0..max_events {
+            if self.world.stats.events >= self.target || !self.world.step() {
+                return true;
+            }
+        }
+        self.world.stats.events >= self.target
+    }
+
+    pub fn verdict(&self) -> Option<crate::check::history::Verdict> {
+        self.world.history_verdict()
+    }
+}
+
 #[derive(Clone)]
 pub struct Playground {
     /// The run's document: the scenario plus every action recorded during play.
@@ -203,6 +245,15 @@ impl Playground {
     /// Go to `t_us` (back or forward): restore the latest snapshot at or before it and replay.
     /// Recorded actions stay, so the replay is exactly the run that was seen.
     pub fn seek(&mut self, t_us: u64) {
+        let t_us = self.rewind(t_us);
+        self.world.run_until(t_us);
+    }
+
+    /// The first half of a seek: restore the latest snapshot at or before `t_us` when going
+    /// back or far forward (a near moment ahead is reached by running on). Returns the moment
+    /// to replay to (at most what the run has reached); [`Playground::work_toward`] gets there
+    /// in slices.
+    pub fn rewind(&mut self, t_us: u64) -> u64 {
         let t_us = t_us.min(self.horizon_us.max(self.world.now_us));
         if t_us < self.world.now_us || self.world.now_us + self.snapshot_every_us < t_us {
             let i = self
@@ -212,13 +263,20 @@ impl Playground {
             self.world = self.snapshots[i].clone();
             self.catch_up();
         }
-        self.world.run_until(t_us);
+        t_us
     }
 
     /// Go to the state right after the `events`-th counted event (back or forward), then let
     /// the clock run on to `t_us` if that is later. A lesson's caption moment is such a pair:
     /// the run stops right after the caption's event, as when it was first reached.
     pub fn seek_events(&mut self, events: u64, t_us: u64) {
+        let goal = self.rewind_events(events, t_us);
+        while self.work_toward(goal, u32::MAX) != Slice::Reached {}
+    }
+
+    /// The first half of [`Playground::seek_events`]: restore a snapshot when the moment lies
+    /// behind. Returns the goal to replay to.
+    pub fn rewind_events(&mut self, events: u64, t_us: u64) -> Goal {
         let w = &self.world;
         if w.stats.events > events || (w.stats.events == events && w.now_us > t_us) {
             let i = self
@@ -228,17 +286,40 @@ impl Playground {
             self.world = self.snapshots[i].clone();
             self.catch_up();
         }
-        while self.world.stats.events < events
-            && self
-                .world
-                .next_event_time()
-                .is_some_and(|t| t <= self.end_us())
-        {
-            self.world.step();
-            self.after_progress();
+        Goal {
+            events: Some(events),
+            t_us,
+            stop_on_violation: false,
         }
-        if self.world.now_us < t_us {
-            self.advance_to(t_us, false);
+    }
+
+    /// At most `max_events` events toward `goal`: right after its `events`-th event if it
+    /// names one, then on to its moment (never past the end of the run). The page's long
+    /// replays are made of these, a few milliseconds each.
+    pub fn work_toward(&mut self, goal: Goal, max_events: u32) -> Slice {
+        let mut budget = max_events;
+        if let Some(events) = goal.events {
+            while self.world.stats.events < events
+                && self
+                    .world
+                    .next_event_time()
+                    .is_some_and(|t| t <= self.end_us())
+            {
+                if budget == 0 {
+                    return Slice::More;
+                }
+                budget -= 1;
+                self.world.step();
+                self.after_progress();
+            }
+            if self.world.now_us >= goal.t_us {
+                return Slice::Reached;
+            }
+        }
+        match self.advance_bounded(goal.t_us, budget) {
+            (true, _) => Slice::Reached,
+            (_, true) if goal.stop_on_violation => Slice::Violated,
+            _ => Slice::More,
         }
     }
 
@@ -333,19 +414,33 @@ impl Playground {
     /// [`World::history_verdict`]); when the page let early operations go, the run is replayed
     /// to this very event to check all of them. Conflict positions count from the run's start.
     pub fn history_verdict(&self) -> Option<crate::check::history::Verdict> {
+        let mut r = self.history_replay();
+        while !r.slice(u32::MAX) {}
+        r.verdict()
+    }
+
+    /// The replay a history check needs (none when the page kept every operation), to be
+    /// run in slices by [`HistoryReplay::slice`].
+    pub fn history_replay(&self) -> HistoryReplay {
+        let target = self.world.stats.events;
         if self.world.history.from() == 0 {
-            return self.world.history_verdict();
+            return HistoryReplay {
+                world: Box::new(self.world.clone()),
+                target,
+            };
         }
         // (A world records its history where it keeps its trace: keep a few lines.)
         let mut w = World::new(&self.scenario, true).expect("the document was valid");
         w.trace.set_cap(SNAPSHOT_TRACE_LINES);
-        let target = self.world.stats.events;
-        while w.stats.events < target && w.step() {}
-        debug_assert_eq!(
-            w.history.ops.len(),
-            self.world.history.from() + self.world.history.ops.len()
-        );
-        w.history_verdict()
+        HistoryReplay {
+            world: Box::new(w),
+            target,
+        }
+    }
+
+    /// The moments of the snapshots kept for seeking.
+    pub fn snapshot_times(&self) -> Vec<u64> {
+        self.snapshots.iter().map(|s| s.now_us).collect()
     }
 
     pub fn snapshot_count(&self) -> usize {

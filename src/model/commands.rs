@@ -1,11 +1,10 @@
 //! What each command does to the page (see [`Command`]); [`Page::apply`] calls this.
 
 use super::{
-    edit, hunt, playground_from_fragment, text, Command, Effect, Export, Page, SPEED_STOPS,
+    edit, hunt, job, playground_from_fragment, text, Command, Effect, Export, Page, SPEED_STOPS,
 };
 use crate::playground::Playground;
 use crate::scenario::Scenario;
-use std::rc::Rc;
 
 impl Page {
     pub(super) fn run_command(&mut self, cmd: Command) -> Vec<Effect> {
@@ -26,18 +25,25 @@ impl Page {
             }
             Command::StepBack => {
                 self.playing = false;
-                self.pg.step_back();
+                let now = self.pg.now_us();
+                if now > 0 {
+                    self.seek_job(now - 1);
+                }
             }
             Command::StepApply => {
                 self.playing = false;
                 self.pg.step_to_next_apply(60_000_000);
             }
             Command::Speed(p) => self.speed_pos = p.clamp(0, SPEED_STOPS.len() as i32 - 1),
-            Command::Seek(t) => self.pg.seek(t),
+            Command::Seek(t) => self.seek_job(t),
             Command::RunTo(t) => {
-                if self.pg.advance_to(t, true) {
-                    self.note_violation();
-                }
+                let goal = crate::playground::Goal {
+                    events: None,
+                    t_us: t.min(self.pg.end_us()),
+                    stop_on_violation: true,
+                };
+                let from = self.pg.now_us();
+                self.start_job(job::Job::run(job::JobKind::RunTo, goal, from));
             }
             Command::TakeOver => self.pg.take_over(),
             Command::Restart => {
@@ -87,9 +93,10 @@ impl Page {
                 self.restart_with(r, "");
             }
             Command::OpenFragment(frag) => match playground_from_fragment(&frag) {
-                Ok(Some(pg)) => {
+                Ok(Some((pg, moment))) => {
                     self.replace(pg);
                     self.error = None;
+                    self.open_at(moment);
                 }
                 Ok(None) => {}
                 Err(e) => self.error = Some(e),
@@ -113,8 +120,10 @@ impl Page {
             Command::Answer(k) => self.answer(k),
             Command::Reveal => self.reveal(),
             Command::CheckHistory => {
-                self.history = Some((self.pg.now_us(), self.pg.history_verdict().map(Rc::new)))
+                self.history = None;
+                self.start_check();
             }
+            Command::Job(c) => self.job_command(c),
             Command::Compare(None) => self.compare = None,
             Command::Compare(Some(name)) => {
                 let mut sc = self.pg.scenario.clone();
@@ -213,7 +222,7 @@ impl Page {
             return;
         }
         match self.lesson.mark(pos).cloned() {
-            Some(m) => self.pg.seek_events(m.events, m.t_us),
+            Some(m) => self.lesson_job(m.events, m.t_us),
             None => self.error = Some("The run ended before this caption's moment.".into()),
         }
     }
@@ -224,13 +233,21 @@ impl Page {
         let pos = self.lesson_pos();
         match pos {
             0 => {}
-            1 => self.pg.seek(0),
+            1 => self.seek_job(0),
             _ => {
                 if let Some(m) = self.lesson.mark(pos - 2).cloned() {
-                    self.pg.seek_events(m.events, m.t_us);
+                    self.lesson_job(m.events, m.t_us);
                 }
             }
         }
+    }
+
+    /// To a caption's moment, right after its event: a job when the replay is long.
+    fn lesson_job(&mut self, events: u64, t_us: u64) {
+        let from = self.pg.now_us();
+        let goal = self.pg.rewind_events(events, t_us);
+        let from = from.min(self.pg.now_us());
+        self.start_job(job::Job::run(job::JobKind::LessonNext, goal, from));
     }
 
     pub(super) fn note_violation(&mut self) {

@@ -9,6 +9,7 @@
 //! - [`locks`]: the lock view (keys × nodes) and the lease arcs on the cluster;
 //! - [`focus`]: what the current caption names, resolved to parts of the page;
 //! - [`edit`]: the controls that edit the scenario document and restart the run;
+//! - [`job`]: long work in slices (a far link, a seek, Next, the history check);
 //! - `commands`: what each command does ([`Page::apply`] calls it).
 
 mod commands;
@@ -16,6 +17,7 @@ pub mod commit;
 pub mod edit;
 pub mod focus;
 pub mod hunt;
+pub mod job;
 pub mod lesson;
 pub mod locks;
 pub mod quiz;
@@ -132,6 +134,8 @@ pub enum Command {
     /// Presenter mode: show the open question's answer to the room.
     Reveal,
     CheckHistory,
+    /// Cancel, go ahead with, or open at the start a long replay.
+    Job(job::JobCommand),
     Compare(Option<&'static str>),
     /// Make a share link (on the page's own address, [`Page::base_url`]).
     Share,
@@ -149,6 +153,32 @@ pub enum Command {
 }
 
 impl Command {
+    /// Whether the command takes the run somewhere else (a long replay in progress stops).
+    pub fn moves_run(&self) -> bool {
+        !matches!(
+            self,
+            Command::Speed(_)
+                | Command::RaftDraft(..)
+                | Command::Answer(_)
+                | Command::Reveal
+                | Command::CheckHistory
+                | Command::Job(_)
+                | Command::Share
+                | Command::Export(_)
+                | Command::HuntStart(_)
+                | Command::HuntCancel
+                | Command::HuntReport(_)
+                | Command::Presenter(_)
+                | Command::Tools(_)
+                | Command::Help(_)
+                | Command::ScenarioList(_)
+                | Command::LogFrom(_)
+                | Command::DismissError
+                | Command::Error(_)
+                | Command::Compare(None)
+        )
+    }
+
     /// The keyboard shortcut `key`, if it is one.
     pub fn from_key(key: &str, page: &Page) -> Option<Command> {
         Some(match key {
@@ -225,15 +255,27 @@ pub struct Page {
     pub settled: u64,
     /// The page's own address, on which share links are made.
     pub base_url: String,
+    /// The run's long work in progress (a far link, a seek, Next, Run to).
+    pub job: Option<job::Job>,
+    /// The history check in progress (a replay of its own: play goes on meanwhile).
+    pub checking: Option<job::Job>,
+    /// Wall-clock milliseconds (performance.now() in the browser): jobs measure their slices
+    /// with it. The default never moves, so a job finishes in the command that starts it.
+    pub clock: Rc<dyn Fn() -> f64>,
+    /// Bumped by every frame of a job (the progress bar follows it; the panels follow
+    /// `version`, bumped a few times a second during a job).
+    pub job_tick: u64,
+    redrawn_at: f64,
 }
 
 pub fn default_scenario() -> Scenario {
     Scenario::from_json(PLAYGROUND_JSON).expect("the built-in playground scenario is valid")
 }
 
-/// What a URL fragment asks for: a share link (`v1.…`), a built-in (`scenario=NAME`), or
-/// nothing. Errors are messages for the page.
-pub fn playground_from_fragment(frag: &str) -> Result<Option<Playground>, String> {
+/// What a URL fragment asks for: a share link (`v1.…`) with its moment, a built-in
+/// (`scenario=NAME`) at its start, or nothing. Errors are messages for the page. The run is not
+/// advanced here: the page replays to the moment in slices.
+pub fn playground_from_fragment(frag: &str) -> Result<Option<(Playground, u64)>, String> {
     let frag = frag.trim_start_matches('#');
     if frag.is_empty() || frag == "scenarios" {
         return Ok(None);
@@ -241,14 +283,15 @@ pub fn playground_from_fragment(frag: &str) -> Result<Option<Playground>, String
     if let Some(name) = frag.strip_prefix("scenario=") {
         let sc = crate::scenario::builtin::get(name)
             .ok_or_else(|| format!("There is no built-in scenario \"{name}\"."))?;
-        return Playground::new(sc).map(Some).map_err(|e| e.to_string());
+        return Playground::new(sc)
+            .map(|pg| Some((pg, 0)))
+            .map_err(|e| e.to_string());
     }
     let shared = crate::scenario::link::decode(frag).map_err(|e| {
         format!("This link could not be opened: {e}. The default scenario is shown instead.")
     })?;
-    let mut pg = Playground::new(shared.scenario).map_err(|e| e.to_string())?;
-    pg.advance_to(shared.moment_us, false);
-    Ok(Some(pg))
+    let pg = Playground::new(shared.scenario).map_err(|e| e.to_string())?;
+    Ok(Some((pg, shared.moment_us)))
 }
 
 impl Page {
@@ -275,6 +318,11 @@ impl Page {
             version: 0,
             settled: 0,
             base_url: String::new(),
+            job: None,
+            checking: None,
+            clock: Rc::new(|| 0.0),
+            job_tick: 0,
+            redrawn_at: f64::NEG_INFINITY,
         };
         page.lesson.follow(&page.pg.scenario);
         page
@@ -283,15 +331,54 @@ impl Page {
     /// The page a URL fragment opens: the default scenario, with a message when the fragment
     /// was refused.
     pub fn from_fragment(frag: &str) -> Page {
-        let (pg, error) = match playground_from_fragment(frag) {
-            Ok(Some(pg)) => (pg, None),
-            Ok(None) => (Playground::new(default_scenario()).expect("valid"), None),
-            Err(e) => (Playground::new(default_scenario()).expect("valid"), Some(e)),
+        Page::from_fragment_with_clock(frag, Rc::new(|| 0.0))
+    }
+
+    /// The same, with the page's wall clock: a far moment is reached by a job, in slices.
+    pub fn from_fragment_with_clock(frag: &str, clock: Rc<dyn Fn() -> f64>) -> Page {
+        let (pg, moment, error) = match playground_from_fragment(frag) {
+            Ok(Some((pg, moment))) => (pg, moment, None),
+            Ok(None) => (Playground::new(default_scenario()).expect("valid"), 0, None),
+            Err(e) => (
+                Playground::new(default_scenario()).expect("valid"),
+                0,
+                Some(e),
+            ),
         };
         let mut page = Page::new(pg);
+        page.clock = clock;
         page.error = error;
         page.list_open = frag.trim_start_matches('#') == "scenarios";
+        page.open_at(moment);
         page
+    }
+
+    /// Go to a link's moment: a job, announced when it would take long.
+    fn open_at(&mut self, moment_us: u64) {
+        if moment_us > 0 {
+            let goal = crate::playground::Goal {
+                events: None,
+                t_us: moment_us.min(self.pg.end_us()),
+                stop_on_violation: false,
+            };
+            self.start_job(job::Job::run(job::JobKind::Link, goal, 0));
+        }
+    }
+
+    /// A seek (the scrubber, a step back): a job when the replay is long.
+    fn seek_job(&mut self, t_us: u64) {
+        let from = self.pg.now_us();
+        let t_us = self.pg.rewind(t_us);
+        let goal = crate::playground::Goal {
+            events: None,
+            t_us,
+            stop_on_violation: false,
+        };
+        self.start_job(job::Job::run(
+            job::JobKind::Seek,
+            goal,
+            self.pg.now_us().min(from),
+        ));
     }
 
     pub fn in_lesson(&self) -> bool {
@@ -310,6 +397,8 @@ impl Page {
     /// Replace the run, forgetting what belonged to the previous one.
     fn replace(&mut self, pg: Playground) {
         self.pg = pg;
+        self.job = None;
+        self.checking = None;
         self.compare = None;
         self.history = None;
         self.stopped_at = None;
@@ -333,12 +422,30 @@ impl Page {
 
     /// Carry out one command. Returns what the UI must do in the browser.
     pub fn apply(&mut self, cmd: Command) -> Vec<Effect> {
-        let effects = self.run_command(cmd);
+        if cmd.moves_run() {
+            // The run's long work stops where it stands: the user took the run elsewhere.
+            self.job = None;
+        }
+        let mut effects = self.run_command(cmd);
         self.lesson.follow(&self.pg.scenario);
         self.sync_compare();
         self.version += 1;
         self.settled += 1;
+        if self.busy() && !effects.contains(&Effect::StartFrames) {
+            effects.push(Effect::StartFrames);
+        }
         effects
+    }
+
+    /// One frame: the jobs' slices, or play. Returns whether the frame loop goes on.
+    pub fn frame(&mut self, dt_ms: f64) -> bool {
+        let clock = Rc::clone(&self.clock);
+        let t0 = clock();
+        let playing = self.job.is_none() && self.play_frame(dt_ms, &mut || clock() - t0 > 10.0);
+        // While playing, the history check takes what is left of a frame, a few ms.
+        let budget = if playing { 4.0 } else { job::FRAME_BUDGET_MS };
+        let busy = self.work_jobs(budget);
+        playing || busy
     }
 
     /// One frame of play: `dt_ms` of real time at the current speed, in batches of events
@@ -374,7 +481,7 @@ impl Page {
     }
 
     /// Side by side: the second pane follows the first pane's moment.
-    fn sync_compare(&mut self) {
+    pub(super) fn sync_compare(&mut self) {
         let t = self.pg.now_us();
         let Some((b, _)) = &mut self.compare else {
             return;

@@ -14,6 +14,20 @@ pub fn fmt_us(us: i64) -> String {
     format!("{sign}{}.{:03} s", a / 1_000_000, (a / 1000) % 1000)
 }
 
+/// A span of time as people say it: "45 s", "3 min 10 s", "24 h", "1 h 30 min" (whole
+/// seconds; integer arithmetic).
+pub fn fmt_span(us: u64) -> String {
+    let s = us / 1_000_000;
+    let (h, m, sec) = (s / 3600, s / 60 % 60, s % 60);
+    match (h, m, sec) {
+        (0, 0, sec) => format!("{sec} s"),
+        (0, m, 0) => format!("{m} min"),
+        (0, m, sec) => format!("{m} min {sec} s"),
+        (h, 0, _) => format!("{h} h"),
+        (h, m, _) => format!("{h} h {m} min"),
+    }
+}
+
 pub fn fmt_rate(ppm: u32) -> String {
     let hundredths = (ppm + 5_000) / 10_000;
     format!("×{}.{:02}", hundredths / 100, hundredths % 100)

@@ -1,7 +1,9 @@
 //! `window.raftlock`: a small JavaScript handle for tests and tools. `snapshot()` returns the
 //! state (roles, terms, logs' indexes, lock tables with countdowns, clocks, clients, storage
 //! writes, invariants); the other functions send the page model the same [`Command`]s as the
-//! buttons, synchronously, and redraw.
+//! buttons and redraw. They finish what they start before they return (a long replay that a
+//! button starts goes on in slices; `job()` shows it), except `checkHistory()`, which returns
+//! at once and leaves the check to the frames, as the button does.
 
 use super::effects::now_ms;
 use super::props::FrameLog;
@@ -24,6 +26,7 @@ fn command(page: &Shared, l: &Callback<Vec<Effect>>, cmd: Command) -> JsValue {
         let mut p = page.borrow_mut();
         let before = p.error.take();
         let fx = p.apply(cmd);
+        p.finish_jobs();
         let refused = p.error.clone();
         if refused.is_none() {
             p.error = before;
@@ -173,6 +176,59 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
     });
     set(&obj, "play", play.as_ref());
     play.forget();
+
+    // job(): {jobs: [{kind, fraction, reached, line, events, eventsPerS, virtualPerS, leftMs,
+    // announced, stopped}] (empty when none), announcement, busy, snapshots: the moments the
+    // scrubber's snapshots hold (a seek replays from the latest before its moment)}.
+    let p = pg.clone();
+    let job = Closure::<dyn Fn() -> JsValue>::new(move || {
+        let page = p.borrow();
+        let jobs: Vec<_> = page
+            .progress()
+            .into_iter()
+            .map(|g| {
+                serde_json::json!({
+                    "kind": format!("{:?}", g.kind), "fraction": g.fraction, "reached": g.reached,
+                    "line": g.line(), "eventsPerS": g.events_per_s, "virtualPerS": g.virtual_per_s,
+                    "leftMs": g.left_ms, "announced": g.announced, "stopped": g.stopped, "events": g.events,
+                })
+            })
+            .collect();
+        let out = serde_json::json!({ "jobs": jobs, "announcement": page.announcement(), "busy": page.busy(),
+            "snapshots": page.pg.snapshot_times() });
+        js_sys::JSON::parse(&out.to_string()).unwrap_or(JsValue::NULL)
+    });
+    set(&obj, "job", job.as_ref());
+    job.forget();
+
+    // jobCommand(name): "cancel", "go", "atStart" or "cancelCheck", as the progress bar's
+    // buttons (a Go does not finish the replay before it returns).
+    let p = pg.clone();
+    let l = link.clone();
+    let job_command = Closure::<dyn Fn(String) -> JsValue>::new(move |name: String| {
+        use crate::model::job::JobCommand;
+        let c = match name.as_str() {
+            "cancel" => JobCommand::Cancel,
+            "go" => JobCommand::Go,
+            "atStart" => JobCommand::AtStart,
+            "cancelCheck" => JobCommand::CancelCheck,
+            _ => return JsValue::from_str("unknown job command"),
+        };
+        let fx = p.borrow_mut().apply(Command::Job(c));
+        l.emit(fx);
+        JsValue::NULL
+    });
+    set(&obj, "jobCommand", job_command.as_ref());
+    job_command.forget();
+
+    // checkHistory(): as the button: the check replays in slices; job() shows it.
+    let (p, l) = (pg.clone(), link.clone());
+    let check = Closure::<dyn Fn()>::new(move || {
+        let fx = p.borrow_mut().apply(Command::CheckHistory);
+        l.emit(fx);
+    });
+    set(&obj, "checkHistory", check.as_ref());
+    check.forget();
 
     let p = pg.clone();
     let trace = Closure::<dyn Fn() -> String>::new(move || p.borrow().pg.full_trace_jsonl());

@@ -94,8 +94,10 @@ impl Component for App {
     type Properties = ();
 
     fn create(ctx: &Context<Self>) -> Self {
-        let mut first = Page::from_fragment(&effects::fragment());
+        // A link far into its run opens at once and replays in slices, frame by frame.
+        let mut first = Page::from_fragment_with_clock(&effects::fragment(), Rc::new(now_ms));
         first.base_url = effects::base_url();
+        let busy = first.busy();
         let page: Shared = Rc::new(RefCell::new(first));
         let frame_log: FrameLog = Rc::default();
         api::install(
@@ -138,6 +140,10 @@ impl Component for App {
             l.send_message(Msg::Command(Command::OpenFragment(effects::fragment())))
         });
         let resize = EventListener::new(&win, "resize", |_| stage::fit());
+        if busy {
+            ctx.link()
+                .send_message(Msg::Applied(vec![Effect::StartFrames]));
+        }
         App {
             _resize: resize,
             page,
@@ -174,13 +180,11 @@ impl Component for App {
                 let dt_ms = self.last_ts.map_or(0.0, |l| ts - l);
                 self.last_ts = Some(ts);
                 let t0 = now_ms();
-                // Keep each frame's work near 10 ms: a slow machine plays slower, never janky.
-                let playing = self
-                    .page
-                    .borrow_mut()
-                    .play_frame(dt_ms, &mut || now_ms() - t0 > 10.0);
+                // Keep each frame's work near 10 ms: a slow machine plays slower, never janky;
+                // a long replay goes on in slices of a few ms.
+                let more = self.page.borrow_mut().frame(dt_ms);
                 self.frame = Some((t0, now_ms() - t0));
-                if playing {
+                if more {
                     let link = ctx.link().clone();
                     self.raf = Some(request_animation_frame(move |ts| {
                         link.send_message(Msg::Frame(ts))
@@ -247,6 +251,7 @@ impl Component for App {
                     { if tools { panel(controls::run_tools, props(settled)) } else { html! {} } }
                     // In the bar, so that the stage below still fits the screen.
                     { panel(dialogs::banners, props(settled)) }
+                    { panel(dialogs::progress, props(v + page.job_tick)) }
                 </header>
                 <div class="stage">
                     { if lesson { html! { { panel(lesson::lesson_panel, props(v)) } } } else { html! {} } }

@@ -2,6 +2,7 @@
 //! every built-in scenario (deep link `#scenarios`).
 
 use super::props::{send, PanelProps};
+use crate::model::job::{JobCommand, JobKind};
 use crate::model::Command;
 use yew::prelude::*;
 
@@ -18,6 +19,43 @@ pub fn banners(p: &PanelProps) -> Html {
         } } else { html! {} } }
         </>
     }
+}
+
+/// Long work in progress: a bar per job (how far, how fast, how long still) with Cancel; a
+/// link that would take long is announced first; a cancelled replay can go on.
+pub fn progress(p: &PanelProps) -> Html {
+    let page = p.page.borrow();
+    if let Some(text) = page.announcement() {
+        return html! {
+            <div class="banner announce" role="alertdialog" id="announce" aria-label="Long replay">
+                <span>{ text }</span>
+                <button id="job-go" class="primary" onclick={send(p, Command::Job(JobCommand::Go))}>{ "Replay it" }</button>
+                <button id="job-at-start" onclick={send(p, Command::Job(JobCommand::AtStart))}>{ "Open at the start" }</button>
+            </div>
+        };
+    }
+    let bars = page.progress().into_iter().map(|g| {
+        let history = g.kind == JobKind::History;
+        let cancel = if history { JobCommand::CancelCheck } else { JobCommand::Cancel };
+        let id = if history { "check-progress" } else { "job-progress" };
+        if g.stopped {
+            return html! {
+                <div class="banner progress" role="status" id="job-stopped">
+                    <span>{ format!("Stopped: {}.", g.reached) }</span>
+                    <button id="job-go" onclick={send(p, Command::Job(JobCommand::Go))}>{ "Go on" }</button>
+                    <button onclick={send(p, Command::Job(JobCommand::Cancel))} aria-label="Dismiss">{ "✕" }</button>
+                </div>
+            };
+        }
+        html! {
+            <div class="banner progress" role="status" {id}>
+                <progress max="1000" value={((g.fraction * 1000.0) as u32).to_string()} aria-label={g.kind.label()} />
+                <span class="progress-line">{ g.line() }</span>
+                <button class="job-cancel" onclick={send(p, Command::Job(cancel))}>{ "Cancel" }</button>
+            </div>
+        }
+    });
+    html! { <>{ for bars }</> }
 }
 
 /// The scenario list page (deep link `#scenarios`): every built-in with its story and a link.

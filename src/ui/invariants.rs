@@ -49,7 +49,9 @@ pub fn invariants(p: &PanelProps) -> Html {
         <>
             <ul class="invariants">{ for items }</ul>
             <div class="history">
-                <button id="check-history" onclick={send(p, Command::CheckHistory)}>{ "Check the clients' history" }</button>
+                <button id="check-history" onclick={send(p, Command::CheckHistory)} disabled={page.checking.is_some()}>
+                    { if page.checking.is_some() { "Checking the clients' history…" } else { "Check the clients' history" } }
+                </button>
                 { verdict }
             </div>
         </>

@@ -1,0 +1,544 @@
+//! Long work in slices: opening a link far into its run, a seek, a lesson's Next, Run to, and
+//! the clients' history check. The page never runs far ahead in one go: a job advances a few
+//! milliseconds per frame (the page's [`Page::clock`] measures them), shows its progress (how
+//! far, how fast, how long still) and can be cancelled where it stands. A link whose replay
+//! would take long is announced first, with the choice to open it at the start instead.
+
+use super::text::fmt_span;
+use super::Page;
+use crate::playground::{Goal, HistoryReplay, Slice};
+use std::rc::Rc;
+
+/// Events between two looks at the clock (a fraction of a millisecond in the browser).
+pub const SLICE_EVENTS: u32 = 256;
+/// A frame's share of work while a job runs: the rest of the frame draws and answers input.
+pub const FRAME_BUDGET_MS: f64 = 8.0;
+/// A link's replay is timed from `WARM_MS` of work (the browser compiles the wasm's hot code
+/// better after its first frames) to `CALIBRATE_MS`, then projected.
+pub const WARM_MS: f64 = 80.0;
+pub const CALIBRATE_MS: f64 = 240.0;
+/// While a job runs, the panels redraw at most this often (the progress bar every frame): a
+/// frame stays a few ms of work plus a small patch.
+pub const REDRAW_EVERY_MS: f64 = 250.0;
+/// A link whose replay is projected longer than this is announced before it goes on.
+pub const ANNOUNCE_OVER_MS: f64 = 5_000.0;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JobKind {
+    /// Opening a link at its moment.
+    Link,
+    Seek,
+    RunTo,
+    LessonNext,
+    /// Replaying the run to check the clients' history.
+    History,
+}
+
+impl JobKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            JobKind::Link => "Opening the link",
+            JobKind::Seek => "Going to the moment",
+            JobKind::RunTo => "Running",
+            JobKind::LessonNext => "Going to the next caption",
+            JobKind::History => "Checking the clients' history",
+        }
+    }
+}
+
+/// What the user says to a job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JobCommand {
+    /// Stop the run's job where it stands (the page works from that moment).
+    Cancel,
+    /// Stop the history check (no verdict).
+    CancelCheck,
+    /// Go ahead with an announced replay, or go on with a cancelled one.
+    Go,
+    /// Open the announced link at its start instead.
+    AtStart,
+}
+
+enum Work {
+    /// The page's own run, toward a goal.
+    Run(Goal),
+    /// A replay of its own, for the history check.
+    History(Box<HistoryReplay>),
+}
+
+pub struct Job {
+    pub kind: JobKind,
+    work: Work,
+    /// Where the job started and where it goes: virtual µs for a run, events for a history
+    /// replay.
+    pub from: u64,
+    pub to: u64,
+    /// The moment of the run the history check is asked at.
+    pub at_us: u64,
+    /// Wall time spent so far (ms) and events processed.
+    pub wall_ms: f64,
+    pub events: u64,
+    /// Waiting for the user's go-ahead, with the projected replay time (ms).
+    pub announced: Option<f64>,
+    /// Cancelled: the job waits for Go (a run job only).
+    pub stopped: bool,
+    /// Announced once: a job the user let go on is not announced again.
+    confirmed: bool,
+    /// Where the replay stood after `WARM_MS` of work: (wall ms, virtual µs).
+    warm: Option<(f64, u64)>,
+}
+
+/// The progress bar's figures.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    pub kind: JobKind,
+    /// 0 to 1.
+    pub fraction: f64,
+    /// "3 min 10 s of 24 h" (a run) or "120,000 of 2,000,000 events" (the history replay).
+    pub reached: String,
+    /// Events processed so far.
+    pub events: u64,
+    pub events_per_s: f64,
+    /// Virtual seconds per wall second (a run).
+    pub virtual_per_s: f64,
+    /// Projected wall time left (ms), once it can be measured.
+    pub left_ms: Option<f64>,
+    pub announced: Option<f64>,
+    pub stopped: bool,
+}
+
+impl Job {
+    pub fn run(kind: JobKind, goal: Goal, from_us: u64) -> Job {
+        Job {
+            kind,
+            work: Work::Run(goal),
+            from: from_us,
+            to: goal.t_us.max(from_us),
+            at_us: goal.t_us,
+            wall_ms: 0.0,
+            events: 0,
+            announced: None,
+            stopped: false,
+            // Only a link is announced: the other jobs are asked for by a click on this page.
+            confirmed: kind != JobKind::Link,
+            warm: None,
+        }
+    }
+
+    pub fn history(replay: HistoryReplay, at_us: u64) -> Job {
+        Job {
+            kind: JobKind::History,
+            from: replay.world.stats.events,
+            to: replay.target,
+            at_us,
+            work: Work::History(Box::new(replay)),
+            wall_ms: 0.0,
+            events: 0,
+            announced: None,
+            stopped: false,
+            confirmed: true,
+            warm: None,
+        }
+    }
+
+    pub fn waiting(&self) -> bool {
+        self.stopped || self.announced.is_some()
+    }
+
+    /// How far the job is, in its own unit.
+    fn reached(&self, page_now_us: u64) -> u64 {
+        match &self.work {
+            Work::Run(_) => page_now_us,
+            Work::History(r) => r.world.stats.events,
+        }
+    }
+
+    pub fn progress(&self, page_now_us: u64) -> Progress {
+        let reached = self.reached(page_now_us).clamp(self.from, self.to);
+        let done = (reached - self.from) as f64;
+        let span = (self.to - self.from).max(1) as f64;
+        let secs = self.wall_ms / 1000.0;
+        let rate = |x: f64| if secs > 0.0 { x / secs } else { 0.0 };
+        let left_ms =
+            (self.wall_ms >= 50.0 && done > 0.0).then(|| (span - done) * self.wall_ms / done);
+        Progress {
+            kind: self.kind,
+            fraction: (done / span).clamp(0.0, 1.0),
+            reached: match self.work {
+                Work::Run(_) => format!("{} of {}", fmt_span(reached), fmt_span(self.to)),
+                Work::History(_) => {
+                    format!("{} of {} events", thousands(reached), thousands(self.to))
+                }
+            },
+            events: self.events,
+            events_per_s: rate(self.events as f64),
+            virtual_per_s: match self.work {
+                Work::Run(_) => rate(done / 1e6),
+                Work::History(_) => 0.0,
+            },
+            left_ms,
+            announced: self.announced,
+            stopped: self.stopped,
+        }
+    }
+}
+
+/// How long a wall time reads: "about 40 s", "about 3 min", "about 2 h 10 min" (rounded to
+/// what matters at that length).
+pub fn fmt_wall(ms: f64) -> String {
+    let s = (ms / 1000.0).max(1.0) as u64;
+    let s = match s {
+        0..=89 => s,
+        90..=5399 => (s + 30) / 60 * 60,
+        _ => (s + 300) / 600 * 600,
+    };
+    format!("about {}", fmt_span(s * 1_000_000))
+}
+
+impl Progress {
+    /// "Opening the link: 3 min 10 s of 24 h · 412,000 events/s · ×95 · about 14 min left".
+    pub fn line(&self) -> String {
+        let mut out = format!("{}: {}", self.kind.label(), self.reached);
+        if self.events_per_s > 0.0 {
+            out += &format!(" · {} events/s", thousands(self.events_per_s as u64));
+        }
+        if self.virtual_per_s >= 1.0 {
+            out += &format!(" · ×{}", self.virtual_per_s as u64);
+        }
+        if let Some(left) = self.left_ms {
+            out += &format!(" · {} left", fmt_wall(left));
+        }
+        out
+    }
+}
+
+/// 1234567 → "1,234,567".
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+impl Page {
+    /// Start `job` as the run's job (replacing one in progress) and do its first slice now: a
+    /// short one finishes before the page draws again, as if it had run in one go.
+    pub(super) fn start_job(&mut self, job: Job) {
+        self.playing = false;
+        self.job = Some(job);
+        self.work_jobs(FRAME_BUDGET_MS);
+    }
+
+    pub(super) fn start_check(&mut self) {
+        let replay = self.pg.history_replay();
+        self.checking = Some(Job::history(replay, self.pg.now_us()));
+        self.work_jobs(FRAME_BUDGET_MS);
+    }
+
+    /// Whether a job still has work to do (the UI keeps its frame loop running).
+    pub fn busy(&self) -> bool {
+        self.job.as_ref().is_some_and(|j| !j.waiting()) || self.checking.is_some()
+    }
+
+    /// Run every job to its end now (the `window.raftlock` handle's synchronous calls, and
+    /// the native tests).
+    pub fn finish_jobs(&mut self) {
+        while self.busy() {
+            self.work_jobs(f64::INFINITY);
+        }
+    }
+
+    /// Work on the jobs for about `budget_ms` of wall time. Returns whether work is left.
+    pub fn work_jobs(&mut self, budget_ms: f64) -> bool {
+        let clock = Rc::clone(&self.clock);
+        let t0 = clock();
+        let settled = self.settled;
+        let mut worked = false;
+        if self.job.as_ref().is_some_and(|j| !j.waiting()) {
+            worked = true;
+            self.work_run(&*clock, t0, budget_ms);
+        }
+        if self.checking.is_some() {
+            worked = true;
+            self.work_check(&*clock, t0, budget_ms);
+        }
+        if worked {
+            self.job_tick += 1;
+            // The panels follow a long replay a few times a second, and at once when it ends.
+            let now = clock();
+            if self.settled != settled || now - self.redrawn_at >= REDRAW_EVERY_MS {
+                self.redrawn_at = now;
+                self.version += 1;
+            }
+        }
+        self.busy()
+    }
+
+    fn work_run(&mut self, clock: &dyn Fn() -> f64, t0: f64, budget_ms: f64) {
+        let Some(job) = self.job.as_mut() else { return };
+        let Work::Run(goal) = job.work else { return };
+        let mut start = clock();
+        loop {
+            let before = self.pg.world.stats.events;
+            let slice = self.pg.work_toward(goal, SLICE_EVENTS);
+            let now = clock();
+            job.events += self.pg.world.stats.events - before;
+            job.wall_ms += now - start;
+            start = now;
+            match slice {
+                Slice::More => {}
+                Slice::Reached | Slice::Violated => {
+                    let violated = slice == Slice::Violated;
+                    self.job = None;
+                    self.settled += 1;
+                    self.sync_compare();
+                    if violated {
+                        self.note_violation();
+                    }
+                    return;
+                }
+            }
+            let now_us = self.pg.now_us();
+            if !job.confirmed && job.warm.is_none() && job.wall_ms >= WARM_MS {
+                job.warm = Some((job.wall_ms, now_us));
+            }
+            if !job.confirmed && job.wall_ms >= CALIBRATE_MS {
+                job.confirmed = true;
+                let (w0, t0) = job.warm.unwrap_or((0.0, job.from));
+                let rate = (now_us.saturating_sub(t0)) as f64 / (job.wall_ms - w0).max(1.0);
+                let left = job.to.saturating_sub(now_us) as f64 / rate.max(1e-9);
+                if left > ANNOUNCE_OVER_MS {
+                    job.announced = Some(left);
+                    self.settled += 1;
+                    return;
+                }
+            }
+            if now - t0 >= budget_ms {
+                return;
+            }
+        }
+    }
+
+    fn work_check(&mut self, clock: &dyn Fn() -> f64, t0: f64, budget_ms: f64) {
+        let Some(job) = self.checking.as_mut() else {
+            return;
+        };
+        let Work::History(replay) = &mut job.work else {
+            return;
+        };
+        let mut start = clock();
+        loop {
+            let before = replay.world.stats.events;
+            let done = replay.slice(SLICE_EVENTS);
+            let now = clock();
+            job.events += replay.world.stats.events - before;
+            job.wall_ms += now - start;
+            start = now;
+            if done {
+                let verdict = replay.verdict().map(Rc::new);
+                self.history = Some((job.at_us, verdict));
+                self.checking = None;
+                self.settled += 1;
+                return;
+            }
+            if now - t0 >= budget_ms {
+                return;
+            }
+        }
+    }
+
+    pub(super) fn job_command(&mut self, c: JobCommand) {
+        match c {
+            JobCommand::Cancel => {
+                if let Some(j) = self.job.as_mut() {
+                    if j.announced.take().is_some() || !j.stopped {
+                        j.stopped = true;
+                    } else {
+                        // A second Cancel forgets the stopped job.
+                        self.job = None;
+                    }
+                }
+            }
+            JobCommand::CancelCheck => self.checking = None,
+            JobCommand::Go => {
+                if let Some(j) = self.job.as_mut() {
+                    j.announced = None;
+                    j.stopped = false;
+                    j.confirmed = true;
+                }
+                self.work_jobs(FRAME_BUDGET_MS);
+            }
+            JobCommand::AtStart => {
+                if self.job.as_ref().is_some_and(|j| j.kind == JobKind::Link) {
+                    self.job = None;
+                    self.pg.seek(0);
+                }
+            }
+        }
+    }
+
+    /// The progress of the run's job and of the history check, for the progress bars.
+    pub fn progress(&self) -> Vec<Progress> {
+        let now = self.pg.now_us();
+        self.job
+            .iter()
+            .chain(self.checking.iter())
+            .map(|j| j.progress(now))
+            .collect()
+    }
+
+    /// What the announcement says: "This link replays 24 h of a 7-node cluster with 16
+    /// clients: about 3 min here."
+    pub fn announcement(&self) -> Option<String> {
+        let j = self.job.as_ref()?;
+        let left = j.announced?;
+        let sc = &self.pg.scenario;
+        Some(format!(
+            "This link replays {} of a {}-node cluster with {} client{}: {} here.",
+            fmt_span(j.to),
+            sc.nodes,
+            sc.clients.len(),
+            if sc.clients.len() == 1 { "" } else { "s" },
+            fmt_wall(left)
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wall_times_and_counts_read_as_people_say_them() {
+        assert_eq!(fmt_wall(400.0), "about 1 s");
+        assert_eq!(fmt_wall(42_300.0), "about 42 s");
+        assert_eq!(fmt_wall(200_000.0), "about 3 min");
+        assert_eq!(fmt_wall(2.0 * 3600e3 + 9.0 * 60e3), "about 2 h 10 min");
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(fmt_span(86_400_000_000), "24 h");
+        assert_eq!(fmt_span(190_000_000), "3 min 10 s");
+    }
+    use crate::model::Command;
+    use std::cell::Cell;
+
+    /// A page whose clock moves `ms_per_look` each time it is read.
+    fn page_with_clock(frag: &str, ms_per_look: f64) -> Page {
+        let t = Rc::new(Cell::new(0.0));
+        Page::from_fragment_with_clock(
+            frag,
+            Rc::new(move || {
+                t.set(t.get() + ms_per_look);
+                t.get()
+            }),
+        )
+    }
+
+    fn long_link() -> String {
+        let sc = crate::bench::history_scenario(600_000);
+        crate::scenario::link::encode_url("", &sc, 600_000_000)
+    }
+
+    #[test]
+    fn a_far_link_opens_at_once_and_replays_in_slices_to_the_same_run() {
+        let frag = long_link();
+        let mut p = page_with_clock(frag.split_once('#').unwrap().1, 0.1);
+        // Opened: nothing ran yet beyond one slice.
+        assert!(p.job.is_some(), "a far link becomes a job");
+        let mut frames = 0;
+        while p.busy() {
+            p.work_jobs(FRAME_BUDGET_MS);
+            frames += 1;
+            if let Some(j) = &p.job {
+                if j.announced.is_some() {
+                    assert!(p.announcement().unwrap().contains("10 min"));
+                    p.apply(Command::Job(JobCommand::Go));
+                }
+            }
+        }
+        assert!(frames > 10, "in slices: {frames} frames");
+        assert_eq!(p.pg.now_us(), 600_000_000);
+        let mut whole = crate::playground::Playground::new(p.pg.scenario.clone()).unwrap();
+        whole.advance_to(600_000_000, false);
+        assert_eq!(p.pg.world.trace.hash(), whole.world.trace.hash());
+    }
+
+    #[test]
+    fn a_link_projected_over_five_seconds_is_announced_and_can_open_at_the_start() {
+        let frag = long_link();
+        // 10 ms per look of the clock: far slower than any machine, so the replay is long.
+        let mut p = page_with_clock(frag.split_once('#').unwrap().1, 10.0);
+        while p.busy() {
+            p.work_jobs(FRAME_BUDGET_MS);
+        }
+        let j = p.job.as_ref().expect("the job waits");
+        assert!(j.announced.unwrap() > ANNOUNCE_OVER_MS);
+        assert!(p
+            .announcement()
+            .unwrap()
+            .starts_with("This link replays 10 min"));
+        p.apply(Command::Job(JobCommand::AtStart));
+        assert!(p.job.is_none());
+        assert_eq!(p.pg.now_us(), 0);
+    }
+
+    #[test]
+    fn cancel_stops_where_the_replay_stands_and_go_reaches_the_same_run() {
+        let frag = long_link();
+        let mut p = page_with_clock(frag.split_once('#').unwrap().1, 0.1);
+        for _ in 0..5 {
+            p.work_jobs(FRAME_BUDGET_MS);
+        }
+        p.apply(Command::Job(JobCommand::Cancel));
+        let at = p.pg.now_us();
+        assert!(at > 0 && at < 600_000_000, "stopped at {at}");
+        assert!(!p.busy());
+        p.work_jobs(FRAME_BUDGET_MS);
+        assert_eq!(p.pg.now_us(), at, "a stopped job does not move");
+        p.apply(Command::Job(JobCommand::Go));
+        p.finish_jobs();
+        let mut whole = crate::playground::Playground::new(p.pg.scenario.clone()).unwrap();
+        whole.advance_to(600_000_000, false);
+        assert_eq!(p.pg.world.trace.hash(), whole.world.trace.hash());
+    }
+
+    #[test]
+    fn a_command_that_moves_the_run_stops_the_job_where_it_stands() {
+        let frag = long_link();
+        let mut p = page_with_clock(frag.split_once('#').unwrap().1, 0.01);
+        p.work_jobs(FRAME_BUDGET_MS);
+        p.apply(Command::Step);
+        assert!(p.job.is_none());
+        assert!(p.pg.now_us() < 600_000_000);
+    }
+
+    #[test]
+    fn the_history_check_runs_in_slices_and_gives_the_verdict_of_one_go() {
+        let sc = crate::bench::history_scenario(120_000);
+        let mut p = page_with_clock("", 0.1);
+        p.apply(Command::LoadJson(sc.to_json()));
+        p.apply(Command::RunTo(120_000_000));
+        p.finish_jobs();
+        let whole = p.pg.history_verdict();
+        p.apply(Command::CheckHistory);
+        assert!(p.checking.is_some() && p.history.is_none());
+        let mut frames = 0;
+        while p.busy() {
+            p.work_jobs(FRAME_BUDGET_MS);
+            frames += 1;
+        }
+        assert!(frames > 3, "{frames}");
+        let (at, verdict) = p.history.clone().unwrap();
+        assert_eq!(at, 120_000_000);
+        assert_eq!(verdict.as_deref(), whole.as_ref());
+        // And Cancel stops one without a verdict.
+        p.apply(Command::CheckHistory);
+        p.apply(Command::Job(JobCommand::CancelCheck));
+        assert!(p.checking.is_none() && !p.busy());
+    }
+}
