@@ -42,6 +42,12 @@ try {
     `${(Math.min(...wasm.map((r) => r.ms)) / 1000).toFixed(2)} s / ${(median(wasm.map((r) => r.ms)) / 1000).toFixed(2)} s`, minutes === 60 ? '< 1 s' : '(quick run)');
   if (!sameHash) process.exitCode = 1;
 
+  for (const m of quick ? [2] : [10, 60]) {
+    const h = await page.evaluate((m) => window.raftlock.historyBench(m), m);
+    row(`clients' history check in the browser, ${m} min`, `as natively: ${fmt(h.events)} events simulated in ${(h.simulateMs / 1000).toFixed(2)} s, checks on; ${fmt(h.holds)} holds`,
+      `${h.checkMs.toFixed(0)} ms; ${(h.checkMs * 1000 / Math.max(1, h.holds)).toFixed(2)} µs per hold`, 'µs per hold flat');
+  }
+
   const seekMin = quick ? 2 : 10;
   const seeks = await page.evaluate(([m, n]) => window.raftlock.seekBench(m, n), [seekMin, quick ? 20 : 200]);
   row(`seek to a random moment of a ${seekMin}-minute run`, `${seeks.length} seeks, page settings (checks on, trace kept); p50 / p99`,
@@ -107,6 +113,31 @@ try {
   }
 
   await page.close();
+
+  // A far link as a user opens it: 7 nodes, 16 clients on 4 keys, 24 h, the moment at the end.
+  // The page replays it in slices, checks on, and stays responsive (a 10 ms timer in the page).
+  {
+    const clients = Array.from({ length: 16 }, (_, i) => ({ name: `c${i}`, repeat: true, start_ms: 500 + 37 * i,
+      script: [{ acquire: { key: `k${i % 4}`, lease_ms: 1000 } }, { work: { key: `k${i % 4}`, ms: 100 } }, { release: { key: `k${i % 4}` } }, { sleep: { ms: 200 } }] }));
+    const doc = { version: 1, name: 'busy-day', seed: 1, nodes: 7, clients, until_ms: 86_400_000 };
+    const link = `${url}#v1.${zlib.deflateRawSync(Buffer.from(JSON.stringify(doc)), { level: 9 }).toString('base64url')}.86400000000`;
+    const { page: lp } = await openApp(browser.context, link);
+    await lp.waitForSelector('#announce', { timeout: 30000 });
+    const announced = (await lp.evaluate(() => window.raftlock.job())).announcement;
+    await lp.click('#job-go');
+    await lp.evaluate(() => {
+      const g = (window.__gaps = { last: performance.now(), max: 0 });
+      setInterval(() => { const t = performance.now(); g.max = Math.max(g.max, t - g.last); g.last = t; }, 10);
+    });
+    const target = quick ? 300_000 : 5_000_000;
+    await lp.waitForFunction((n) => window.raftlock.job().jobs[0]?.events > n, target, { timeout: 300000 });
+    const j = (await lp.evaluate(() => window.raftlock.job())).jobs[0];
+    const gap = await lp.evaluate(() => window.__gaps.max);
+    row('a 24 h link opening in the page', `7 nodes, 16 clients on 4 keys, checks on, in slices of 8 ms a frame; after ${fmt(j.events)} events; "${announced}"`,
+      `×${fmt(j.virtualPerS)} (virtual s per wall s), ${fmt(j.eventsPerS)} events/s; longest stall ${gap.toFixed(0)} ms`, 'no stall over 100 ms');
+    await lp.close();
+  }
+
   // A fresh page (a fresh wasm instance: its memory never shrinks) for the memory figure.
   const { page: mp } = await openApp(browser.context, url);
   const memMin = quick ? 5 : 60;

@@ -355,3 +355,33 @@ fn cli_refuses_unknown_flags_and_offers_help() {
     assert_eq!(code, Some(0));
     assert!(out.contains("check           PASS"), "{out}");
 }
+
+/// The long commands show progress on stderr when it is a terminal, and nothing when it is
+/// piped: scripts and CI read the same output as before. (`script` from util-linux gives the
+/// command a terminal.)
+#[test]
+fn cli_progress_shows_on_a_terminal_and_stays_quiet_when_piped() {
+    let bin = env!("CARGO_BIN_EXE_raftlock");
+    for args in [
+        &["swarm", "--seeds", "3"][..],
+        &["run", "--builtin", "gc-pause"],
+        &["hunt", "--runs", "2"],
+    ] {
+        let out = std::process::Command::new(bin).args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?} piped");
+    }
+    if !std::path::Path::new("/usr/bin/script").exists() {
+        return;
+    }
+    let out = std::process::Command::new("/usr/bin/script")
+        .args(["-qec", &format!("{bin} swarm --seeds 20"), "/dev/null"])
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        shown.contains("swarm [") && shown.contains("/20 seeds"),
+        "{shown}"
+    );
+    assert!(shown.contains("swarm: 20 runs"), "{shown}");
+}

@@ -89,6 +89,8 @@ impl Bench {
         let runs = self.runs.max(1);
         let sc = raftlock::bench::bench_scenario(minutes * 60_000);
         let virtual_s = (minutes * 60) as f64;
+        let sp = crate::progress::spinner("bench");
+        sp.set_message(format!("{runs} runs of {minutes} min, checks off"));
         let (rates, w) = timed(runs, || raftlock::bench::run_bench(&sc));
         let events = w.stats.events;
         let traffic = (w.stats.raft_messages, w.stats.raft_bytes);
@@ -96,6 +98,7 @@ impl Bench {
         let median = rates[rates.len() / 2];
         let min = rates[0];
         // The same workload as users run it: every invariant after every event.
+        sp.set_message(format!("{runs} runs of {minutes} min, every check on"));
         let (checked, cw) = timed(runs, || raftlock::bench::run_checked(&sc));
         if cw.trace.hash_hex() != hash {
             return Err("the checks changed the run: trace hashes differ".into());
@@ -105,8 +108,12 @@ impl Bench {
         let table = self
             .scaling
             .iter()
-            .map(|&m| scaling(m))
+            .map(|&m| {
+                sp.set_message(format!("the history check's scaling, {m} min"));
+                scaling(m)
+            })
             .collect::<Result<Vec<_>, _>>()?;
+        sp.finish_and_clear();
         if self.json {
             let rows: Vec<String> = table
                 .iter()

@@ -4,6 +4,7 @@
 
 mod bench;
 mod hunt;
+mod progress;
 mod run;
 mod swarm;
 

@@ -57,7 +57,17 @@ impl Run {
         let trace_out = self.trace;
         sc.validate().map_err(|e| e.to_string())?;
         let mut w = raftlock::sim::World::new(&sc, true).map_err(|e| e.to_string())?;
-        w.run_until(sc.until_ms * 1000);
+        // In steps of virtual time, for the progress bar (the run is the same as in one go:
+        // events happen at their own moments).
+        let end = sc.until_ms * 1000;
+        let pb = crate::progress::bar(end / 1_000_000, "run", "s virtual");
+        let step = (end / 500).max(100_000);
+        while w.now_us < end {
+            w.run_until((w.now_us + step).min(end));
+            pb.set_position(w.now_us / 1_000_000);
+            pb.set_message(format!("{} events", w.stats.events));
+        }
+        pb.finish_and_clear();
         let s = &w.stats;
         println!(
             "scenario        {}",

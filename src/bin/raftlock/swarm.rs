@@ -38,8 +38,11 @@ impl Swarm {
             sc
         };
         let (mut failed, mut events, mut installs) = (0, 0, 0);
+        let pb = crate::progress::bar(n, "swarm", "seeds");
         for seed in from..from + n {
             let o = swarm::run_with(seed, scenario(seed));
+            pb.inc(1);
+            pb.set_message(format!("{failed} failed"));
             events += o.events;
             installs += o.snapshot_installs;
             if !o.ok() {
@@ -49,9 +52,11 @@ impl Swarm {
                 } else {
                     String::new()
                 };
-                println!(
-                    "seed {seed}: FAILED  (replay: raftlock swarm --seeds 1 --from {seed}{again})"
-                );
+                pb.suspend(|| {
+                    println!(
+                        "seed {seed}: FAILED  (replay: raftlock swarm --seeds 1 --from {seed}{again})"
+                    )
+                });
                 for v in o.violations.iter().take(5) {
                     println!("  violation {v}");
                 }
@@ -68,6 +73,7 @@ impl Swarm {
                 }
             }
         }
+        pb.finish_and_clear();
         println!(
             "swarm: {n} runs, {events} events, {installs} snapshots installed, {failed} failed"
         );
