@@ -217,6 +217,13 @@ impl Page {
     /// right after its event.
     pub(super) fn lesson_next(&mut self) {
         self.playing = false;
+        if self.lesson.walking.is_some() {
+            self.error = Some(
+                "The lesson's moments are still being found (see the bar above): Next works when they are."
+                    .into(),
+            );
+            return;
+        }
         let pos = self.lesson_pos();
         if pos >= self.lesson.marks.len() {
             return;

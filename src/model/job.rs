@@ -32,6 +32,8 @@ pub enum JobKind {
     LessonNext,
     /// Replaying the run to check the clients' history.
     History,
+    /// Replaying a lesson to find its captions' moments.
+    Lesson,
 }
 
 impl JobKind {
@@ -42,6 +44,7 @@ impl JobKind {
             JobKind::RunTo => "Running",
             JobKind::LessonNext => "Going to the next caption",
             JobKind::History => "Checking the clients' history",
+            JobKind::Lesson => "Finding the lesson's moments",
         }
     }
 }
@@ -242,7 +245,9 @@ impl Page {
 
     /// Whether a job still has work to do (the UI keeps its frame loop running).
     pub fn busy(&self) -> bool {
-        self.job.as_ref().is_some_and(|j| !j.waiting()) || self.checking.is_some()
+        self.job.as_ref().is_some_and(|j| !j.waiting())
+            || self.checking.is_some()
+            || self.lesson.walking.is_some()
     }
 
     /// Run every job to its end now (the `window.raftlock` handle's synchronous calls, and
@@ -266,6 +271,17 @@ impl Page {
         if self.checking.is_some() {
             worked = true;
             self.work_check(&*clock, t0, budget_ms);
+        }
+        if self.lesson.walking.is_some() {
+            worked = true;
+            while !self.lesson.walk(SLICE_EVENTS as u64) {
+                if clock() - t0 >= budget_ms {
+                    break;
+                }
+            }
+            if self.lesson.walking.is_none() {
+                self.settled += 1;
+            }
         }
         if worked {
             self.job_tick += 1;
@@ -382,13 +398,32 @@ impl Page {
         }
     }
 
-    /// The progress of the run's job and of the history check, for the progress bars.
+    /// The progress of the run's job, of the history check and of a lesson's walk, for the
+    /// progress bars.
     pub fn progress(&self) -> Vec<Progress> {
         let now = self.pg.now_us();
+        let walk = self.lesson.walking.as_ref().map(|w| {
+            let (found, of) = (w.found().len(), w.captions().max(1));
+            Progress {
+                kind: JobKind::Lesson,
+                fraction: found as f64 / of as f64,
+                reached: format!(
+                    "{found} of {of} captions ({} events replayed)",
+                    thousands(w.events())
+                ),
+                events: w.events(),
+                events_per_s: 0.0,
+                virtual_per_s: 0.0,
+                left_ms: None,
+                announced: None,
+                stopped: false,
+            }
+        });
         self.job
             .iter()
             .chain(self.checking.iter())
             .map(|j| j.progress(now))
+            .chain(walk)
             .collect()
     }
 
@@ -515,6 +550,48 @@ mod tests {
         p.apply(Command::Step);
         assert!(p.job.is_none());
         assert!(p.pg.now_us() < 600_000_000);
+    }
+
+    #[test]
+    fn a_long_lesson_finds_its_moments_in_slices_and_next_waits_for_them() {
+        let mut sc = crate::bench::history_scenario(300_000);
+        sc.lesson = Some(
+            serde_json::from_str(
+                r#"{"title": "Far", "captions": [{"at_ms": 1000, "text": "one"}, {"at_ms": 240000, "text": "four minutes"}]}"#,
+            )
+            .unwrap(),
+        );
+        let frag = crate::scenario::link::encode_url("", &sc, 0);
+        let mut p = page_with_clock(frag.split_once('#').unwrap().1, 0.1);
+        assert!(
+            p.lesson.walking.is_some(),
+            "the walk goes on after the page opens"
+        );
+        let bar = &p.progress()[0];
+        assert_eq!(bar.kind, JobKind::Lesson);
+        assert!(
+            bar.reached.starts_with("1 of 2 captions"),
+            "{}",
+            bar.reached
+        );
+        p.apply(Command::LessonNext);
+        p.apply(Command::LessonNext);
+        assert!(p.error.as_deref().unwrap().contains("still being found"));
+        let mut frames = 0;
+        while p.busy() {
+            p.work_jobs(FRAME_BUDGET_MS);
+            frames += 1;
+        }
+        assert!(frames > 5, "{frames}");
+        assert_eq!(
+            p.lesson.marks,
+            crate::scenario::walk::walk(&p.pg.scenario, |_, _| {})
+        );
+        p.apply(Command::LessonNext);
+        p.apply(Command::LessonNext);
+        p.finish_jobs();
+        assert_eq!(p.lesson_pos(), 2);
+        assert_eq!(p.pg.now_us(), 240_000_000);
     }
 
     #[test]

@@ -5,35 +5,58 @@
 use crate::scenario::Scenario;
 use crate::sim::World;
 
-pub use crate::scenario::walk::{Mark, FIND_EVENTS_MAX};
+pub use crate::scenario::walk::{Mark, Walker, FIND_EVENTS_MAX};
 
 /// The captions' moments for one scenario document.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct LessonTrack {
     /// The document the marks were found in: a new action or another document finds them again.
     doc: Option<Scenario>,
-    /// One per caption; `None` where the caption's moment never comes in the run.
+    /// One per caption; `None` where the caption's moment never comes in the run. While the
+    /// walk is on, the marks found so far.
     pub marks: Vec<Option<Mark>>,
+    /// The replay finding the marks, while it goes on (the page runs it in slices).
+    pub walking: Option<Box<Walker>>,
 }
 
 impl LessonTrack {
     /// Find the marks again if `scenario` is not the document they were found in.
+    /// The marks are found by a [`Walker`]: [`LessonTrack::walk`] runs it, all at once or in
+    /// slices.
     pub fn follow(&mut self, scenario: &Scenario) {
         if self.doc.as_ref() == Some(scenario) {
             return;
         }
-        if self
-            .doc
-            .as_ref()
-            .is_some_and(|old| self.still_hold(old, scenario))
+        if self.walking.is_none()
+            && self
+                .doc
+                .as_ref()
+                .is_some_and(|old| self.still_hold(old, scenario))
         {
             self.doc = Some(scenario.clone());
             return;
         }
-        self.marks = scenario.lesson.as_ref().map_or_else(Vec::new, |_| {
-            crate::scenario::walk::walk(scenario, |_, _| {})
-        });
+        self.marks = Vec::new();
+        self.walking = scenario
+            .lesson
+            .as_ref()
+            .map(|_| Box::new(Walker::new(scenario)));
         self.doc = Some(scenario.clone());
+    }
+
+    /// Walk on for at most `max_events` events. Returns whether the marks are all found.
+    pub fn walk(&mut self, max_events: u64) -> bool {
+        let Some(walker) = self.walking.as_mut() else {
+            return true;
+        };
+        if walker.slice(max_events, &mut |_, _| {}) {
+            let walker = self.walking.take().expect("walking");
+            self.marks = walker.into_marks();
+            true
+        } else {
+            self.marks = walker.found().to_vec();
+            false
+        }
     }
 
     /// Whether the marks found in `old` hold for `new` without a replay: the documents differ

@@ -296,6 +296,11 @@ pub fn playground_from_fragment(frag: &str) -> Result<Option<(Playground, u64)>,
 
 impl Page {
     pub fn new(pg: Playground) -> Page {
+        Page::with_clock(pg, Rc::new(|| 0.0))
+    }
+
+    /// A page whose long work (a lesson's walk, a far moment) goes in slices timed by `clock`.
+    pub fn with_clock(pg: Playground, clock: Rc<dyn Fn() -> f64>) -> Page {
         let mut page = Page {
             pg,
             playing: false,
@@ -320,11 +325,12 @@ impl Page {
             base_url: String::new(),
             job: None,
             checking: None,
-            clock: Rc::new(|| 0.0),
+            clock,
             job_tick: 0,
             redrawn_at: f64::NEG_INFINITY,
         };
         page.lesson.follow(&page.pg.scenario);
+        page.work_jobs(job::FRAME_BUDGET_MS);
         page
     }
 
@@ -345,8 +351,7 @@ impl Page {
                 Some(e),
             ),
         };
-        let mut page = Page::new(pg);
-        page.clock = clock;
+        let mut page = Page::with_clock(pg, clock);
         page.error = error;
         page.list_open = frag.trim_start_matches('#') == "scenarios";
         page.open_at(moment);
@@ -428,6 +433,9 @@ impl Page {
         }
         let mut effects = self.run_command(cmd);
         self.lesson.follow(&self.pg.scenario);
+        if self.lesson.walking.is_some() {
+            self.work_jobs(job::FRAME_BUDGET_MS);
+        }
         self.sync_compare();
         self.version += 1;
         self.settled += 1;

@@ -402,6 +402,7 @@ fn acting_after_the_last_caption_keeps_the_marks_and_acting_before_it_finds_them
     let fresh = lesson::LessonTrack::default();
     let mut again = fresh.clone();
     again.follow(&p.pg.scenario);
+    assert!(again.walk(u64::MAX));
     assert_eq!(
         p.lesson.marks, again.marks,
         "the same marks as a fresh replay of the new document"

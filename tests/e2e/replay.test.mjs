@@ -257,3 +257,30 @@ test('links that ask for the most work: no stall over 100 ms while they open and
     await page.close();
   }
 });
+
+test('a lesson link whose caption never comes: its moments are looked for in slices, and the page says so', async () => {
+  const lesson = {
+    title: 'Waiting for a violation that never comes',
+    captions: [
+      { on: 'leader_elected', text: 'A leader.' },
+      { on: 'violation', text: 'An invariant breaks (it never does: the design is safe).' },
+    ],
+  };
+  const url = link(cluster(86_400_000, lesson), 0);
+  const { page, errors } = await openApp(br.context, url);
+  await startGaps(page);
+  await page.waitForSelector('#job-progress', { timeout: 10000 });
+  const j = (await job(page)).jobs[0];
+  assert.equal(j.kind, 'Lesson');
+  assert.match(await page.textContent('#job-progress'), /Finding the lesson's moments: 1 of 2 captions \([\d,]+ events replayed\)/);
+  // The walk gives up at its limit of 3,000,000 events, in slices.
+  await page.waitForFunction(() => !window.raftlock.job().busy, null, { timeout: 120000 });
+  const gap = await maxGap(page);
+  assert.ok(gap < 100, `the walk stalled the page ${gap.toFixed(0)} ms`);
+  const l = await page.evaluate(() => window.raftlock.lesson());
+  assert.equal(l.count, 2);
+  await page.keyboard.press('n');
+  await page.waitForFunction(() => window.raftlock.lesson().pos === 1 && !window.raftlock.job().busy);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

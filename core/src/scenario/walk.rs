@@ -29,60 +29,151 @@ pub struct Mark {
 /// and the world), for a caller that reads more than the caption's own facts. One entry per
 /// caption; `None` from the first caption whose moment never comes.
 pub fn walk(sc: &Scenario, mut at: impl FnMut(usize, &World)) -> Vec<Option<Mark>> {
-    let Some(lesson) = &sc.lesson else {
-        return Vec::new();
-    };
-    let Ok(mut w) = World::new(sc, true) else {
-        return vec![None; lesson.captions.len()];
-    };
-    w.trace.set_cap(64);
-    let end = sc.until_ms.saturating_mul(1000);
-    let mut marks = Vec::with_capacity(lesson.captions.len());
-    for (i, c) in lesson.captions.iter().enumerate() {
-        let found = match (c.at_ms, c.on) {
-            (Some(t), _) => {
-                let t = t.saturating_mul(1000).max(w.now_us).min(end);
-                while w.next_event_time().is_some_and(|x| x <= t)
-                    && w.stats.events < FIND_EVENTS_MAX
-                {
-                    w.step();
-                }
-                (w.stats.events < FIND_EVENTS_MAX).then(|| {
-                    w.run_until(t);
-                    Vec::new()
-                })
-            }
-            (None, Some(moment)) => {
-                let mut watch = Watch::new(moment, &w);
-                let mut hit = None;
-                while hit.is_none()
-                    && w.next_event_time().is_some_and(|x| x <= end)
-                    && w.stats.events < FIND_EVENTS_MAX
-                {
-                    let before = w.trace.position();
-                    w.step();
-                    hit = watch.after_step(w.trace.lines_since(before), &w);
-                }
-                hit
-            }
-            _ => None,
-        };
-        let Some(focus) = found else { break };
-        at(i, &w);
-        marks.push(Some(Mark {
-            events: w.stats.events,
-            t_us: w.now_us,
-            focus,
-            facts: c.checks.iter().map(|f| f.passed(&w)).collect(),
-            answer_facts: c
-                .question
-                .iter()
-                .flat_map(|q| q.checks.iter().map(|f| f.passed(&w)))
-                .collect(),
-        }));
+    let mut walker = Walker::new(sc);
+    while !walker.slice(u64::MAX, &mut at) {}
+    walker.into_marks()
+}
+
+/// What the walk is looking for now.
+#[derive(Clone)]
+enum Seeking {
+    /// Caption `i` comes at this moment (µs).
+    At(u64),
+    /// Caption `i` comes right after this moment happens.
+    On(Box<Watch>),
+}
+
+/// A [`walk`] that can stop after any number of events and go on later: the page finds a
+/// long lesson's moments in slices, between frames.
+#[derive(Clone)]
+pub struct Walker {
+    sc: Scenario,
+    w: Option<Box<World>>,
+    /// The caption looked for, and how.
+    i: usize,
+    seeking: Option<Seeking>,
+    marks: Vec<Option<Mark>>,
+    done: bool,
+}
+
+impl Walker {
+    pub fn new(sc: &Scenario) -> Walker {
+        let w = World::new(sc, true).ok().map(|mut w| {
+            w.trace.set_cap(64);
+            Box::new(w)
+        });
+        Walker {
+            done: sc.lesson.is_none() || w.is_none(),
+            sc: sc.clone(),
+            w,
+            i: 0,
+            seeking: None,
+            marks: Vec::new(),
+        }
     }
-    marks.resize(lesson.captions.len(), None);
-    marks
+
+    pub fn done(&self) -> bool {
+        self.done
+    }
+
+    /// The marks found so far, one per caption found, in order.
+    pub fn found(&self) -> &[Option<Mark>] {
+        &self.marks
+    }
+
+    /// Counted events the walk has run.
+    pub fn events(&self) -> u64 {
+        self.w.as_ref().map_or(0, |w| w.stats.events)
+    }
+
+    /// The captions to find.
+    pub fn captions(&self) -> usize {
+        self.sc.lesson.as_ref().map_or(0, |l| l.captions.len())
+    }
+
+    /// One entry per caption: `None` for those not found.
+    pub fn into_marks(mut self) -> Vec<Option<Mark>> {
+        let n = self.captions();
+        self.marks.resize(n, None);
+        self.marks
+    }
+
+    /// Walk on for at most `max_events` events. Returns whether the walk is over.
+    pub fn slice(&mut self, max_events: u64, at: &mut dyn FnMut(usize, &World)) -> bool {
+        let (Some(lesson), Some(w)) = (&self.sc.lesson, self.w.as_mut()) else {
+            self.done = true;
+            return true;
+        };
+        let end = self.sc.until_ms.saturating_mul(1000);
+        let mut budget = max_events;
+        while !self.done {
+            let Some(c) = lesson.captions.get(self.i) else {
+                self.done = true;
+                break;
+            };
+            let seeking = self.seeking.get_or_insert_with(|| match (c.at_ms, c.on) {
+                (Some(t), _) => Seeking::At(t.saturating_mul(1000).max(w.now_us).min(end)),
+                (None, Some(moment)) => Seeking::On(Box::new(Watch::new(moment, w))),
+                _ => Seeking::At(u64::MAX),
+            });
+            let found = match seeking {
+                Seeking::At(u64::MAX) => None,
+                Seeking::At(t) => {
+                    let t = *t;
+                    while w.next_event_time().is_some_and(|x| x <= t)
+                        && w.stats.events < FIND_EVENTS_MAX
+                    {
+                        if budget == 0 {
+                            return false;
+                        }
+                        budget -= 1;
+                        w.step();
+                    }
+                    (w.stats.events < FIND_EVENTS_MAX).then(|| {
+                        w.run_until(t);
+                        Vec::new()
+                    })
+                }
+                Seeking::On(watch) => {
+                    let mut hit = None;
+                    while hit.is_none()
+                        && w.next_event_time().is_some_and(|x| x <= end)
+                        && w.stats.events < FIND_EVENTS_MAX
+                    {
+                        if budget == 0 {
+                            return false;
+                        }
+                        budget -= 1;
+                        let before = w.trace.position();
+                        w.step();
+                        hit = watch.after_step(w.trace.lines_since(before), w);
+                    }
+                    hit
+                }
+            };
+            self.seeking = None;
+            let Some(focus) = found else {
+                self.done = true;
+                break;
+            };
+            at(self.i, w);
+            self.marks.push(Some(Mark {
+                events: w.stats.events,
+                t_us: w.now_us,
+                focus,
+                facts: c.checks.iter().map(|f| f.passed(w)).collect(),
+                answer_facts: c
+                    .question
+                    .iter()
+                    .flat_map(|q| q.checks.iter().map(|f| f.passed(w)))
+                    .collect(),
+            }));
+            self.i += 1;
+        }
+        // The world is no longer needed.
+        self.w = None;
+        true
+    }
 }
 
 /// A lesson's verdict on its own run: every caption reached, every fact it states true there,
@@ -163,6 +254,29 @@ mod tests {
 
     fn gc_pause() -> Scenario {
         crate::scenario::builtin::get("gc-pause").unwrap()
+    }
+
+    #[test]
+    fn a_walk_in_slices_finds_the_marks_of_a_walk_in_one_go() {
+        for name in crate::scenario::builtin::names() {
+            let sc = crate::scenario::builtin::get(name).unwrap();
+            let whole = walk(&sc, |_, _| {});
+            let mut seen = Vec::new();
+            let mut walker = Walker::new(&sc);
+            let mut slices = 0;
+            while !walker.slice(17, &mut |i, w| seen.push((i, w.stats.events))) {
+                slices += 1;
+                assert!(walker.found().len() <= whole.len());
+            }
+            assert!(sc.lesson.is_none() || slices > 3, "{name}: {slices} slices");
+            assert_eq!(walker.into_marks(), whole, "{name}");
+            let found: Vec<_> = whole
+                .iter()
+                .enumerate()
+                .filter_map(|(i, m)| m.as_ref().map(|m| (i, m.events)))
+                .collect();
+            assert_eq!(seen, found, "{name}");
+        }
     }
 
     fn fact(json: &str) -> Check {
