@@ -101,6 +101,14 @@ impl Page {
                 Ok(None) => {}
                 Err(e) => self.error = Some(e),
             },
+            Command::LessonNext | Command::LessonBack | Command::Answer(_) | Command::Reveal
+                if self.lesson.walking.is_some() =>
+            {
+                self.error = Some(
+                    "The lesson's moments are still being found (see the bar above): Next and Back work when they are."
+                        .into(),
+                )
+            }
             Command::LessonNext => {
                 // In presenter mode Next on an asked question reveals it; a student answers.
                 if self.presenter && self.open_question().is_some() {
@@ -217,13 +225,6 @@ impl Page {
     /// right after its event.
     pub(super) fn lesson_next(&mut self) {
         self.playing = false;
-        if self.lesson.walking.is_some() {
-            self.error = Some(
-                "The lesson's moments are still being found (see the bar above): Next works when they are."
-                    .into(),
-            );
-            return;
-        }
         let pos = self.lesson_pos();
         if pos >= self.lesson.marks.len() {
             return;

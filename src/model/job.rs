@@ -189,7 +189,12 @@ impl Job {
 /// How long a wall time reads: "about 40 s", "about 3 min", "about 2 h 10 min" (rounded to
 /// what matters at that length).
 pub fn fmt_wall(ms: f64) -> String {
-    let s = (ms / 1000.0).max(1.0) as u64;
+    // (At most 100 days: a projection from a rate near zero reads as that.)
+    let s = if ms.is_nan() {
+        1
+    } else {
+        (ms / 1000.0).clamp(1.0, 8_640_000.0) as u64
+    };
     let s = match s {
         0..=89 => s,
         90..=5399 => (s + 30) / 60 * 60,
@@ -233,6 +238,7 @@ impl Page {
     /// short one finishes before the page draws again, as if it had run in one go.
     pub(super) fn start_job(&mut self, job: Job) {
         self.playing = false;
+        self.job_serial += 1;
         self.job = Some(job);
         self.work_jobs(FRAME_BUDGET_MS);
     }
@@ -248,14 +254,25 @@ impl Page {
         self.job.as_ref().is_some_and(|j| !j.waiting())
             || self.checking.is_some()
             || self.lesson.walking.is_some()
+            || self.compare_lags()
     }
 
-    /// Run every job to its end now (the `window.raftlock` handle's synchronous calls, and
-    /// the native tests).
+    /// Whether the run's own work is done: no replay of the run and no lesson walk going on,
+    /// the second pane caught up (the history check may go on).
+    fn run_busy(&self) -> bool {
+        self.job.as_ref().is_some_and(|j| !j.waiting())
+            || self.lesson.walking.is_some()
+            || self.compare_lags()
+    }
+
+    /// Run the run's jobs to their end now (the `window.raftlock` handle's synchronous calls,
+    /// and the native tests); a history check goes on in its slices.
     pub fn finish_jobs(&mut self) {
-        while self.busy() {
+        let checking = self.checking.take();
+        while self.run_busy() {
             self.work_jobs(f64::INFINITY);
         }
+        self.checking = checking;
     }
 
     /// Work on the jobs for about `budget_ms` of wall time. Returns whether work is left.
@@ -271,6 +288,13 @@ impl Page {
         if self.checking.is_some() {
             worked = true;
             self.work_check(&*clock, t0, budget_ms);
+        }
+        if self.compare_lags() {
+            worked = true;
+            let t = self.pg.now_us();
+            if let Some((b, _)) = &mut self.compare {
+                while !b.advance_bounded(t, SLICE_EVENTS).0 && clock() - t0 < budget_ms {}
+            }
         }
         if self.lesson.walking.is_some() {
             worked = true;
@@ -312,7 +336,6 @@ impl Page {
                     let violated = slice == Slice::Violated;
                     self.job = None;
                     self.settled += 1;
-                    self.sync_compare();
                     if violated {
                         self.note_violation();
                     }
@@ -454,6 +477,8 @@ mod tests {
         assert_eq!(fmt_wall(42_300.0), "about 42 s");
         assert_eq!(fmt_wall(200_000.0), "about 3 min");
         assert_eq!(fmt_wall(2.0 * 3600e3 + 9.0 * 60e3), "about 2 h 10 min");
+        assert_eq!(fmt_wall(1e20), "about 2400 h");
+        assert_eq!(fmt_wall(f64::NAN), "about 1 s");
         assert_eq!(thousands(0), "0");
         assert_eq!(thousands(1_234_567), "1,234,567");
         assert_eq!(fmt_span(86_400_000_000), "24 h");
@@ -545,11 +570,51 @@ mod tests {
     #[test]
     fn a_command_that_moves_the_run_stops_the_job_where_it_stands() {
         let frag = long_link();
-        let mut p = page_with_clock(frag.split_once('#').unwrap().1, 0.01);
+        let mut p = page_with_clock(frag.split_once('#').unwrap().1, 0.1);
         p.work_jobs(FRAME_BUDGET_MS);
+        // Refused or idle commands leave it going.
+        for idle in [
+            Command::LoadBuiltin("no-such-lesson".into()),
+            Command::Import(Err("unreadable".into())),
+            Command::OpenFragment(String::new()),
+            Command::Edit(crate::model::edit::Edit::Nodes(99)),
+            Command::LessonBack,
+            Command::Presenter(true),
+            Command::Speed(4),
+        ] {
+            p.apply(idle.clone());
+            assert!(p.job.is_some(), "{idle:?} stopped the replay");
+        }
         p.apply(Command::Step);
         assert!(p.job.is_none());
         assert!(p.pg.now_us() < 600_000_000);
+        // Play, too, stops a replay: it plays on from where the replay stood.
+        let mut p = page_with_clock(frag.split_once('#').unwrap().1, 0.1);
+        p.apply(Command::Play(true));
+        assert!(p.job.is_none() && p.playing);
+    }
+
+    #[test]
+    fn the_second_pane_catches_up_in_slices() {
+        let mut p = page_with_clock("", 0.1);
+        p.apply(Command::LoadJson(
+            crate::bench::history_scenario(300_000).to_json(),
+        ));
+        p.apply(Command::Compare(Some("no_ghost_release")));
+        p.apply(Command::RunTo(240_000_000));
+        assert!(p.compare_lags(), "the second pane follows in slices");
+        let mut frames = 0;
+        while p.busy() {
+            p.work_jobs(FRAME_BUDGET_MS);
+            frames += 1;
+        }
+        assert!(frames > 3, "{frames}");
+        let (b, _) = p.compare.as_ref().unwrap();
+        assert_eq!(b.now_us(), 240_000_000);
+        // Back: at once.
+        p.apply(Command::Seek(1_000_000));
+        p.finish_jobs();
+        assert_eq!(p.compare.as_ref().unwrap().0.now_us(), 1_000_000);
     }
 
     #[test]

@@ -153,32 +153,6 @@ pub enum Command {
 }
 
 impl Command {
-    /// Whether the command takes the run somewhere else (a long replay in progress stops).
-    pub fn moves_run(&self) -> bool {
-        !matches!(
-            self,
-            Command::Speed(_)
-                | Command::RaftDraft(..)
-                | Command::Answer(_)
-                | Command::Reveal
-                | Command::CheckHistory
-                | Command::Job(_)
-                | Command::Share
-                | Command::Export(_)
-                | Command::HuntStart(_)
-                | Command::HuntCancel
-                | Command::HuntReport(_)
-                | Command::Presenter(_)
-                | Command::Tools(_)
-                | Command::Help(_)
-                | Command::ScenarioList(_)
-                | Command::LogFrom(_)
-                | Command::DismissError
-                | Command::Error(_)
-                | Command::Compare(None)
-        )
-    }
-
     /// The keyboard shortcut `key`, if it is one.
     pub fn from_key(key: &str, page: &Page) -> Option<Command> {
         Some(match key {
@@ -266,6 +240,8 @@ pub struct Page {
     /// `version`, bumped a few times a second during a job).
     pub job_tick: u64,
     redrawn_at: f64,
+    /// Counts the jobs started (a command that starts one keeps it).
+    job_serial: u64,
 }
 
 pub fn default_scenario() -> Scenario {
@@ -328,6 +304,7 @@ impl Page {
             clock,
             job_tick: 0,
             redrawn_at: f64::NEG_INFINITY,
+            job_serial: 0,
         };
         page.lesson.follow(&page.pg.scenario);
         page.work_jobs(job::FRAME_BUDGET_MS);
@@ -427,16 +404,24 @@ impl Page {
 
     /// Carry out one command. Returns what the UI must do in the browser.
     pub fn apply(&mut self, cmd: Command) -> Vec<Effect> {
-        if cmd.moves_run() {
-            // The run's long work stops where it stands: the user took the run elsewhere.
+        let play = matches!(cmd, Command::Play(true) | Command::TogglePlay);
+        let own = matches!(cmd, Command::Job(_));
+        let (run, doc, serial) = (self.run_mark(), self.doc_mark(), self.job_serial);
+        let mut effects = self.run_command(cmd);
+        // The run's long work stops where it stands when the user took the run elsewhere (a
+        // refused or idle command leaves it going); a history check stops when the document
+        // it checks changed.
+        if !own && self.job_serial == serial && (play || self.run_mark() != run) {
             self.job = None;
         }
-        let mut effects = self.run_command(cmd);
+        if self.doc_mark() != doc {
+            self.checking = None;
+        }
         self.lesson.follow(&self.pg.scenario);
-        if self.lesson.walking.is_some() {
+        self.sync_compare_back();
+        if self.lesson.walking.is_some() || self.compare_lags() {
             self.work_jobs(job::FRAME_BUDGET_MS);
         }
-        self.sync_compare();
         self.version += 1;
         self.settled += 1;
         if self.busy() && !effects.contains(&Effect::StartFrames) {
@@ -480,7 +465,7 @@ impl Page {
         if self.pg.at_end() {
             self.playing = false;
         }
-        self.sync_compare();
+        self.sync_compare_back();
         self.version += 1;
         if !self.playing {
             self.settled += 1;
@@ -488,17 +473,34 @@ impl Page {
         self.playing
     }
 
-    /// Side by side: the second pane follows the first pane's moment.
-    pub(super) fn sync_compare(&mut self) {
+    /// Side by side: the second pane follows the first pane's moment. Back at once (a seek
+    /// from its snapshots); forward in slices with the jobs ([`Page::compare_lags`]).
+    pub(super) fn sync_compare_back(&mut self) {
         let t = self.pg.now_us();
-        let Some((b, _)) = &mut self.compare else {
-            return;
-        };
-        if b.now_us() < t {
-            b.advance_to(t, false);
-        } else if b.now_us() > t {
-            b.seek(t);
+        if let Some((b, _)) = &mut self.compare {
+            if b.now_us() > t {
+                b.seek(t);
+            }
         }
+    }
+
+    /// Whether the second pane is behind the first.
+    pub fn compare_lags(&self) -> bool {
+        self.compare
+            .as_ref()
+            .is_some_and(|(b, _)| b.now_us() < self.pg.now_us())
+    }
+
+    /// Where the run stands: a command that changes it stops a long replay in progress.
+    fn run_mark(&self) -> (u64, u64) {
+        (self.pg.world.stats.events, self.pg.now_us())
+    }
+
+    /// The document's recorded actions, as far as a command can change them (one appended,
+    /// or the future cut).
+    fn doc_mark(&self) -> (usize, Option<u64>) {
+        let t = &self.pg.scenario.timeline;
+        (t.len(), t.last().map(|a| a.at_ms))
     }
 }
 

@@ -25,19 +25,23 @@ pub fn banners(p: &PanelProps) -> Html {
 /// link that would take long is announced first; a cancelled replay can go on.
 pub fn progress(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    if let Some(text) = page.announcement() {
-        return html! {
+    let announce = match page.announcement() {
+        Some(text) => html! {
             <div class="banner announce" role="alertdialog" id="announce" aria-label="Long replay">
                 <span>{ text }</span>
                 <button id="job-go" class="primary" onclick={send(p, Command::Job(JobCommand::Go))}>{ "Replay it" }</button>
                 <button id="job-at-start" onclick={send(p, Command::Job(JobCommand::AtStart))}>{ "Open at the start" }</button>
             </div>
+        },
+        None => html! {},
+    };
+    let bars = page.progress().into_iter().filter(|g| g.announced.is_none()).map(|g| {
+        let (id, cancel) = match g.kind {
+            JobKind::History => ("check-progress", Some(JobCommand::CancelCheck)),
+            // The lesson's walk has no Cancel: Next and Back need what it finds.
+            JobKind::Lesson => ("lesson-progress", None),
+            _ => ("job-progress", Some(JobCommand::Cancel)),
         };
-    }
-    let bars = page.progress().into_iter().map(|g| {
-        let history = g.kind == JobKind::History;
-        let cancel = if history { JobCommand::CancelCheck } else { JobCommand::Cancel };
-        let id = if history { "check-progress" } else { "job-progress" };
         if g.stopped {
             return html! {
                 <div class="banner progress" role="status" id="job-stopped">
@@ -51,11 +55,14 @@ pub fn progress(p: &PanelProps) -> Html {
             <div class="banner progress" role="status" {id}>
                 <progress max="1000" value={((g.fraction * 1000.0) as u32).to_string()} aria-label={g.kind.label()} />
                 <span class="progress-line">{ g.line() }</span>
-                <button class="job-cancel" onclick={send(p, Command::Job(cancel))}>{ "Cancel" }</button>
+                { match cancel {
+                    Some(c) => html! { <button class="job-cancel" onclick={send(p, Command::Job(c))}>{ "Cancel" }</button> },
+                    None => html! {},
+                } }
             </div>
         }
     });
-    html! { <>{ for bars }</> }
+    html! { <>{ announce }{ for bars }</> }
 }
 
 /// The scenario list page (deep link `#scenarios`): every built-in with its story and a link.

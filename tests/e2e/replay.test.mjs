@@ -269,10 +269,11 @@ test('a lesson link whose caption never comes: its moments are looked for in sli
   const url = link(cluster(86_400_000, lesson), 0);
   const { page, errors } = await openApp(br.context, url);
   await startGaps(page);
-  await page.waitForSelector('#job-progress', { timeout: 10000 });
+  await page.waitForSelector('#lesson-progress', { timeout: 10000 });
   const j = (await job(page)).jobs[0];
   assert.equal(j.kind, 'Lesson');
-  assert.match(await page.textContent('#job-progress'), /Finding the lesson's moments: 1 of 2 captions \([\d,]+ events replayed\)/);
+  assert.equal(await page.locator('#lesson-progress button').count(), 0, 'the walk has no Cancel');
+  assert.match(await page.textContent('#lesson-progress'), /Finding the lesson's moments: 1 of 2 captions \([\d,]+ events replayed\)/);
   // The walk gives up at its limit of 3,000,000 events, in slices.
   await page.waitForFunction(() => !window.raftlock.job().busy, null, { timeout: 120000 });
   const gap = await maxGap(page);
