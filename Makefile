@@ -39,6 +39,7 @@ test-wasm:
 	cargo test --target wasm32-unknown-unknown --test web
 
 test-e2e: build
+	cargo build --release --bin raftlock
 	node --test --test-concurrency=1 --test-reporter=tap tests/e2e/
 
 ## Bundle sizes (raw and gzipped) against the 150 KB first-load budget
