@@ -4,7 +4,7 @@
 //! far, how fast, how long still) and can be cancelled where it stands. A link whose replay
 //! would take long is announced first, with the choice to open it at the start instead.
 
-use super::text::fmt_span;
+use super::text::{fmt_count, fmt_span};
 use super::Page;
 use crate::playground::{Goal, HistoryReplay, Slice};
 use std::rc::Rc;
@@ -170,7 +170,7 @@ impl Job {
             reached: match self.work {
                 Work::Run(_) => format!("{} of {}", fmt_span(reached), fmt_span(self.to)),
                 Work::History(_) => {
-                    format!("{} of {} events", thousands(reached), thousands(self.to))
+                    format!("{} of {} events", fmt_count(reached), fmt_count(self.to))
                 }
             },
             events: self.events,
@@ -208,7 +208,7 @@ impl Progress {
     pub fn line(&self) -> String {
         let mut out = format!("{}: {}", self.kind.label(), self.reached);
         if self.events_per_s > 0.0 {
-            out += &format!(" · {} events/s", thousands(self.events_per_s as u64));
+            out += &format!(" · {} events/s", fmt_count(self.events_per_s as u64));
         }
         if self.virtual_per_s >= 1.0 {
             out += &format!(" · ×{}", self.virtual_per_s as u64);
@@ -218,19 +218,6 @@ impl Progress {
         }
         out
     }
-}
-
-/// 1234567 → "1,234,567".
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 impl Page {
@@ -432,7 +419,7 @@ impl Page {
                 fraction: found as f64 / of as f64,
                 reached: format!(
                     "{found} of {of} captions ({} events replayed)",
-                    thousands(w.events())
+                    fmt_count(w.events())
                 ),
                 events: w.events(),
                 events_per_s: 0.0,
@@ -479,8 +466,8 @@ mod tests {
         assert_eq!(fmt_wall(2.0 * 3600e3 + 9.0 * 60e3), "about 2 h 10 min");
         assert_eq!(fmt_wall(1e20), "about 2400 h");
         assert_eq!(fmt_wall(f64::NAN), "about 1 s");
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(fmt_count(0), "0");
+        assert_eq!(fmt_count(1_234_567), "1,234,567");
         assert_eq!(fmt_span(86_400_000_000), "24 h");
         assert_eq!(fmt_span(190_000_000), "3 min 10 s");
     }
