@@ -10,6 +10,7 @@ mod history;
 mod playground;
 mod scripts;
 mod seed;
+mod trace_check;
 
 use raftlock::lock::{ApplyResult, LockOp};
 use raftlock::playground::Playground;

@@ -9,6 +9,7 @@
 
 pub mod history;
 mod invariant;
+pub mod trace;
 
 pub use invariant::Invariant;
 

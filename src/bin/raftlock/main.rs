@@ -3,6 +3,7 @@
 //! `--help` is generated). The page's wasm never links it.
 
 mod bench;
+mod check;
 mod hunt;
 mod progress;
 mod run;
@@ -35,6 +36,8 @@ enum Command {
     Bench(bench::Bench),
     /// Random faults with design switches on until an invariant breaks; shrink the schedule.
     Hunt(hunt::Hunt),
+    /// Check a trace from any implementation against the seed's rules (exit 0 pass, 1 fail, 2 unreadable).
+    Check(check::Check),
     /// Print the README's example scenario.
     Example,
 }
@@ -82,6 +85,7 @@ fn main() -> ExitCode {
         Command::Swarm(s) => s.exec(),
         Command::Bench(b) => b.exec(),
         Command::Hunt(h) => h.exec(),
+        Command::Check(c) => return c.exec(),
         Command::Example => {
             print!("{}", raftlock::scenario::EXAMPLE_JSON);
             Ok(())
