@@ -1,7 +1,8 @@
 //! What each command does to the page (see [`Command`]); [`Page::apply`] calls this.
 
 use super::{
-    edit, hunt, job, playground_from_fragment, text, Command, Effect, Export, Page, SPEED_STOPS,
+    edit, hunt, job, playground_from_fragment, text, trace_view, Command, Effect, Export, Page,
+    SPEED_STOPS,
 };
 use crate::playground::Playground;
 use crate::scenario::Scenario;
@@ -92,6 +93,27 @@ impl Page {
                     });
                 self.restart_with(r, "");
             }
+            Command::OpenTrace(name, text) => {
+                match text.and_then(|t| trace_view::TraceView::open(&name, &t)) {
+                    Ok(v) => {
+                        self.playing = false;
+                        self.trace = Some(v);
+                        self.error = None;
+                    }
+                    Err(e) => self.error = Some(e),
+                }
+            }
+            Command::TraceAt(at) => {
+                if let Some(v) = &mut self.trace {
+                    v.at = at.min(v.lines.len());
+                }
+            }
+            Command::TraceLine(n) => {
+                if let Some(v) = &mut self.trace {
+                    v.go_to_line(n);
+                }
+            }
+            Command::CloseTrace => self.trace = None,
             Command::OpenFragment(frag) => match playground_from_fragment(&frag) {
                 Ok(Some((pg, moment))) => {
                     self.replace(pg);

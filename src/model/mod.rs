@@ -22,6 +22,7 @@ pub mod lesson;
 pub mod locks;
 pub mod quiz;
 pub mod text;
+pub mod trace_view;
 
 use crate::check::history::Verdict;
 use crate::playground::Playground;
@@ -126,6 +127,12 @@ pub enum Command {
     LoadJson(String),
     /// A file the user picked: its text, or why it could not be read.
     Import(Result<String, String>),
+    /// A trace file to open read-only (name, text or why it could not be read).
+    OpenTrace(String, Result<String, String>),
+    /// The open trace: to just after this many of its lines; to just after a line of the file.
+    TraceAt(usize),
+    TraceLine(u64),
+    CloseTrace,
     OpenFragment(String),
     LessonNext,
     LessonBack,
@@ -231,6 +238,8 @@ pub struct Page {
     pub base_url: String,
     /// The run's long work in progress (a far link, a seek, Next, Run to).
     pub job: Option<job::Job>,
+    /// A trace file opened read-only (*Open a trace*): shown instead of the run while open.
+    pub trace: Option<trace_view::TraceView>,
     /// The history check in progress (a replay of its own: play goes on meanwhile).
     pub checking: Option<job::Job>,
     /// Wall-clock milliseconds (performance.now() in the browser): jobs measure their slices
@@ -300,6 +309,7 @@ impl Page {
             settled: 0,
             base_url: String::new(),
             job: None,
+            trace: None,
             checking: None,
             clock,
             job_tick: 0,

@@ -221,6 +221,36 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
     set(&obj, "jobCommand", job_command.as_ref());
     job_command.forget();
 
+    // trace(): the open trace (*Open a trace*) or null: {name, lines, at, line (the file's line
+    // reached), ok, findings: [{line, rule}], notChecked, nodes: {n: {role, term, locks: {key:
+    // [holder, token]}}}}.
+    let p = pg.clone();
+    let trace_fn = Closure::<dyn Fn() -> JsValue>::new(move || {
+        let page = p.borrow();
+        let Some(v) = &page.trace else {
+            return JsValue::NULL;
+        };
+        let nodes: serde_json::Map<String, serde_json::Value> = v
+            .state()
+            .into_iter()
+            .map(|(n, st)| {
+                (
+                    n.to_string(),
+                    serde_json::json!({ "role": st.role, "term": st.term, "locks": st.locks }),
+                )
+            })
+            .collect();
+        let out = serde_json::json!({
+            "name": v.name, "lines": v.lines.len(), "at": v.at, "line": v.reached().map(|l| l.n),
+            "ok": v.report.ok(), "notChecked": v.report.not_checked,
+            "findings": v.report.findings.iter().map(|f| serde_json::json!({ "line": f.line, "rule": f.rule.name() })).collect::<Vec<_>>(),
+            "nodes": nodes,
+        });
+        js_sys::JSON::parse(&out.to_string()).unwrap_or(JsValue::NULL)
+    });
+    set(&obj, "trace", trace_fn.as_ref());
+    trace_fn.forget();
+
     // checkHistory(): as the button: the check replays in slices; job() shows it.
     let (p, l) = (pg.clone(), link.clone());
     let check = Closure::<dyn Fn()>::new(move || {

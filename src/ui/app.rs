@@ -7,7 +7,7 @@ use super::onscreen::OnScreen;
 use super::props::{Draw, FrameLog, Panel, PanelProps, Shared, FRAME_LOG_MAX};
 use super::{
     api, clients, clocks, cluster, compare, controls, dialogs, events, invariants, lesson, locks,
-    log, spacetime, stage, switches,
+    log, spacetime, stage, switches, trace,
 };
 use crate::model::{Command, Effect, Page};
 use gloo::events::{EventListener, EventListenerOptions};
@@ -247,12 +247,14 @@ impl Component for App {
             <div class={class}>
                 <header class="bar">
                     { panel(controls::scenario_bar, props(settled)) }
-                    { panel(controls::controls, props(v)) }
+                    // A trace open read-only has its own scrubber: the run's controls wait.
+                    { if page.trace.is_none() { panel(controls::controls, props(v)) } else { html! {} } }
                     { if tools { panel(controls::run_tools, props(settled)) } else { html! {} } }
                     // In the bar, so that the stage below still fits the screen.
                     { panel(dialogs::banners, props(settled)) }
                     { panel(dialogs::progress, props(v + page.job_tick)) }
                 </header>
+                { if page.trace.is_some() { html! { { panel(trace::trace_panel, props(v)) } } } else { html! { <>
                 <div class="stage">
                     { if lesson { html! { { panel(lesson::lesson_panel, props(v)) } } } else { html! {} } }
                     <section class="panel cluster-panel" aria-label="Cluster">
@@ -292,6 +294,7 @@ impl Component for App {
                         </section>
                     } } else { html! {} } }
                 </main>
+                </> } } }
                 { if page.help { html! { { panel(dialogs::help, props(settled)) } } } else { html! {} } }
                 { if page.list_open { html! { { panel(dialogs::scenario_list, props(settled)) } } } else { html! {} } }
             </div>

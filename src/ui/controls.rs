@@ -123,6 +123,33 @@ pub fn run_tools(p: &PanelProps) -> Html {
             READER.with(|slot| *slot.borrow_mut() = Some(reader));
         })
     };
+    let on_trace = {
+        let send = p.send.clone();
+        Callback::from(move |e: Event| {
+            let input = e.target_unchecked_into::<web_sys::HtmlInputElement>();
+            let file = input.files().and_then(|f| f.get(0));
+            input.set_value("");
+            let Some(file) = file else { return };
+            let name = file.name();
+            if file.size() > crate::model::trace_view::TRACE_BYTES_MAX as f64 {
+                send.emit(Command::Error(format!(
+                    "That trace is {} MB; the page opens traces of at most {} MB (raftlock check reads any size).",
+                    file.size() as u64 / 1_048_576,
+                    crate::model::trace_view::TRACE_BYTES_MAX / 1_048_576
+                )));
+                return;
+            }
+            let send = send.clone();
+            let f = gloo::file::File::from(file);
+            let reader = gloo::file::callbacks::read_as_text(&f, move |r| {
+                send.emit(Command::OpenTrace(
+                    name.clone(),
+                    r.map_err(|e| format!("The file could not be read: {e}")),
+                ))
+            });
+            READER.with(|slot| *slot.borrow_mut() = Some(reader));
+        })
+    };
     html! {
         <div class="run-tools" role="group" aria-label="Run tools">
             <button id="new-seed" onclick={p.send.reform(move |_| Command::Edit(Edit::Seed(random_seed(seed))))}>{ "New seed" }</button>
@@ -135,6 +162,7 @@ pub fn run_tools(p: &PanelProps) -> Html {
             <button id="export-scenario" onclick={send(p, Command::Export(Export::Scenario))}>{ "Export scenario" }</button>
             <button id="export-trace" onclick={send(p, Command::Export(Export::Trace))}>{ "Export trace" }</button>
             <label class="import">{ "Import scenario " }<input id="import" type="file" accept=".json,application/json" onchange={on_file} /></label>
+            <label class="import" title="A trace in the JSONL format from any implementation: read-only, checked against the seed's rules">{ "Open a trace " }<input id="open-trace" type="file" accept=".jsonl,.ndjson,application/x-ndjson,text/plain" onchange={on_trace} /></label>
         </div>
     }
 }

@@ -30,5 +30,6 @@ pub mod question;
 pub mod spacetime;
 pub mod stage;
 pub mod switches;
+pub mod trace;
 
 pub use app::App;

@@ -16,7 +16,7 @@
 
 use crate::lock::machine::{ApplyResult, LockCommand, LockMachine, LockOp};
 use serde::Deserialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// The rules the checker names, each in the seed's words (or Raft's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -104,35 +104,37 @@ impl std::fmt::Display for LineError {
 }
 
 #[derive(Deserialize)]
-struct RawCmd {
-    op: String,
-    key: Option<String>,
-    lease_ms: Option<u64>,
-    token: Option<u64>,
-    client: Option<String>,
+pub struct RawCmd {
+    pub op: String,
+    pub key: Option<String>,
+    pub lease_ms: Option<u64>,
+    pub token: Option<u64>,
+    pub client: Option<String>,
 }
 
 #[derive(Deserialize)]
-struct RawResult {
-    r: String,
-    token: Option<u64>,
-    existed: Option<bool>,
+pub struct RawResult {
+    pub r: String,
+    pub token: Option<u64>,
+    pub existed: Option<bool>,
 }
 
-/// A trace line with the fields any kind may carry (serde ignores the others).
+/// A trace line with the fields any kind may carry (serde ignores the others): what the
+/// checker and the page's trace view read.
 #[derive(Deserialize)]
-struct Raw {
-    t_us: Option<u64>,
-    ev: String,
-    node: Option<usize>,
-    index: Option<u64>,
-    term: Option<u64>,
-    role: Option<String>,
-    cmd: Option<RawCmd>,
-    result: Option<RawResult>,
-    key: Option<String>,
-    token: Option<u64>,
-    accepted: Option<bool>,
+pub struct Raw {
+    pub t_us: Option<u64>,
+    pub ev: String,
+    pub node: Option<usize>,
+    pub index: Option<u64>,
+    pub term: Option<u64>,
+    pub role: Option<String>,
+    pub cmd: Option<RawCmd>,
+    pub result: Option<RawResult>,
+    pub key: Option<String>,
+    pub client: Option<String>,
+    pub token: Option<u64>,
+    pub accepted: Option<bool>,
 }
 
 /// An entry as first seen applied.
@@ -173,12 +175,12 @@ pub struct TraceCheck {
     entries: BTreeMap<u64, Entry>,
     /// The reference lock table, applied up to `machine.applied`.
     machine: LockMachine,
-    clients: HashMap<String, u32>,
+    clients: BTreeMap<String, u32>,
     client_names: Vec<String>,
     nodes: BTreeMap<usize, NodePos>,
-    leaders: HashMap<u64, (usize, u64)>,
+    leaders: BTreeMap<u64, (usize, u64)>,
     /// Per key: the highest token the storage accepted, and its line.
-    storage: HashMap<String, (u64, u64)>,
+    storage: BTreeMap<String, (u64, u64)>,
     findings: Vec<Finding>,
     /// Findings kept in full (the rest are counted).
     pub max_findings: usize,

@@ -1,0 +1,326 @@
+//! *Open a trace*: a trace file from any implementation, as a read-only run to scrub. What the
+//! trace carries is drawn as of the line reached: each node's role and term, its lock table
+//! (re-derived from what its applies said), its latest applies with their results, the storage's
+//! writes; and the checker's findings (`raftlock check`, the same code), each with its line, the
+//! rule in the seed's words, and a way to go there. What a trace does not carry (clock rates,
+//! messages in flight) is not drawn.
+
+use crate::check::trace::{check_text, Finding, Raw, Report};
+use std::collections::BTreeMap;
+
+/// Traces larger than this are refused in the page (`raftlock check` reads any size).
+pub const TRACE_BYTES_MAX: usize = 32 * 1024 * 1024;
+
+/// One line of the trace, as the view needs it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    /// Its number in the file (from 1).
+    pub n: u64,
+    pub t_us: Option<u64>,
+    pub kind: Kind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Kind {
+    Role {
+        node: usize,
+        role: String,
+        term: u64,
+    },
+    Apply {
+        node: usize,
+        index: u64,
+        term: u64,
+        key: Option<String>,
+        client: Option<String>,
+        cmd: String,
+        result: String,
+        token: Option<u64>,
+        deletes: bool,
+    },
+    Write {
+        client: String,
+        key: String,
+        token: u64,
+        accepted: bool,
+    },
+    Restart {
+        node: usize,
+    },
+    Other(String),
+}
+
+/// A node as of the line reached.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NodeState {
+    pub role: String,
+    pub term: u64,
+    /// key → (holder, token), from what the node's applies said.
+    pub locks: BTreeMap<String, (String, u64)>,
+    /// Its latest applies: (line, index, command, result).
+    pub applies: Vec<(u64, u64, String, String)>,
+}
+
+pub struct TraceView {
+    pub name: String,
+    pub lines: Vec<Line>,
+    pub report: Report,
+    /// How many lines are reached (0..=lines.len()).
+    pub at: usize,
+}
+
+/// The applies shown per node.
+pub const APPLIES_SHOWN: usize = 6;
+
+fn kind_of(v: Raw) -> Kind {
+    let node = v.node.unwrap_or(0);
+    match v.ev.as_str() {
+        "role" => Kind::Role {
+            node,
+            role: v.role.unwrap_or_default(),
+            term: v.term.unwrap_or(0),
+        },
+        "apply" => {
+            let (op, key, lease, ctoken, client) =
+                v.cmd.map_or((String::new(), None, 0, 0, None), |c| {
+                    (
+                        c.op,
+                        c.key,
+                        c.lease_ms.unwrap_or(0),
+                        c.token.unwrap_or(0),
+                        c.client,
+                    )
+                });
+            let k = key.clone().unwrap_or_default();
+            let cmd = match op.as_str() {
+                "grant" => format!("Grant{{{k}, {lease} ms}}"),
+                "release" => format!("Release{{{k}}}"),
+                "expire" => format!("Expire{{{k}, {ctoken}}}"),
+                _ => "Noop".into(),
+            };
+            let (r, rtoken, existed) = v
+                .result
+                .map_or((String::new(), None, None), |r| (r.r, r.token, r.existed));
+            let result = match r.as_str() {
+                "granted" => format!("Granted{{{}}}", rtoken.unwrap_or(0)),
+                "expired" => format!("Expired{{existed: {}}}", existed.unwrap_or(false)),
+                "grant_rejected" => "GrantRejected".into(),
+                "released" => "Released".into(),
+                "not_found" => "NotFound".into(),
+                _ => "Noop".into(),
+            };
+            Kind::Apply {
+                node,
+                index: v.index.unwrap_or(0),
+                term: v.term.unwrap_or(0),
+                key,
+                client,
+                cmd,
+                token: if r == "granted" { rtoken } else { None },
+                deletes: r == "released" || (r == "expired" && existed == Some(true)),
+                result,
+            }
+        }
+        "write" => Kind::Write {
+            client: v.client.unwrap_or_default(),
+            key: v.key.unwrap_or_default(),
+            token: v.token.unwrap_or(0),
+            accepted: v.accepted.unwrap_or(false),
+        },
+        "restart" => Kind::Restart { node },
+        _ => Kind::Other(v.ev),
+    }
+}
+
+impl TraceView {
+    /// Read and check a trace; a file that is not a trace is refused with its line.
+    pub fn open(name: &str, text: &str) -> Result<TraceView, String> {
+        if text.len() > TRACE_BYTES_MAX {
+            return Err(format!(
+                "That trace is {} MB; the page opens traces of at most {} MB (raftlock check reads any size).",
+                text.len() / 1_048_576,
+                TRACE_BYTES_MAX / 1_048_576
+            ));
+        }
+        let report = check_text(text).map_err(|e| format!("That trace file was refused: {e}."))?;
+        let mut lines = Vec::new();
+        for (i, l) in text.lines().enumerate() {
+            if l.trim().is_empty() {
+                continue;
+            }
+            // check_text read every line: each one parses.
+            let v: Raw = serde_json::from_str(l).map_err(|e| format!("line {}: {e}", i + 1))?;
+            lines.push(Line {
+                n: i as u64 + 1,
+                t_us: v.t_us,
+                kind: kind_of(v),
+            });
+        }
+        if lines.is_empty() {
+            return Err("That trace file was refused: it has no events.".into());
+        }
+        let at = lines.len();
+        Ok(TraceView {
+            name: name.to_string(),
+            lines,
+            report,
+            at,
+        })
+    }
+
+    /// The nodes the trace names, in order.
+    pub fn nodes(&self) -> Vec<usize> {
+        let mut v: Vec<usize> = self
+            .lines
+            .iter()
+            .filter_map(|l| match &l.kind {
+                Kind::Role { node, .. } | Kind::Apply { node, .. } | Kind::Restart { node } => {
+                    Some(*node)
+                }
+                _ => None,
+            })
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    /// Every node as of the line reached.
+    pub fn state(&self) -> BTreeMap<usize, NodeState> {
+        let mut out: BTreeMap<usize, NodeState> = self
+            .nodes()
+            .into_iter()
+            .map(|n| (n, NodeState::default()))
+            .collect();
+        for l in &self.lines[..self.at] {
+            match &l.kind {
+                Kind::Role { node, role, term } => {
+                    let st = out.entry(*node).or_default();
+                    st.role = role.clone();
+                    st.term = *term;
+                }
+                Kind::Restart { node } => {
+                    let st = out.entry(*node).or_default();
+                    st.locks.clear();
+                    st.role = "follower".into();
+                }
+                Kind::Apply {
+                    node,
+                    index,
+                    key,
+                    client,
+                    cmd,
+                    result,
+                    token,
+                    deletes,
+                    ..
+                } => {
+                    let st = out.entry(*node).or_default();
+                    if let (Some(k), Some(t)) = (key, token) {
+                        st.locks
+                            .insert(k.clone(), (client.clone().unwrap_or_default(), *t));
+                    } else if let (Some(k), true) = (key, deletes) {
+                        st.locks.remove(k);
+                    }
+                    st.applies.push((l.n, *index, cmd.clone(), result.clone()));
+                    if st.applies.len() > APPLIES_SHOWN {
+                        st.applies.remove(0);
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// The storage's writes up to the line reached, latest first (at most `n`).
+    pub fn writes(&self, n: usize) -> Vec<&Line> {
+        self.lines[..self.at]
+            .iter()
+            .rev()
+            .filter(|l| matches!(l.kind, Kind::Write { .. }))
+            .take(n)
+            .collect()
+    }
+
+    /// The line reached (its number in the file) and its time.
+    pub fn reached(&self) -> Option<&Line> {
+        self.at.checked_sub(1).map(|i| &self.lines[i])
+    }
+
+    /// Go to just after the line numbered `n` in the file.
+    pub fn go_to_line(&mut self, n: u64) {
+        self.at = self.lines.partition_point(|l| l.n <= n);
+    }
+
+    /// The findings at or before the line reached.
+    pub fn findings_so_far(&self) -> impl Iterator<Item = &Finding> {
+        let last = self.reached().map_or(0, |l| l.n);
+        self.report.findings.iter().filter(move |f| f.line <= last)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gc_pause_trace() -> String {
+        let sc = crate::scenario::builtin::get("gc-pause").unwrap();
+        let mut w = crate::sim::World::new(&sc, true).unwrap();
+        w.run_until(sc.until_ms * 1000);
+        w.trace.to_jsonl()
+    }
+
+    #[test]
+    fn a_trace_opens_as_a_run_to_scrub_with_each_nodes_lock_table() {
+        let mut v = TraceView::open("gc.jsonl", &gc_pause_trace()).unwrap();
+        assert!(v.report.ok());
+        assert_eq!(v.nodes(), vec![1, 2, 3, 4, 5]);
+        // The line where n1 applies A's Grant: n1 holds k for A with token 2.
+        let n = v
+            .lines
+            .iter()
+            .find(|l| {
+                matches!(
+                    &l.kind,
+                    Kind::Apply {
+                        node: 1,
+                        token: Some(2),
+                        ..
+                    }
+                )
+            })
+            .unwrap()
+            .n;
+        v.go_to_line(n);
+        assert_eq!(v.reached().unwrap().n, n);
+        let st = v.state();
+        assert_eq!(st[&1].locks.get("k"), Some(&("A".to_string(), 2)));
+        assert_eq!(st[&2].role, "leader");
+        assert_eq!(st[&1].applies.last().unwrap().3, "Granted{2}");
+        // At the end the Expire removed it and B's lock came and went.
+        v.at = v.lines.len();
+        assert!(v.state()[&1].locks.is_empty());
+        assert_eq!(v.writes(8).len(), 2);
+    }
+
+    #[test]
+    fn a_broken_trace_shows_its_findings_and_a_malformed_one_is_refused() {
+        let text = gc_pause_trace().replacen(r#""accepted":false"#, r#""accepted":true"#, 1);
+        let mut v = TraceView::open("bad.jsonl", &text).unwrap();
+        let f = v.report.findings[0].clone();
+        assert_eq!(f.rule.name(), "storage_rejects_stale_tokens");
+        v.go_to_line(1);
+        assert_eq!(v.findings_so_far().count(), 0);
+        v.go_to_line(f.line);
+        assert_eq!(v.findings_so_far().count(), 1);
+        let e = TraceView::open(
+            "x",
+            "{\"ev\":\"role\",\"node\":1,\"role\":\"leader\",\"term\":1}\nnope",
+        )
+        .err()
+        .unwrap();
+        assert!(e.contains("line 2"), "{e}");
+        assert!(TraceView::open("x", "\n\n").is_err());
+    }
+}
