@@ -96,60 +96,66 @@ thread_local! {
     static READER: std::cell::RefCell<Option<gloo::file::callbacks::FileReader>> = const { std::cell::RefCell::new(None) };
 }
 
+/// A file input's change: the picked file read as text and sent as the command `done` makes
+/// of its name and text (or why it could not be read); a file over `max` bytes gets `too_big`.
+fn read_file(
+    p: &PanelProps,
+    max: usize,
+    too_big: fn(u64) -> String,
+    done: fn(String, Result<String, String>) -> Command,
+) -> Callback<Event> {
+    let send = p.send.clone();
+    Callback::from(move |e: Event| {
+        let input = e.target_unchecked_into::<web_sys::HtmlInputElement>();
+        let file = input.files().and_then(|f| f.get(0));
+        input.set_value("");
+        let Some(file) = file else { return };
+        if file.size() > max as f64 {
+            send.emit(Command::Error(too_big(file.size() as u64)));
+            return;
+        }
+        let (send, name) = (send.clone(), file.name());
+        let f = gloo::file::File::from(file);
+        let reader = gloo::file::callbacks::read_as_text(&f, move |r| {
+            send.emit(done(name.clone(), r.map_err(|e| e.to_string())))
+        });
+        READER.with(|slot| *slot.borrow_mut() = Some(reader));
+    })
+}
+
 /// Seed, node count and files: behind *Tools* in a lesson.
 pub fn run_tools(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let seed = page.pg.scenario.seed;
     let n = page.pg.world.n;
-    let on_file = {
-        let send = p.send.clone();
-        Callback::from(move |e: Event| {
-            let input = e.target_unchecked_into::<web_sys::HtmlInputElement>();
-            let file = input.files().and_then(|f| f.get(0));
-            input.set_value("");
-            let Some(file) = file else { return };
-            if file.size() > crate::scenario::link::DOC_BYTES_MAX as f64 {
-                send.emit(Command::Error(format!(
-                    "That file is {} KB; scenario files are at most 1 MB.",
-                    file.size() as u64 / 1024
-                )));
-                return;
-            }
-            let send = send.clone();
-            let f = gloo::file::File::from(file);
-            let reader = gloo::file::callbacks::read_as_text(&f, move |r| {
-                send.emit(Command::Import(r.map_err(|e| e.to_string())))
-            });
-            READER.with(|slot| *slot.borrow_mut() = Some(reader));
-        })
-    };
-    let on_trace = {
-        let send = p.send.clone();
-        Callback::from(move |e: Event| {
-            let input = e.target_unchecked_into::<web_sys::HtmlInputElement>();
-            let file = input.files().and_then(|f| f.get(0));
-            input.set_value("");
-            let Some(file) = file else { return };
-            let name = file.name();
-            if file.size() > crate::model::trace_view::TRACE_BYTES_MAX as f64 {
-                send.emit(Command::Error(format!(
-                    "That trace is {} MB; the page opens traces of at most {} MB (raftlock check reads any size).",
-                    file.size() as u64 / 1_048_576,
-                    crate::model::trace_view::TRACE_BYTES_MAX / 1_048_576
-                )));
-                return;
-            }
-            let send = send.clone();
-            let f = gloo::file::File::from(file);
-            let reader = gloo::file::callbacks::read_as_text(&f, move |r| {
-                send.emit(Command::OpenTrace(
-                    name.clone(),
-                    r.map_err(|e| format!("The file could not be read: {e}")),
-                ))
-            });
-            READER.with(|slot| *slot.borrow_mut() = Some(reader));
-        })
-    };
+    let on_file = read_file(
+        p,
+        crate::scenario::link::DOC_BYTES_MAX,
+        |size| {
+            format!(
+                "That file is {} KB; scenario files are at most 1 MB.",
+                size / 1024
+            )
+        },
+        |_, r| Command::Import(r),
+    );
+    let on_trace = read_file(
+        p,
+        crate::model::trace_view::TRACE_BYTES_MAX,
+        |size| {
+            format!(
+                "That trace is {} MB; the page opens traces of at most {} MB (raftlock check reads any size).",
+                size / 1_048_576,
+                crate::model::trace_view::TRACE_BYTES_MAX / 1_048_576
+            )
+        },
+        |name, r| {
+            Command::OpenTrace(
+                name,
+                r.map_err(|e| format!("The file could not be read: {e}")),
+            )
+        },
+    );
     html! {
         <div class="run-tools" role="group" aria-label="Run tools">
             <button id="new-seed" onclick={p.send.reform(move |_| Command::Edit(Edit::Seed(random_seed(seed))))}>{ "New seed" }</button>
