@@ -55,6 +55,17 @@ pub struct Goal {
     pub stop_on_violation: bool,
 }
 
+impl Goal {
+    /// The moment `t_us`, with no event count to reach first.
+    pub fn at(t_us: u64, stop_on_violation: bool) -> Goal {
+        Goal {
+            events: None,
+            t_us,
+            stop_on_violation,
+        }
+    }
+}
+
 /// How a slice of work ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Slice {
@@ -69,6 +80,8 @@ pub struct HistoryReplay {
     pub world: Box<World>,
     /// The count of events the check covers.
     pub target: u64,
+    /// The operations the page's run recorded by then (kept and let go).
+    ops: usize,
 }
 
 impl HistoryReplay {
@@ -83,6 +96,7 @@ impl HistoryReplay {
     }
 
     pub fn verdict(&self) -> Option<crate::check::history::Verdict> {
+        debug_assert_eq!(self.world.history.ops.len(), self.ops);
         self.world.history_verdict()
     }
 }
@@ -414,28 +428,29 @@ impl Playground {
     /// [`World::history_verdict`]); when the page let early operations go, the run is replayed
     /// to this very event to check all of them. Conflict positions count from the run's start.
     pub fn history_verdict(&self) -> Option<crate::check::history::Verdict> {
-        let mut r = self.history_replay();
-        while !r.slice(u32::MAX) {}
-        r.verdict()
+        match self.history_replay() {
+            None => self.world.history_verdict(),
+            Some(mut r) => {
+                while !r.slice(u32::MAX) {}
+                r.verdict()
+            }
+        }
     }
 
-    /// The replay a history check needs (none when the page kept every operation), to be
-    /// run in slices by [`HistoryReplay::slice`].
-    pub fn history_replay(&self) -> HistoryReplay {
-        let target = self.world.stats.events;
+    /// The replay a history check needs, to be run in slices by [`HistoryReplay::slice`]; none
+    /// when the page kept every operation.
+    pub fn history_replay(&self) -> Option<HistoryReplay> {
         if self.world.history.from() == 0 {
-            return HistoryReplay {
-                world: Box::new(self.world.clone()),
-                target,
-            };
+            return None;
         }
         // (A world records its history where it keeps its trace: keep a few lines.)
         let mut w = World::new(&self.scenario, true).expect("the document was valid");
         w.trace.set_cap(SNAPSHOT_TRACE_LINES);
-        HistoryReplay {
+        Some(HistoryReplay {
             world: Box::new(w),
-            target,
-        }
+            target: self.world.stats.events,
+            ops: self.world.history.from() + self.world.history.ops.len(),
+        })
     }
 
     /// The moments of the snapshots kept for seeking.

@@ -37,15 +37,9 @@ impl Page {
             }
             Command::Speed(p) => self.speed_pos = p.clamp(0, SPEED_STOPS.len() as i32 - 1),
             Command::Seek(t) => self.seek_job(t),
-            Command::RunTo(t) => {
-                let goal = crate::playground::Goal {
-                    events: None,
-                    t_us: t.min(self.pg.end_us()),
-                    stop_on_violation: true,
-                };
-                let from = self.pg.now_us();
-                self.start_job(job::Job::run(job::JobKind::RunTo, goal, from));
-            }
+            Command::RunTo(t) => self.replay_job(job::JobKind::RunTo, |pg| {
+                crate::playground::Goal::at(t.min(pg.end_us()), true)
+            }),
             Command::TakeOver => self.pg.take_over(),
             Command::Restart => {
                 self.pg.restart();
@@ -274,10 +268,9 @@ impl Page {
 
     /// To a caption's moment, right after its event: a job when the replay is long.
     fn lesson_job(&mut self, events: u64, t_us: u64) {
-        let from = self.pg.now_us();
-        let goal = self.pg.rewind_events(events, t_us);
-        let from = from.min(self.pg.now_us());
-        self.start_job(job::Job::run(job::JobKind::LessonNext, goal, from));
+        self.replay_job(job::JobKind::LessonNext, |pg| {
+            pg.rewind_events(events, t_us)
+        });
     }
 
     pub(super) fn note_violation(&mut self) {

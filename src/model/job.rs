@@ -29,6 +29,7 @@ pub enum JobKind {
     Link,
     Seek,
     RunTo,
+    /// A lesson's Next or Back.
     LessonNext,
     /// Replaying the run to check the clients' history.
     History,
@@ -42,9 +43,21 @@ impl JobKind {
             JobKind::Link => "Opening the link",
             JobKind::Seek => "Going to the moment",
             JobKind::RunTo => "Running",
-            JobKind::LessonNext => "Going to the next caption",
+            JobKind::LessonNext => "Going to the caption",
             JobKind::History => "Checking the clients' history",
             JobKind::Lesson => "Finding the lesson's moments",
+        }
+    }
+}
+
+impl JobKind {
+    /// What stops a job of this kind: none for a lesson's walk (Next and Back need what it
+    /// finds).
+    pub fn cancel(self) -> Option<JobCommand> {
+        match self {
+            JobKind::History => Some(JobCommand::CancelCheck),
+            JobKind::Lesson => None,
+            _ => Some(JobCommand::Cancel),
         }
     }
 }
@@ -60,6 +73,19 @@ pub enum JobCommand {
     Go,
     /// Open the announced link at its start instead.
     AtStart,
+}
+
+impl JobCommand {
+    /// The command by the name `window.raftlock.jobCommand` takes.
+    pub fn from_name(name: &str) -> Option<JobCommand> {
+        Some(match name {
+            "cancel" => JobCommand::Cancel,
+            "go" => JobCommand::Go,
+            "atStart" => JobCommand::AtStart,
+            "cancelCheck" => JobCommand::CancelCheck,
+            _ => return None,
+        })
+    }
 }
 
 enum Work {
@@ -148,6 +174,67 @@ impl Job {
         self.stopped || self.announced.is_some()
     }
 
+    /// Slices of the job's work (the page's run, or its own replay) until `budget_ms` since
+    /// `t0` is spent, counting events and wall time. Returns how the job ended, if it did. A
+    /// link not yet confirmed is timed and, when projected long, announced (it then waits).
+    fn work_for(
+        &mut self,
+        pg: &mut crate::playground::Playground,
+        clock: &dyn Fn() -> f64,
+        t0: f64,
+        budget_ms: f64,
+    ) -> Option<Slice> {
+        let mut start = clock();
+        loop {
+            let (events, slice) = match &mut self.work {
+                Work::Run(goal) => {
+                    let before = pg.world.stats.events;
+                    let slice = pg.work_toward(*goal, SLICE_EVENTS);
+                    (pg.world.stats.events - before, slice)
+                }
+                Work::History(r) => {
+                    let before = r.world.stats.events;
+                    let done = r.slice(SLICE_EVENTS);
+                    let slice = if done { Slice::Reached } else { Slice::More };
+                    (r.world.stats.events - before, slice)
+                }
+            };
+            self.events += events;
+            let now = clock();
+            self.wall_ms += now - start;
+            start = now;
+            if slice != Slice::More {
+                return Some(slice);
+            }
+            if !self.confirmed {
+                self.calibrate(pg.now_us());
+                if self.announced.is_some() {
+                    return None;
+                }
+            }
+            if now - t0 >= budget_ms {
+                return None;
+            }
+        }
+    }
+
+    /// Time a link's replay from `WARM_MS` to `CALIBRATE_MS` of work, then announce it if the
+    /// rest is projected over `ANNOUNCE_OVER_MS`.
+    fn calibrate(&mut self, now_us: u64) {
+        if self.warm.is_none() && self.wall_ms >= WARM_MS {
+            self.warm = Some((self.wall_ms, now_us));
+        }
+        if self.wall_ms >= CALIBRATE_MS {
+            self.confirmed = true;
+            let (w0, t0) = self.warm.unwrap_or((0.0, self.from));
+            let rate = now_us.saturating_sub(t0) as f64 / (self.wall_ms - w0).max(1.0);
+            let left = self.to.saturating_sub(now_us) as f64 / rate.max(1e-9);
+            if left > ANNOUNCE_OVER_MS {
+                self.announced = Some(left);
+            }
+        }
+    }
+
     /// How far the job is, in its own unit.
     fn reached(&self, page_now_us: u64) -> u64 {
         match &self.work {
@@ -230,10 +317,16 @@ impl Page {
         self.work_jobs(FRAME_BUDGET_MS);
     }
 
+    /// The history check: at once when the page kept every operation, else a replay in slices.
     pub(super) fn start_check(&mut self) {
-        let replay = self.pg.history_replay();
-        self.checking = Some(Job::history(replay, self.pg.now_us()));
-        self.work_jobs(FRAME_BUDGET_MS);
+        let at = self.pg.now_us();
+        match self.pg.history_replay() {
+            None => self.history = Some((at, self.pg.world.history_verdict().map(Rc::new))),
+            Some(replay) => {
+                self.checking = Some(Job::history(replay, at));
+                self.work_jobs(FRAME_BUDGET_MS);
+            }
+        }
     }
 
     /// Whether a job still has work to do (the UI keeps its frame loop running).
@@ -308,44 +401,18 @@ impl Page {
 
     fn work_run(&mut self, clock: &dyn Fn() -> f64, t0: f64, budget_ms: f64) {
         let Some(job) = self.job.as_mut() else { return };
-        let Work::Run(goal) = job.work else { return };
-        let mut start = clock();
-        loop {
-            let before = self.pg.world.stats.events;
-            let slice = self.pg.work_toward(goal, SLICE_EVENTS);
-            let now = clock();
-            job.events += self.pg.world.stats.events - before;
-            job.wall_ms += now - start;
-            start = now;
-            match slice {
-                Slice::More => {}
-                Slice::Reached | Slice::Violated => {
-                    let violated = slice == Slice::Violated;
-                    self.job = None;
+        match job.work_for(&mut self.pg, clock, t0, budget_ms) {
+            None => {
+                if job.announced.is_some() {
                     self.settled += 1;
-                    if violated {
-                        self.note_violation();
-                    }
-                    return;
                 }
             }
-            let now_us = self.pg.now_us();
-            if !job.confirmed && job.warm.is_none() && job.wall_ms >= WARM_MS {
-                job.warm = Some((job.wall_ms, now_us));
-            }
-            if !job.confirmed && job.wall_ms >= CALIBRATE_MS {
-                job.confirmed = true;
-                let (w0, t0) = job.warm.unwrap_or((0.0, job.from));
-                let rate = (now_us.saturating_sub(t0)) as f64 / (job.wall_ms - w0).max(1.0);
-                let left = job.to.saturating_sub(now_us) as f64 / rate.max(1e-9);
-                if left > ANNOUNCE_OVER_MS {
-                    job.announced = Some(left);
-                    self.settled += 1;
-                    return;
+            Some(end) => {
+                self.job = None;
+                self.settled += 1;
+                if end == Slice::Violated {
+                    self.note_violation();
                 }
-            }
-            if now - t0 >= budget_ms {
-                return;
             }
         }
     }
@@ -354,27 +421,13 @@ impl Page {
         let Some(job) = self.checking.as_mut() else {
             return;
         };
-        let Work::History(replay) = &mut job.work else {
-            return;
-        };
-        let mut start = clock();
-        loop {
-            let before = replay.world.stats.events;
-            let done = replay.slice(SLICE_EVENTS);
-            let now = clock();
-            job.events += replay.world.stats.events - before;
-            job.wall_ms += now - start;
-            start = now;
-            if done {
-                let verdict = replay.verdict().map(Rc::new);
-                self.history = Some((job.at_us, verdict));
-                self.checking = None;
-                self.settled += 1;
+        if job.work_for(&mut self.pg, clock, t0, budget_ms).is_some() {
+            let Work::History(replay) = &job.work else {
                 return;
-            }
-            if now - t0 >= budget_ms {
-                return;
-            }
+            };
+            self.history = Some((job.at_us, replay.verdict().map(Rc::new)));
+            self.checking = None;
+            self.settled += 1;
         }
     }
 
@@ -435,6 +488,26 @@ impl Page {
             .map(|j| j.progress(now))
             .chain(walk)
             .collect()
+    }
+
+    /// What `window.raftlock.job()` returns: {jobs: [{kind, fraction, reached, line, events,
+    /// eventsPerS, virtualPerS, leftMs, announced, stopped}] (empty when none), announcement,
+    /// busy, snapshots: the moments the scrubber's snapshots hold (a seek replays from the
+    /// latest before its moment)}.
+    pub fn job_report(&self) -> serde_json::Value {
+        let jobs: Vec<_> = self
+            .progress()
+            .into_iter()
+            .map(|g| {
+                serde_json::json!({
+                    "kind": format!("{:?}", g.kind), "fraction": g.fraction, "reached": g.reached,
+                    "line": g.line(), "eventsPerS": g.events_per_s, "virtualPerS": g.virtual_per_s,
+                    "leftMs": g.left_ms, "announced": g.announced, "stopped": g.stopped, "events": g.events,
+                })
+            })
+            .collect();
+        serde_json::json!({ "jobs": jobs, "announcement": self.announcement(), "busy": self.busy(),
+            "snapshots": self.pg.snapshot_times() })
     }
 
     /// What the announcement says: "This link replays 24 h of a 7-node cluster with 16

@@ -25,7 +25,7 @@ pub mod text;
 pub mod trace_view;
 
 use crate::check::history::Verdict;
-use crate::playground::Playground;
+use crate::playground::{Goal, Playground};
 use crate::scenario::{Action, Scenario, PLAYGROUND_JSON};
 use std::rc::Rc;
 
@@ -348,29 +348,28 @@ impl Page {
     /// Go to a link's moment: a job, announced when it would take long.
     fn open_at(&mut self, moment_us: u64) {
         if moment_us > 0 {
-            let goal = crate::playground::Goal {
-                events: None,
-                t_us: moment_us.min(self.pg.end_us()),
-                stop_on_violation: false,
-            };
-            self.start_job(job::Job::run(job::JobKind::Link, goal, 0));
+            self.replay_job(job::JobKind::Link, |pg| {
+                Goal::at(moment_us.min(pg.end_us()), false)
+            });
         }
     }
 
     /// A seek (the scrubber, a step back): a job when the replay is long.
     fn seek_job(&mut self, t_us: u64) {
-        let from = self.pg.now_us();
-        let t_us = self.pg.rewind(t_us);
-        let goal = crate::playground::Goal {
-            events: None,
-            t_us,
-            stop_on_violation: false,
-        };
-        self.start_job(job::Job::run(
-            job::JobKind::Seek,
-            goal,
-            self.pg.now_us().min(from),
-        ));
+        self.replay_job(job::JobKind::Seek, |pg| Goal::at(pg.rewind(t_us), false));
+    }
+
+    /// A job of `kind` toward the goal `rewind` returns, having restored a snapshot if it
+    /// needed one: the bar counts from where the replay starts.
+    pub(super) fn replay_job(
+        &mut self,
+        kind: job::JobKind,
+        rewind: impl FnOnce(&mut Playground) -> Goal,
+    ) {
+        let before = self.pg.now_us();
+        let goal = rewind(&mut self.pg);
+        let from = before.min(self.pg.now_us());
+        self.start_job(job::Job::run(kind, goal, from));
     }
 
     pub fn in_lesson(&self) -> bool {

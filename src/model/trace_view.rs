@@ -5,7 +5,7 @@
 //! rule in the seed's words, and a way to go there. What a trace does not carry (clock rates,
 //! messages in flight) is not drawn.
 
-use crate::check::trace::{check_text, Finding, Raw, Report};
+use crate::check::trace::{parse_line, Finding, LineError, Raw, Report, TraceCheck};
 use std::collections::BTreeMap;
 
 /// Traces larger than this are refused in the page (`raftlock check` reads any size).
@@ -142,20 +142,23 @@ impl TraceView {
                 TRACE_BYTES_MAX / 1_048_576
             ));
         }
-        let report = check_text(text).map_err(|e| format!("That trace file was refused: {e}."))?;
+        // One pass: each line read once, checked, and kept for the view.
+        let refused = |e: LineError| format!("That trace file was refused: {e}.");
+        let mut check = TraceCheck::new();
         let mut lines = Vec::new();
         for (i, l) in text.lines().enumerate() {
-            if l.trim().is_empty() {
+            let n = i as u64 + 1;
+            let Some(v) = parse_line(n, l).map_err(refused)? else {
                 continue;
-            }
-            // check_text read every line: each one parses.
-            let v: Raw = serde_json::from_str(l).map_err(|e| format!("line {}: {e}", i + 1))?;
+            };
+            check.event(n, &v).map_err(refused)?;
             lines.push(Line {
-                n: i as u64 + 1,
+                n,
                 t_us: v.t_us,
                 kind: kind_of(v),
             });
         }
+        let report = check.finish();
         if lines.is_empty() {
             return Err("That trace file was refused: it has no events.".into());
         }
@@ -251,6 +254,26 @@ impl TraceView {
     /// Go to just after the line numbered `n` in the file.
     pub fn go_to_line(&mut self, n: u64) {
         self.at = self.lines.partition_point(|l| l.n <= n);
+    }
+
+    /// What `window.raftlock.trace()` returns: {name, lines, at, line (the file's line
+    /// reached), ok, findings: [{line, rule}], notChecked, nodes: {n: {role, term, locks: {key:
+    /// [holder, token]}}}}.
+    pub fn summary(&self) -> serde_json::Value {
+        let nodes: serde_json::Map<String, serde_json::Value> = self
+            .state()
+            .into_iter()
+            .map(|(n, st)| {
+                let st = serde_json::json!({ "role": st.role, "term": st.term, "locks": st.locks });
+                (n.to_string(), st)
+            })
+            .collect();
+        serde_json::json!({
+            "name": self.name, "lines": self.lines.len(), "at": self.at, "line": self.reached().map(|l| l.n),
+            "ok": self.report.ok(), "notChecked": self.report.not_checked,
+            "findings": self.report.findings.iter().map(|f| serde_json::json!({ "line": f.line, "rule": f.rule.name() })).collect::<Vec<_>>(),
+            "nodes": nodes,
+        })
     }
 
     /// The findings at or before the line reached.

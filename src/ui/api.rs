@@ -5,17 +5,15 @@
 //! button starts goes on in slices; `job()` shows it), except `checkHistory()`, which returns
 //! at once and leaves the check to the frames, as the button does.
 
-use super::effects::now_ms;
 use super::props::FrameLog;
 use super::props::Shared;
 use crate::model::Command;
 use crate::model::Effect;
 use crate::scenario::Action;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use yew::Callback;
 
-fn set(obj: &js_sys::Object, name: &str, f: &JsValue) {
+pub(super) fn set(obj: &js_sys::Object, name: &str, f: &JsValue) {
     let _ = js_sys::Reflect::set(obj, &JsValue::from_str(name), f);
 }
 
@@ -182,21 +180,7 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
     // scrubber's snapshots hold (a seek replays from the latest before its moment)}.
     let p = pg.clone();
     let job = Closure::<dyn Fn() -> JsValue>::new(move || {
-        let page = p.borrow();
-        let jobs: Vec<_> = page
-            .progress()
-            .into_iter()
-            .map(|g| {
-                serde_json::json!({
-                    "kind": format!("{:?}", g.kind), "fraction": g.fraction, "reached": g.reached,
-                    "line": g.line(), "eventsPerS": g.events_per_s, "virtualPerS": g.virtual_per_s,
-                    "leftMs": g.left_ms, "announced": g.announced, "stopped": g.stopped, "events": g.events,
-                })
-            })
-            .collect();
-        let out = serde_json::json!({ "jobs": jobs, "announcement": page.announcement(), "busy": page.busy(),
-            "snapshots": page.pg.snapshot_times() });
-        js_sys::JSON::parse(&out.to_string()).unwrap_or(JsValue::NULL)
+        js_sys::JSON::parse(&p.borrow().job_report().to_string()).unwrap_or(JsValue::NULL)
     });
     set(&obj, "job", job.as_ref());
     job.forget();
@@ -206,13 +190,8 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
     let p = pg.clone();
     let l = link.clone();
     let job_command = Closure::<dyn Fn(String) -> JsValue>::new(move |name: String| {
-        use crate::model::job::JobCommand;
-        let c = match name.as_str() {
-            "cancel" => JobCommand::Cancel,
-            "go" => JobCommand::Go,
-            "atStart" => JobCommand::AtStart,
-            "cancelCheck" => JobCommand::CancelCheck,
-            _ => return JsValue::from_str("unknown job command"),
+        let Some(c) = crate::model::job::JobCommand::from_name(&name) else {
+            return JsValue::from_str("unknown job command");
         };
         let fx = p.borrow_mut().apply(Command::Job(c));
         l.emit(fx);
@@ -230,23 +209,7 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
         let Some(v) = &page.trace else {
             return JsValue::NULL;
         };
-        let nodes: serde_json::Map<String, serde_json::Value> = v
-            .state()
-            .into_iter()
-            .map(|(n, st)| {
-                (
-                    n.to_string(),
-                    serde_json::json!({ "role": st.role, "term": st.term, "locks": st.locks }),
-                )
-            })
-            .collect();
-        let out = serde_json::json!({
-            "name": v.name, "lines": v.lines.len(), "at": v.at, "line": v.reached().map(|l| l.n),
-            "ok": v.report.ok(), "notChecked": v.report.not_checked,
-            "findings": v.report.findings.iter().map(|f| serde_json::json!({ "line": f.line, "rule": f.rule.name() })).collect::<Vec<_>>(),
-            "nodes": nodes,
-        });
-        js_sys::JSON::parse(&out.to_string()).unwrap_or(JsValue::NULL)
+        js_sys::JSON::parse(&v.summary().to_string()).unwrap_or(JsValue::NULL)
     });
     set(&obj, "trace", trace_fn.as_ref());
     trace_fn.forget();
@@ -286,75 +249,7 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
     set(&obj, "loadScenario", load.as_ref());
     load.forget();
 
-    // Benchmarks (scripts/bench.mjs): the native benchmark's workload, timed in the browser.
-    let bench = Closure::<dyn Fn(u32) -> JsValue>::new(move |minutes: u32| {
-        let sc = crate::bench::bench_scenario(minutes.max(1) as u64 * 60_000);
-        let t0 = now_ms();
-        let w = crate::bench::run_bench(&sc);
-        let ms = now_ms() - t0;
-        let out = js_sys::Object::new();
-        set(&out, "events", &JsValue::from_f64(w.stats.events as f64));
-        set(&out, "ms", &JsValue::from_f64(ms));
-        set(&out, "hash", &JsValue::from_str(&w.trace.hash_hex()));
-        out.into()
-    });
-    set(&obj, "bench", bench.as_ref());
-    bench.forget();
-
-    // historyBench(minutes): the benchmark's history workload (5 nodes, 16 clients on 4 keys)
-    // run with every check on, then its clients' history checked; {events, simulateMs,
-    // checkMs, holds}.
-    let history_bench = Closure::<dyn Fn(u32) -> JsValue>::new(move |minutes: u32| {
-        let sc = crate::bench::history_scenario(minutes.max(1) as u64 * 60_000);
-        let t0 = now_ms();
-        let w = crate::bench::run_checked(&sc);
-        let t1 = now_ms();
-        let verdict = w.history_verdict();
-        let t2 = now_ms();
-        let holds = verdict.and_then(|v| v.ok()).map_or(0, |h| h.len());
-        let out = js_sys::Object::new();
-        set(&out, "events", &JsValue::from_f64(w.stats.events as f64));
-        set(&out, "simulateMs", &JsValue::from_f64(t1 - t0));
-        set(&out, "checkMs", &JsValue::from_f64(t2 - t1));
-        set(&out, "holds", &JsValue::from_f64(holds as f64));
-        out.into()
-    });
-    set(&obj, "historyBench", history_bench.as_ref());
-    history_bench.forget();
-
-    // seekBench(minutes, n): a page-like run (checks on, trace kept) of `minutes`, then n seeks to
-    // pseudo-random moments; returns each seek's wall time in ms.
-    let seek_bench = Closure::<dyn Fn(u32, u32) -> JsValue>::new(move |minutes: u32, n: u32| {
-        let sc = crate::bench::bench_scenario(minutes.max(1) as u64 * 60_000);
-        let Ok(mut p) = crate::playground::Playground::new(sc) else {
-            return JsValue::NULL;
-        };
-        let end = p.end_us();
-        p.advance_to(end, false);
-        let mut rng = crate::rng::Rng::new(42);
-        let times = js_sys::Array::new();
-        for _ in 0..n {
-            let t = rng.below(end);
-            let t0 = now_ms();
-            p.seek(t);
-            times.push(&JsValue::from_f64(now_ms() - t0));
-        }
-        times.into()
-    });
-    set(&obj, "seekBench", seek_bench.as_ref());
-    seek_bench.forget();
-
-    let memory = Closure::<dyn Fn() -> f64>::new(move || {
-        wasm_bindgen::memory()
-            .dyn_into::<js_sys::WebAssembly::Memory>()
-            .map_or(0.0, |m| {
-                m.buffer()
-                    .dyn_into::<js_sys::ArrayBuffer>()
-                    .map_or(0.0, |b| b.byte_length() as f64)
-            })
-    });
-    set(&obj, "memoryBytes", memory.as_ref());
-    memory.forget();
+    super::api_bench::install(&obj);
 
     if let Some(w) = web_sys::window() {
         let _ = js_sys::Reflect::set(&w, &JsValue::from_str("raftlock"), &obj);

@@ -36,12 +36,12 @@ pub fn progress(p: &PanelProps) -> Html {
         None => html! {},
     };
     let bars = page.progress().into_iter().filter(|g| g.announced.is_none()).map(|g| {
-        let (id, cancel) = match g.kind {
-            JobKind::History => ("check-progress", Some(JobCommand::CancelCheck)),
-            // The lesson's walk has no Cancel: Next and Back need what it finds.
-            JobKind::Lesson => ("lesson-progress", None),
-            _ => ("job-progress", Some(JobCommand::Cancel)),
+        let id = match g.kind {
+            JobKind::History => "check-progress",
+            JobKind::Lesson => "lesson-progress",
+            _ => "job-progress",
         };
+        let cancel = g.kind.cancel();
         if g.stopped {
             return html! {
                 <div class="banner progress" role="status" id="job-stopped">

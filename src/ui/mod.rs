@@ -11,6 +11,7 @@
 //! - [`api`]: `window.raftlock`, the JavaScript handle for tests and tools (it sends commands).
 
 pub mod api;
+pub mod api_bench;
 pub mod app;
 pub mod clients;
 pub mod clocks;

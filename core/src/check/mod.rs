@@ -364,27 +364,32 @@ pub fn check_all(c: &mut Checker, w: &World) -> Vec<Violation> {
             c.marks[i] = m;
         }
     }
-    if changed.contains(&true) {
+    // The logs, read once for both pairwise checks, only when some node changed.
+    let logs: Option<Vec<_>> = changed
+        .contains(&true)
+        .then(|| (0..w.n).map(|i| log_of(w, i)).collect());
+    if logs.is_some() {
         let mut found = Vec::new();
         election_safety(c, w, &mut found);
         c.election_found = found;
     }
     out.extend(c.election_found.iter().cloned());
-    if changed.contains(&true) {
+    if logs.is_some() {
         leader_append_only(c, w, &mut out);
     }
+    let logs = logs.as_deref();
     pairwise(
-        w,
+        logs,
         &changed,
         &mut c.log_matching_found,
         &mut out,
         log_matching,
     );
-    if changed.contains(&true) {
+    if logs.is_some() {
         leader_completeness(c, w, &mut out);
     }
     pairwise(
-        w,
+        logs,
         &changed,
         &mut c.sms_found,
         &mut out,
@@ -570,25 +575,25 @@ type PairCheck = fn(NodeId, NodeId, LogView, LogView) -> Option<Violation>;
 
 /// Run `check` on every pair of nodes a < b whose marks changed (`changed[a] || changed[b]`),
 /// keeping each pair's finding in `found` (n × n); report the first pair's, in pair order.
+/// `logs` is None when no node changed: every finding stands.
 fn pairwise(
-    w: &World,
+    logs: Option<&[Option<LogView>]>,
     changed: &[bool],
     found: &mut Vec<Option<Violation>>,
     out: &mut Vec<Violation>,
     check: PairCheck,
 ) {
-    found.resize(w.n * w.n, None);
-    if !changed.contains(&true) {
-        return out.extend(found.iter().flatten().next().cloned());
-    }
-    let logs: Vec<_> = (0..w.n).map(|i| log_of(w, i)).collect();
-    for a in 0..w.n {
-        for b in a + 1..w.n {
-            if changed[a] || changed[b] {
-                found[a * w.n + b] = match (logs[a], logs[b]) {
-                    (Some(la), Some(lb)) => check(a, b, la, lb),
-                    _ => None,
-                };
+    let n = changed.len();
+    found.resize(n * n, None);
+    if let Some(logs) = logs {
+        for a in 0..n {
+            for b in a + 1..n {
+                if changed[a] || changed[b] {
+                    found[a * n + b] = match (logs[a], logs[b]) {
+                        (Some(la), Some(lb)) => check(a, b, la, lb),
+                        _ => None,
+                    };
+                }
             }
         }
     }

@@ -307,15 +307,15 @@ impl TraceCheck {
 
     /// Check one line (numbered from 1). Blank lines are skipped.
     pub fn line(&mut self, n: u64, text: &str) -> Result<(), LineError> {
-        let text = text.trim();
-        if text.is_empty() {
-            return Ok(());
+        match parse_line(n, text)? {
+            Some(raw) => self.event(n, &raw),
+            None => Ok(()),
         }
+    }
+
+    /// Check one event, read from line `n` by [`parse_line`].
+    pub fn event(&mut self, n: u64, raw: &Raw) -> Result<(), LineError> {
         self.seen.lines += 1;
-        let raw: Raw = serde_json::from_str(text).map_err(|e| LineError {
-            line: n,
-            message: format!("not a trace event: {e}"),
-        })?;
         let bad = |m: String| LineError {
             line: n,
             message: m,
@@ -395,7 +395,7 @@ impl TraceCheck {
                     }
                 }
             }
-            "apply" => self.apply(n, &raw)?,
+            "apply" => self.apply(n, raw)?,
             _ => self.seen.ignored += 1,
         }
         Ok(())
@@ -506,16 +506,13 @@ impl TraceCheck {
                 }
                 return;
             };
-            let cmd = e.cmd.clone().map(|op| LockCommand {
+            let (name, op) = (e.client.clone(), e.cmd.clone());
+            let client = name.map(|name| self.client_id(&name));
+            let cmd = op.map(|op| LockCommand {
                 op,
-                client: None,
+                client,
                 req: 0,
                 counter_token: None,
-            });
-            let client = e.client.clone();
-            let cmd = cmd.map(|mut c| {
-                c.client = client.as_deref().map(|name| self.client_id(name));
-                c
             });
             let before = cmd
                 .as_ref()
@@ -634,6 +631,18 @@ impl TraceCheck {
             not_checked,
         }
     }
+}
+
+/// Read line `n` of a trace: None for a blank line, an error for one that is not an event.
+pub fn parse_line(n: u64, text: &str) -> Result<Option<Raw>, LineError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    serde_json::from_str(text).map(Some).map_err(|e| LineError {
+        line: n,
+        message: format!("not a trace event: {e}"),
+    })
 }
 
 /// Check a whole trace held as text.

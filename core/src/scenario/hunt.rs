@@ -129,7 +129,7 @@ pub struct Batch {
 
 /// Run the schedules of seeds `from..from + runs`, stopping at the first that fails.
 pub fn hunt_batch(switches: &[&str], from: u64, runs: u64) -> Result<Batch, String> {
-    run_schedules(switches, from, runs, true).map(|(b, _)| b)
+    run_schedules(switches, from, runs, true, &mut |_| {}).map(|(b, _)| b)
 }
 
 /// The control experiment: the same schedules as [`hunt_batch`] (the switches' fault mix
@@ -137,7 +137,17 @@ pub fn hunt_batch(switches: &[&str], from: u64, runs: u64) -> Result<Batch, Stri
 /// `client_no_margin`), with the switches back off. Runs them all; returns the count and the
 /// failing seeds.
 pub fn control_batch(switches: &[&str], from: u64, runs: u64) -> Result<(Batch, Vec<u64>), String> {
-    run_schedules(switches, from, runs, false)
+    run_schedules(switches, from, runs, false, &mut |_| {})
+}
+
+/// [`control_batch`], telling `progress` the failing count after each run (the CLI's bar).
+pub fn control_batch_with(
+    switches: &[&str],
+    from: u64,
+    runs: u64,
+    progress: &mut dyn FnMut(usize),
+) -> Result<(Batch, Vec<u64>), String> {
+    run_schedules(switches, from, runs, false, progress)
 }
 
 /// The hunt's schedules with the switches on (stopping at the first failure) or back off (all
@@ -147,6 +157,7 @@ fn run_schedules(
     from: u64,
     runs: u64,
     on: bool,
+    progress: &mut dyn FnMut(usize),
 ) -> Result<(Batch, Vec<u64>), String> {
     let mut b = Batch::default();
     let mut failing = Vec::new();
@@ -167,6 +178,7 @@ fn run_schedules(
                 break;
             }
         }
+        progress(failing.len());
     }
     Ok((b, failing))
 }
@@ -211,12 +223,23 @@ pub struct Found {
 
 /// Run up to `runs` schedules from seed `from`; stop at the first violation and shrink it.
 pub fn hunt(switches: &[&str], from: u64, runs: u64) -> Result<Option<Found>, String> {
+    hunt_with(switches, from, runs, &mut || {})
+}
+
+/// [`hunt`], calling `progress` after each run that found nothing (the CLI's bar).
+pub fn hunt_with(
+    switches: &[&str],
+    from: u64,
+    runs: u64,
+    progress: &mut dyn FnMut(),
+) -> Result<Option<Found>, String> {
     for k in 0..runs {
         let seed = from + k;
         if let Some(mut found) = shrink_seed(switches, seed)? {
             found.runs = k + 1;
             return Ok(Some(found));
         }
+        progress();
     }
     Ok(None)
 }

@@ -41,6 +41,8 @@ enum Seeking {
     At(u64),
     /// Caption `i` comes right after this moment happens.
     On(Box<Watch>),
+    /// Caption `i` names no moment: it never comes.
+    Never,
 }
 
 /// A [`walk`] that can stop after any number of events and go on later: the page finds a
@@ -114,10 +116,10 @@ impl Walker {
             let seeking = self.seeking.get_or_insert_with(|| match (c.at_ms, c.on) {
                 (Some(t), _) => Seeking::At(t.saturating_mul(1000).max(w.now_us).min(end)),
                 (None, Some(moment)) => Seeking::On(Box::new(Watch::new(moment, w))),
-                _ => Seeking::At(u64::MAX),
+                _ => Seeking::Never,
             });
             let found = match seeking {
-                Seeking::At(u64::MAX) => None,
+                Seeking::Never => None,
                 Seeking::At(t) => {
                     let t = *t;
                     while w.next_event_time().is_some_and(|x| x <= t)

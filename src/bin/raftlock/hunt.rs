@@ -32,19 +32,16 @@ impl Hunt {
             switches.join(", ")
         };
         if self.control {
-            // Seed by seed, for the progress bar: the same schedules as one batch.
             let pb = crate::progress::bar(runs, "control", "runs");
-            let mut b = raftlock::scenario::hunt::Batch::default();
-            let mut failing = Vec::new();
-            for seed in from..from + runs {
-                let (one, f) = raftlock::scenario::hunt::control_batch(&switches, seed, 1)?;
-                b.runs += one.runs;
-                b.events += one.events;
-                b.failed = b.failed.or(one.failed);
-                failing.extend(f);
-                pb.inc(1);
-                pb.set_message(format!("{} failed", failing.len()));
-            }
+            let (b, failing) = raftlock::scenario::hunt::control_batch_with(
+                &switches,
+                from,
+                runs,
+                &mut |failed| {
+                    pb.inc(1);
+                    pb.set_message(format!("{failed} failed"));
+                },
+            )?;
             pb.finish_and_clear();
             println!(
                 "control: the hunt's {} schedules for {label}, with the switches back off: {} failed ({} events)",
@@ -58,17 +55,8 @@ impl Hunt {
             }
             return Ok(());
         }
-        // Seed by seed, for the progress bar: the same hunt as `scenario::hunt::hunt`.
         let pb = crate::progress::bar(runs, "hunt", "runs");
-        let mut found = None;
-        for k in 0..runs {
-            if let Some(mut f) = raftlock::scenario::hunt::shrink_seed(&switches, from + k)? {
-                f.runs = k + 1;
-                found = Some(f);
-                break;
-            }
-            pb.inc(1);
-        }
+        let found = raftlock::scenario::hunt::hunt_with(&switches, from, runs, &mut || pb.inc(1))?;
         pb.finish_and_clear();
         match found {
             None => {

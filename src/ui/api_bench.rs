@@ -1,0 +1,79 @@
+//! The benchmarks' part of `window.raftlock` (scripts/bench.mjs): the native benchmark's
+//! workloads timed in the browser, and the wasm memory's size.
+
+use super::api::set;
+use super::effects::now_ms;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+pub fn install(obj: &js_sys::Object) {
+    // Benchmarks (scripts/bench.mjs): the native benchmark's workload, timed in the browser.
+    let bench = Closure::<dyn Fn(u32) -> JsValue>::new(move |minutes: u32| {
+        let sc = crate::bench::bench_scenario(minutes.max(1) as u64 * 60_000);
+        let t0 = now_ms();
+        let w = crate::bench::run_bench(&sc);
+        let ms = now_ms() - t0;
+        let out = js_sys::Object::new();
+        set(&out, "events", &JsValue::from_f64(w.stats.events as f64));
+        set(&out, "ms", &JsValue::from_f64(ms));
+        set(&out, "hash", &JsValue::from_str(&w.trace.hash_hex()));
+        out.into()
+    });
+    set(obj, "bench", bench.as_ref());
+    bench.forget();
+
+    // historyBench(minutes): the benchmark's history workload (5 nodes, 16 clients on 4 keys)
+    // run with every check on, then its clients' history checked; {events, simulateMs,
+    // checkMs, holds}.
+    let history_bench = Closure::<dyn Fn(u32) -> JsValue>::new(move |minutes: u32| {
+        let sc = crate::bench::history_scenario(minutes.max(1) as u64 * 60_000);
+        let t0 = now_ms();
+        let w = crate::bench::run_checked(&sc);
+        let t1 = now_ms();
+        let verdict = w.history_verdict();
+        let t2 = now_ms();
+        let holds = verdict.and_then(|v| v.ok()).map_or(0, |h| h.len());
+        let out = js_sys::Object::new();
+        set(&out, "events", &JsValue::from_f64(w.stats.events as f64));
+        set(&out, "simulateMs", &JsValue::from_f64(t1 - t0));
+        set(&out, "checkMs", &JsValue::from_f64(t2 - t1));
+        set(&out, "holds", &JsValue::from_f64(holds as f64));
+        out.into()
+    });
+    set(obj, "historyBench", history_bench.as_ref());
+    history_bench.forget();
+
+    // seekBench(minutes, n): a page-like run (checks on, trace kept) of `minutes`, then n seeks to
+    // pseudo-random moments; returns each seek's wall time in ms.
+    let seek_bench = Closure::<dyn Fn(u32, u32) -> JsValue>::new(move |minutes: u32, n: u32| {
+        let sc = crate::bench::bench_scenario(minutes.max(1) as u64 * 60_000);
+        let Ok(mut p) = crate::playground::Playground::new(sc) else {
+            return JsValue::NULL;
+        };
+        let end = p.end_us();
+        p.advance_to(end, false);
+        let mut rng = crate::rng::Rng::new(42);
+        let times = js_sys::Array::new();
+        for _ in 0..n {
+            let t = rng.below(end);
+            let t0 = now_ms();
+            p.seek(t);
+            times.push(&JsValue::from_f64(now_ms() - t0));
+        }
+        times.into()
+    });
+    set(obj, "seekBench", seek_bench.as_ref());
+    seek_bench.forget();
+
+    let memory = Closure::<dyn Fn() -> f64>::new(move || {
+        wasm_bindgen::memory()
+            .dyn_into::<js_sys::WebAssembly::Memory>()
+            .map_or(0.0, |m| {
+                m.buffer()
+                    .dyn_into::<js_sys::ArrayBuffer>()
+                    .map_or(0.0, |b| b.byte_length() as f64)
+            })
+    });
+    set(obj, "memoryBytes", memory.as_ref());
+    memory.forget();
+}
