@@ -192,14 +192,21 @@ impl Playground {
         (false, false)
     }
 
-    /// Process exactly one event.
+    /// Process exactly one event. A timer that was reset since it was set is not an event (the
+    /// world skips it uncounted), so the step goes on past such timers to the next real one.
     pub fn step_event(&mut self) {
-        if self
-            .world
-            .next_event_time()
-            .is_some_and(|t| t <= self.end_us())
+        let before = self.world.stats.events;
+        let mut moved = false;
+        while self.world.stats.events == before
+            && self
+                .world
+                .next_event_time()
+                .is_some_and(|t| t <= self.end_us())
         {
             self.world.step();
+            moved = true;
+        }
+        if moved {
             self.after_progress();
         }
     }
