@@ -199,6 +199,19 @@ impl Component for App {
 
     fn rendered(&mut self, ctx: &Context<Self>, first_render: bool) {
         if first_render {
+            // index.html's skeleton stood in while the wasm loaded. The mark is the moment the
+            // page is usable (the benchmark's "interactive").
+            let win = web_sys::window();
+            if let Some(s) = win
+                .as_ref()
+                .and_then(|w| w.document())
+                .and_then(|d| d.get_element_by_id("skeleton"))
+            {
+                s.remove();
+            }
+            if let Some(perf) = win.and_then(|w| w.performance()) {
+                perf.mark("raftlock-interactive").ok();
+            }
             let link = ctx.link().clone();
             self.on_screen
                 .observe(move || link.send_message(Msg::Refresh));

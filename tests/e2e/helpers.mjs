@@ -4,6 +4,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
+import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 const MIME = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json' };
@@ -11,7 +12,8 @@ export const DIST = path.resolve(path.dirname(new URL(import.meta.url).pathname)
 export const SHOTS = process.env.RAFTLOCK_SHOTS || path.join(os.tmpdir(), 'raftlock-shots');
 
 /// `prefix` serves the site under a sub-path (as a static host would), e.g. '/play/raftlock/'.
-export function serve(root = DIST, prefix = '/') {
+/// `gzip`: compress what the browser accepts compressed, as a real host does (the benchmark's loads).
+export function serve(root = DIST, prefix = '/', { gzip = false } = {}) {
   return new Promise((resolve) => {
     const server = http.createServer((req, res) => {
       const url = new URL(req.url, 'http://x');
@@ -21,7 +23,12 @@ export function serve(root = DIST, prefix = '/') {
       if (fs.existsSync(p) && fs.statSync(p).isDirectory()) p = path.join(p, 'index.html');
       fs.readFile(p, (err, data) => {
         if (err) { res.writeHead(404); res.end('not found'); return; }
-        res.writeHead(200, { 'content-type': MIME[path.extname(p)] || 'application/octet-stream' });
+        const headers = { 'content-type': MIME[path.extname(p)] || 'application/octet-stream' };
+        if (gzip && /\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
+          data = zlib.gzipSync(data, { level: 9 });
+          headers['content-encoding'] = 'gzip';
+        }
+        res.writeHead(200, headers);
         res.end(data);
       });
     });

@@ -1,0 +1,16 @@
+#!/bin/sh
+# Trunk post-build hook: write sw.js (the service worker) into the build from www/sw.js, with
+# the build's files to precache and a version that is the hash of their contents.
+# Release builds only: a development server (`trunk serve`) is never cached.
+set -eu
+dir="${TRUNK_STAGING_DIR:?run by trunk as a post_build hook}"
+src="${TRUNK_SOURCE_DIR:-.}"
+if [ "${TRUNK_PROFILE:-debug}" != "release" ]; then
+  rm -f "$dir/sw.js"
+  exit 0
+fi
+cd "$dir"
+files=$(find . -type f ! -name sw.js | sed 's|^\./||' | LC_ALL=C sort)
+version=$(for f in $files; do sha256sum "$f"; done | sha256sum | cut -c1-16)
+list=$(for f in $files; do printf '"./%s", ' "$f"; done | sed 's/, $//')
+sed -e "s|__VERSION__|$version|" -e "s|__FILES__|[$list]|" "$src/www/sw.js" > sw.js

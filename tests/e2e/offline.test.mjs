@@ -1,0 +1,87 @@
+// A second visit needs no network: the service worker (www/sw.js, written by scripts/sw.sh)
+// precaches the build. A new build installs in the background, says so, and opens on the next
+// load. The page asks for nothing but its own files.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { serve, launch, openApp, snap, DIST } from './helpers.mjs';
+
+let srv, br, dir;
+before(async () => {
+  // A copy of the build, so that the update test can serve a second one in its place.
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'raftlock-site-'));
+  fs.cpSync(DIST, dir, { recursive: true });
+  srv = await serve(dir);
+  br = await launch();
+});
+after(async () => { await br.close(); srv.server.close(); fs.rmSync(dir, { recursive: true, force: true }); });
+
+const controlled = (page) => page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30000 });
+
+test('after the first visit the page, a built-in scenario and the hunt work with the network off', async () => {
+  const { page, errors } = await openApp(br.context, srv.url);
+  await controlled(page);
+  const version = await page.evaluate(async () => (await caches.keys()).find((k) => k.startsWith('raftlock-')));
+  assert.ok(version, 'the build is precached');
+  await br.context.setOffline(true);
+  try {
+    await page.goto(`${srv.url}#scenario=ghost-lock`);
+    await page.reload();
+    await page.waitForFunction(() => window.raftlock && document.querySelector('svg.cluster'), null, { timeout: 30000 });
+    assert.equal((await snap(page)).now_us, 0);
+    assert.equal(await page.evaluate(() => navigator.onLine), false);
+    // A built-in scenario plays.
+    await page.evaluate(() => window.raftlock.runTo(3_000_000));
+    assert.ok((await snap(page)).events > 0);
+    // The hunt's worker and its wasm come from the cache too.
+    await page.goto(`${srv.url}#scenario=playground`);
+    await page.waitForFunction(() => window.raftlock && document.querySelector('#hunt-start'), null, { timeout: 30000 });
+    await page.check('#switch-no_check_quorum');
+    await page.click('#hunt-start');
+    await page.waitForFunction(() => /^Found/.test(document.querySelector('#hunt-status')?.textContent || ''), null, { timeout: 60000 });
+  } finally {
+    await br.context.setOffline(false);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a new build installs in the background, is announced, and opens on the next load', async () => {
+  const { page } = await openApp(br.context, srv.url);
+  await controlled(page);
+  const marker = () => page.evaluate(() => document.querySelector('meta[name="raftlock-build"]')?.content ?? null);
+  assert.equal(await marker(), null);
+  // The second build: another version in sw.js, and a page that says which build it is.
+  const sw = path.join(dir, 'sw.js');
+  fs.writeFileSync(sw, fs.readFileSync(sw, 'utf8').replace(/const VERSION = "(\w+)"/, 'const VERSION = "$1-second"'));
+  const index = path.join(dir, 'index.html');
+  fs.writeFileSync(index, fs.readFileSync(index, 'utf8').replace('<head>', '<head><meta name="raftlock-build" content="second">'));
+  // The next load is still the first build (served at once from the cache), and says a new one is ready.
+  await page.reload();
+  await page.waitForFunction(() => window.raftlock && document.querySelector('svg.cluster'), null, { timeout: 30000 });
+  assert.equal(await marker(), null, 'the open page is not swapped under the user');
+  await page.waitForSelector('#update-notice', { timeout: 30000 });
+  assert.match(await page.textContent('#update-notice'), /A new version of raftlock is ready: it opens when you reload the page\./);
+  // The load after that is the second build.
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector('meta[name="raftlock-build"]') && window.raftlock && document.querySelector('svg.cluster'), null, { timeout: 30000 });
+  assert.equal(await marker(), 'second');
+  assert.equal(await page.locator('#update-notice').count(), 0);
+  await page.close();
+});
+
+test('the page asks for nothing but its own files', async () => {
+  const page = await br.context.newPage();
+  const asked = [];
+  page.on('request', (r) => asked.push(r.url()));
+  await page.goto(`${srv.url}#scenario=ghost-lock`);
+  await page.waitForFunction(() => window.raftlock && document.querySelector('svg.cluster'), null, { timeout: 30000 });
+  await page.evaluate(() => window.raftlock.runTo(5_000_000));
+  const origin = new URL(srv.url).origin;
+  const foreign = asked.filter((u) => !u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:'));
+  assert.deepEqual(foreign, []);
+  assert.ok(asked.length > 0);
+  await page.close();
+});

@@ -1,0 +1,49 @@
+// raftlock's service worker: the app works offline after the first visit, and a new version
+// installs in the background and takes over on the next load.
+//
+// This is a template: `scripts/sw.sh` (a Trunk post-build hook) writes dist/sw.js from it with
+// the build's files and a version that changes whenever any of them does, so the browser sees a
+// new worker exactly when there is a new build. Nothing here talks to anything but this site.
+const VERSION = "__VERSION__";
+const FILES = __FILES__;
+const CACHE = `raftlock-${VERSION}`;
+
+self.addEventListener("install", (e) => {
+  // `reload`: the files come from the server, never from the HTTP cache of an older build.
+  e.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES.map((f) => new Request(f, { cache: "reload" })))));
+});
+
+self.addEventListener("activate", (e) => {
+  e.waitUntil((async () => {
+    for (const k of await caches.keys()) {
+      if (k.startsWith("raftlock-") && k !== CACHE) await caches.delete(k);
+    }
+    // The first visit is served by this worker at once, so it works offline from then on.
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener("message", (e) => {
+  if (e.data === "raftlock-skip-waiting") self.skipWaiting();
+});
+
+self.addEventListener("fetch", (e) => {
+  const req = e.request;
+  if (req.method !== "GET" || new URL(req.url).origin !== self.location.origin) return;
+  if (req.mode === "navigate") {
+    e.respondWith((async () => {
+      // A new version waits while this page is open; a reload of the only tab is "the next
+      // load": the new worker takes over and the browser asks again (Refresh: 0).
+      const waiting = self.registration.waiting;
+      if (waiting && waiting.state === "installed" && (await self.clients.matchAll({ type: "window" })).length <= 1) {
+        waiting.postMessage("raftlock-skip-waiting");
+        return new Response("", { headers: { Refresh: "0", "content-type": "text/html" } });
+      }
+      // The fragment never reaches the server: every page of the app is index.html.
+      const cached = await caches.match("./index.html", { cacheName: CACHE });
+      return cached || fetch(req);
+    })());
+    return;
+  }
+  e.respondWith(caches.match(req, { ignoreSearch: true }).then((r) => r || fetch(req)));
+});
