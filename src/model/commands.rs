@@ -108,7 +108,11 @@ impl Page {
                 }
             }
             Command::CloseTrace => self.trace = None,
-            Command::OpenFragment(frag) => match playground_from_fragment(&frag) {
+            Command::OpenFragment(frag) => match playground_from_fragment({
+                let (embed, frag) = super::embed::split(&frag);
+                self.embed = embed;
+                frag
+            }) {
                 Ok(Some((pg, moment))) => {
                     self.replace(pg);
                     self.error = None;
@@ -169,6 +173,12 @@ impl Page {
                 fx.push(Effect::SetFragment(format!("#{frag}")));
                 fx.push(Effect::Clipboard(url.clone()));
                 self.share_url = Some(url);
+            }
+            Command::CopyEmbed => {
+                let code =
+                    super::embed::code(&self.base_url, &self.pg.scenario, self.pg.now_us());
+                fx.push(Effect::Clipboard(code.clone()));
+                self.embed_code = Some(code);
             }
             Command::Export(kind) => {
                 let sc = &self.pg.scenario;

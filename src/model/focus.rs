@@ -29,6 +29,30 @@ impl FocusSet {
     }
 }
 
+/// The side panel a caption is about, for a player that has room for one (the embed): the log
+/// when it names an index, the storage, the clients, else the lock view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Locks,
+    Log,
+    Storage,
+    Clients,
+}
+
+impl FocusSet {
+    pub fn side(&self) -> Side {
+        if !self.log.is_empty() {
+            Side::Log
+        } else if self.storage {
+            Side::Storage
+        } else if !self.clients.is_empty() && self.keys.is_empty() {
+            Side::Clients
+        } else {
+            Side::Locks
+        }
+    }
+}
+
 /// The current caption's focus: its own `focus`, else what its event named.
 pub fn current(page: &Page) -> FocusSet {
     let mut set = FocusSet::default();

@@ -10,11 +10,13 @@
 //! - [`focus`]: what the current caption names, resolved to parts of the page;
 //! - [`edit`]: the controls that edit the scenario document and restart the run;
 //! - [`job`]: long work in slices (a far link, a seek, Next, the history check);
+//! - [`embed`]: the player for a course page's `<iframe>`, and its `postMessage` API;
 //! - `commands`: what each command does ([`Page::apply`] calls it).
 
 mod commands;
 pub mod commit;
 pub mod edit;
+pub mod embed;
 pub mod focus;
 pub mod hunt;
 pub mod job;
@@ -146,6 +148,8 @@ pub enum Command {
     Compare(Option<&'static str>),
     /// Make a share link (on the page's own address, [`Page::base_url`]).
     Share,
+    /// Copy the `<iframe>` snippet of the player at this scenario and moment.
+    CopyEmbed,
     Export(Export),
     HuntStart(u32),
     HuntCancel,
@@ -251,6 +255,12 @@ pub struct Page {
     redrawn_at: f64,
     /// Counts the jobs started (a command that starts one keeps it).
     job_serial: u64,
+    /// The player for a course page's `<iframe>` (`#embed/…`): the lesson only.
+    pub embed: bool,
+    /// The `<iframe>` snippet last copied (*Copy embed code*).
+    pub embed_code: Option<String>,
+    /// Bumped when the run is replaced (a scenario loaded): the embed's host hears of it.
+    pub loaded: u64,
 }
 
 pub fn default_scenario() -> Scenario {
@@ -315,6 +325,9 @@ impl Page {
             job_tick: 0,
             redrawn_at: f64::NEG_INFINITY,
             job_serial: 0,
+            embed: false,
+            embed_code: None,
+            loaded: 0,
         };
         page.lesson.follow(&page.pg.scenario);
         page.work_jobs(job::FRAME_BUDGET_MS);
@@ -329,6 +342,7 @@ impl Page {
 
     /// The same, with the page's wall clock: a far moment is reached by a job, in slices.
     pub fn from_fragment_with_clock(frag: &str, clock: Rc<dyn Fn() -> f64>) -> Page {
+        let (embed, frag) = embed::split(frag);
         let (pg, moment, error) = match playground_from_fragment(frag) {
             Ok(Some((pg, moment))) => (pg, moment, None),
             Ok(None) => (Playground::new(default_scenario()).expect("valid"), 0, None),
@@ -340,6 +354,7 @@ impl Page {
         };
         let mut page = Page::with_clock(pg, clock);
         page.error = error;
+        page.embed = embed;
         page.list_open = frag.trim_start_matches('#') == "scenarios";
         page.open_at(moment);
         page
@@ -395,6 +410,8 @@ impl Page {
         self.stopped_at = None;
         self.log_from = None;
         self.share_url = None;
+        self.embed_code = None;
+        self.loaded += 1;
         self.playing = false;
         self.raft_draft = None;
         self.quiz = quiz::Quiz::default();
@@ -433,6 +450,14 @@ impl Page {
         }
         self.version += 1;
         self.settled += 1;
+        // The player keeps its address a player's.
+        if self.embed {
+            for e in &mut effects {
+                if let Effect::SetFragment(f) = e {
+                    *f = embed::fragment(f);
+                }
+            }
+        }
         if self.busy() && !effects.contains(&Effect::StartFrames) {
             effects.push(Effect::StartFrames);
         }

@@ -106,6 +106,34 @@ fn focus_comes_from_the_caption_or_its_event() {
     assert!(f.storage, "the rejected write: the storage");
     assert!(f.client("A"), "and the client who wrote");
     assert!(f.key("k"));
+    assert_eq!(
+        f.side(),
+        focus::Side::Storage,
+        "the player's one side panel"
+    );
+}
+
+#[test]
+fn the_player_shows_the_side_panel_the_caption_names() {
+    use focus::{FocusSet, Side};
+    assert_eq!(FocusSet::default().side(), Side::Locks);
+    let set = |f: fn(&mut FocusSet)| {
+        let mut s = FocusSet::default();
+        f(&mut s);
+        s.side()
+    };
+    assert_eq!(set(|s| s.log.push(3)), Side::Log);
+    assert_eq!(set(|s| s.storage = true), Side::Storage);
+    assert_eq!(set(|s| s.clients.push("A".into())), Side::Clients);
+    assert_eq!(
+        set(|s| {
+            s.clients.push("A".into());
+            s.keys.push("k".into())
+        }),
+        Side::Locks,
+        "a client and its key: the lock view shows both"
+    );
+    assert_eq!(set(|s| s.nodes.push(1)), Side::Locks);
 }
 
 #[test]

@@ -6,8 +6,8 @@ use super::effects::{self, now_ms, HuntWorker};
 use super::onscreen::OnScreen;
 use super::props::{Draw, FrameLog, Panel, PanelProps, Shared, FRAME_LOG_MAX};
 use super::{
-    api, clients, clocks, cluster, compare, controls, dialogs, events, invariants, lesson, locks,
-    log, spacetime, stage, switches, trace,
+    api, clients, clocks, cluster, compare, controls, dialogs, embed, events, invariants, lesson,
+    locks, log, spacetime, stage, switches, trace,
 };
 use crate::model::{Command, Effect, Page};
 use gloo::events::{EventListener, EventListenerOptions};
@@ -25,6 +25,8 @@ pub enum Msg {
     HuntReport(wasm_bindgen::JsValue),
     /// Redraw (a lazy panel scrolled in).
     Refresh,
+    /// A `postMessage` to the page (the embed's API, `model::embed`): its data, and who sent it.
+    Host(serde_json::Value, Option<js_sys::Object>),
 }
 
 pub struct App {
@@ -35,6 +37,9 @@ pub struct App {
     _keys: EventListener,
     _hash: EventListener,
     _resize: EventListener,
+    _message: EventListener,
+    /// The page that embeds this one (an `<iframe>`'s parent), and what it was told.
+    host: Option<(web_sys::Window, crate::model::embed::Watcher)>,
     hunt: Option<HuntWorker>,
     on_screen: OnScreen,
     frame_log: FrameLog,
@@ -140,12 +145,30 @@ impl Component for App {
             l.send_message(Msg::Command(Command::OpenFragment(effects::fragment())))
         });
         let resize = EventListener::new(&win, "resize", |_| stage::fit());
+        let l = ctx.link().clone();
+        let message = EventListener::new(&win, "message", move |e| {
+            let Some(e) = e.dyn_ref::<web_sys::MessageEvent>() else {
+                return;
+            };
+            // What is not plain data (a port, a function) is not a message for us.
+            if let Ok(data) = serde_wasm_bindgen::from_value(e.data()) {
+                l.send_message(Msg::Host(data, e.source()));
+            }
+        });
+        let host = win
+            .parent()
+            .ok()
+            .flatten()
+            .filter(|parent| !js_sys::Object::is(parent, &win))
+            .map(|parent| (parent, crate::model::embed::Watcher::default()));
         if busy {
             ctx.link()
                 .send_message(Msg::Applied(vec![Effect::StartFrames]));
         }
         App {
             _resize: resize,
+            _message: message,
+            host,
             page,
             send,
             raf: None,
@@ -165,6 +188,15 @@ impl Component for App {
             Msg::Command(cmd) => self.dispatch(ctx, cmd),
             Msg::Applied(fx) => self.effects(ctx, fx),
             Msg::Refresh => {}
+            Msg::Host(data, source) => {
+                let (fx, reply) = self.page.borrow_mut().host_message(&data);
+                self.effects(ctx, fx);
+                // A window of another origin is no `instanceof Window` here: no checked cast.
+                if let (Some(reply), Some(to)) = (reply, source) {
+                    let to: web_sys::Window = to.unchecked_into();
+                    post(&to, &reply);
+                }
+            }
             Msg::HuntReport(data) => {
                 let r = serde_wasm_bindgen::from_value(data).unwrap_or_else(|e| {
                     crate::model::hunt::WorkerReport {
@@ -225,6 +257,11 @@ impl Component for App {
             log.push_back([advance, total - advance, total]);
         }
         self.stage.after_render(&self.page.borrow());
+        if let Some((parent, watcher)) = &mut self.host {
+            for event in watcher.poll(&self.page.borrow()) {
+                post(parent, &event);
+            }
+        }
     }
 
     fn view(&self, _ctx: &Context<Self>) -> Html {
@@ -256,6 +293,26 @@ impl Component for App {
             page.presenter.then_some("presenter"),
             lesson.then_some("lesson-mode")
         );
+        if page.embed {
+            let lesson = page.in_lesson();
+            return html! {
+                <div class={classes!("page", "embed", page.presenter.then_some("presenter"))}>
+                    <div class="embed-top">
+                        { panel(embed::bar, props(settled)) }
+                        { panel(embed::clock, props(v)) }
+                    </div>
+                    { panel(dialogs::banners, props(settled)) }
+                    { panel(dialogs::progress, props(v + page.job_tick)) }
+                    { if lesson { html! { { panel(lesson::lesson_panel, props(v)) } } } else { html! {} } }
+                    <div class="embed-stage">
+                        <section class="panel cluster-panel" aria-label="Cluster">
+                            { panel(cluster::cluster, props(v)) }
+                        </section>
+                        <div class="side">{ panel(embed::side, props(v)) }</div>
+                    </div>
+                </div>
+            };
+        }
         html! {
             <div class={class}>
                 <header class="bar">
@@ -312,5 +369,13 @@ impl Component for App {
                 { if page.list_open { html! { { panel(dialogs::scenario_list, props(settled)) } } } else { html! {} } }
             </div>
         }
+    }
+}
+
+/// A message to another window, as plain data (objects, not maps).
+fn post(to: &web_sys::Window, value: &serde_json::Value) {
+    use serde::Serialize;
+    if let Ok(v) = value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()) {
+        to.post_message(&v, "*").ok();
     }
 }

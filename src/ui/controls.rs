@@ -78,12 +78,16 @@ pub fn scenario_bar(p: &PanelProps) -> Html {
             </label>
             <button id="all-scenarios" onclick={send(p, Command::ScenarioList(true))}>{ "All scenarios…" }</button>
             <button id="share" onclick={send(p, Command::Share)} title="Copy a link that reproduces this run at this moment">{ "Share link" }</button>
+            <button id="copy-embed" onclick={send(p, Command::CopyEmbed)} title="Copy an <iframe> for a course page: the lesson player at this scenario and moment">{ "Embed" }</button>
             { if page.in_lesson() { html! {
                 <button id="tools" aria-pressed={page.tools_open.to_string()} aria-expanded={page.tools_open.to_string()}
                     onclick={send(p, Command::Tools(!page.tools_open))} title="Stepping, seed, nodes, files, design switches, Raft settings, the bug hunt">{ "Tools" }</button>
             } } else { html! {} } }
             <button id="presenter" onclick={send(p, Command::Presenter(!page.presenter))} aria-pressed={page.presenter.to_string()} title="Large type, one screen (p)">{ "Presenter" }</button>
             <button id="help" onclick={send(p, Command::Help(true))} title="Shortcuts (?)" aria-label="Keyboard shortcuts">{ "?" }</button>
+            { if let Some(code) = &page.embed_code { html! {
+                <input id="embed-code" class="share-url" readonly=true value={code.clone()} aria-label="Embed code (copied to the clipboard)" />
+            } } else { html! {} } }
             { if let Some(url) = &page.share_url { html! {
                 <input id="share-url" class="share-url" readonly=true value={url.clone()} aria-label="Share link (copied to the clipboard)" />
             } } else { html! {} } }

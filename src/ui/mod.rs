@@ -4,7 +4,7 @@
 //! - [`app`]: the root: the frame loop, the keyboard, effects in the browser, the layout;
 //! - one file per panel: [`controls`], [`lesson`], [`cluster`], [`locks`], [`clients`],
 //!   [`log`], [`spacetime`], [`events`], [`invariants`], [`clocks`], [`switches`], [`compare`],
-//!   [`dialogs`]; what they share: [`props`];
+//!   [`dialogs`]; what they share: [`props`]; [`embed`]: the player a course page embeds;
 //! - [`onscreen`]: panels off screen are not drawn during play; [`stage`]: the stage fits the
 //!   screen and what the caption names is brought into view;
 //! - [`effects`]: the address bar, the clipboard, downloads, the hunt's worker;
@@ -20,6 +20,7 @@ pub mod compare;
 pub mod controls;
 pub mod dialogs;
 pub mod effects;
+pub mod embed;
 pub mod events;
 pub mod invariants;
 pub mod lesson;

@@ -1,0 +1,42 @@
+//! The player a course page embeds (`#embed/…`, see `model::embed`): a bar with play, the time
+//! and a link to the whole page; the lesson's caption with Back and Next; the cluster; and the
+//! one side panel the caption is about.
+
+use super::props::{send, PanelProps};
+use super::{clients, locks, log};
+use crate::model::focus::{self, Side};
+use crate::model::text::fmt_us;
+use crate::model::Command;
+use yew::prelude::*;
+
+/// The player's bar. Drawn on settled versions: the link's moment is the last command's.
+pub fn bar(p: &PanelProps) -> Html {
+    let page = p.page.borrow();
+    let full =
+        crate::scenario::link::encode_url(&page.base_url, &page.pg.scenario, page.pg.now_us());
+    html! {
+        <header class="embed-bar" role="group" aria-label="Player">
+            <strong class="brand">{ "raftlock" }</strong>
+            <button id="play" class="primary" onclick={send(p, Command::TogglePlay)} aria-pressed={page.playing.to_string()}>
+                { if page.playing { "Pause" } else { "Play" } }</button>
+            <a id="open-full" href={full} target="_blank" rel="noopener" title="This run at this moment, with every panel and tool">{ "Open in full ↗" }</a>
+        </header>
+    }
+}
+
+/// The run's time (drawn every frame).
+pub fn clock(p: &PanelProps) -> Html {
+    let page = p.page.borrow();
+    html! { <span class="embed-time" id="time">{ fmt_us(page.pg.now_us() as i64) }</span> }
+}
+
+/// The side panel the caption names (the lock view when it names none).
+pub fn side(p: &PanelProps) -> Html {
+    let which = focus::current(&p.page.borrow()).side();
+    match which {
+        Side::Locks => locks::lock_view(p),
+        Side::Log => log::log_focus(p),
+        Side::Storage => clients::storage(p),
+        Side::Clients => clients::clients(p),
+    }
+}
