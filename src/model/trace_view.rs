@@ -283,6 +283,226 @@ impl TraceView {
     }
 }
 
+/// What a node applied at an index, for the log grid.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GridCell {
+    /// The line that says so.
+    pub line: u64,
+    pub term: u64,
+    pub cmd: String,
+    pub result: String,
+    /// Another node applied something else at this index (an entry that differs).
+    pub differs: bool,
+}
+
+/// The replicated log as the trace shows it (applies only): the latest `cols` indices applied
+/// by the line reached, one row per index, one column per node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogGrid {
+    pub nodes: Vec<usize>,
+    pub indices: Vec<u64>,
+    /// `cells[row][column]`: None where that node had not applied that index.
+    pub cells: Vec<Vec<Option<GridCell>>>,
+}
+
+/// A mark on the trace's space-time diagram.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mark {
+    pub lane: usize,
+    /// Where on the axis: true time in µs, or the line's number when the trace has no times.
+    pub at: u64,
+    pub line: u64,
+    /// role, grant, release, expire, noop, restart, accepted, rejected, finding.
+    pub class: &'static str,
+    pub label: String,
+}
+
+/// The space-time diagram of the lines before the one reached: a lane per node and one for the
+/// storage, over the last `window` of true time (or of lines, in a trace without times).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagram {
+    pub lanes: Vec<String>,
+    pub from: u64,
+    pub to: u64,
+    /// The axis counts lines, not microseconds.
+    pub by_line: bool,
+    pub marks: Vec<Mark>,
+}
+
+/// The marks a diagram draws at most (the newest).
+pub const DIAGRAM_MARKS: usize = 800;
+
+impl TraceView {
+    /// The log grid of the latest `cols` indices applied by the line reached.
+    pub fn log_grid(&self, cols: usize) -> LogGrid {
+        let nodes = self.nodes();
+        let seen = &self.lines[..self.at];
+        let last = seen
+            .iter()
+            .filter_map(|l| match &l.kind {
+                Kind::Apply { index, .. } => Some(*index),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
+        let first = last.saturating_sub(cols as u64 - 1).max(1);
+        let indices: Vec<u64> = if last == 0 {
+            Vec::new()
+        } else {
+            (first..=last).collect()
+        };
+        let mut cells = vec![vec![None; nodes.len()]; indices.len()];
+        for l in seen {
+            if let Kind::Apply {
+                node,
+                index,
+                term,
+                cmd,
+                result,
+                ..
+            } = &l.kind
+            {
+                let (Some(col), true) = (
+                    nodes.iter().position(|n| n == node),
+                    *index >= first && *index <= last,
+                ) else {
+                    continue;
+                };
+                cells[(*index - first) as usize][col] = Some(GridCell {
+                    line: l.n,
+                    term: *term,
+                    cmd: cmd.clone(),
+                    result: result.clone(),
+                    differs: false,
+                });
+            }
+        }
+        for row in &mut cells {
+            let mut kinds = row
+                .iter()
+                .flatten()
+                .map(|c| (c.term, c.cmd.clone()))
+                .collect::<Vec<_>>();
+            kinds.sort();
+            kinds.dedup();
+            if kinds.len() > 1 {
+                row.iter_mut().flatten().for_each(|c| c.differs = true);
+            }
+        }
+        LogGrid {
+            nodes,
+            indices,
+            cells,
+        }
+    }
+
+    /// The space-time diagram up to the line reached: `window_us` of true time, or the last
+    /// `window_lines` lines when the trace carries no times. The checker's findings in it are
+    /// marks of their own (class `finding`).
+    pub fn diagram(&self, window_us: u64, window_lines: u64) -> Diagram {
+        let nodes = self.nodes();
+        let mut lanes: Vec<String> = nodes.iter().map(|n| format!("n{n}")).collect();
+        lanes.push("storage".into());
+        let storage = nodes.len();
+        let seen = &self.lines[..self.at];
+        let timed = seen.last().and_then(|l| l.t_us);
+        let by_line = timed.is_none();
+        let to = timed.unwrap_or_else(|| seen.last().map_or(0, |l| l.n));
+        let from = to.saturating_sub(if by_line { window_lines } else { window_us });
+        let lane_of = |node: &usize| nodes.iter().position(|n| n == node).unwrap_or(0);
+        let mut marks = Vec::new();
+        for l in seen.iter().rev() {
+            let at = if by_line { Some(l.n) } else { l.t_us };
+            let Some(at) = at else { continue };
+            if at < from || marks.len() >= DIAGRAM_MARKS {
+                break;
+            }
+            let (lane, class, label) = match &l.kind {
+                Kind::Role { node, role, term } => (
+                    lane_of(node),
+                    "role",
+                    format!("n{node} becomes {role} in term {term}"),
+                ),
+                Kind::Apply {
+                    node,
+                    index,
+                    cmd,
+                    result,
+                    ..
+                } => {
+                    let class = match cmd.split('{').next().unwrap_or("") {
+                        "Grant" => "grant",
+                        "Release" => "release",
+                        "Expire" => "expire",
+                        _ => "noop",
+                    };
+                    (
+                        lane_of(node),
+                        class,
+                        format!("n{node} applies {index}: {cmd} → {result}"),
+                    )
+                }
+                Kind::Restart { node } => (lane_of(node), "restart", format!("n{node} restarts")),
+                Kind::Write {
+                    client,
+                    key,
+                    token,
+                    accepted,
+                } => (
+                    storage,
+                    if *accepted { "accepted" } else { "rejected" },
+                    format!(
+                        "{client} writes {key} with token {token}: {}",
+                        if *accepted { "accepted" } else { "rejected" }
+                    ),
+                ),
+                Kind::Other(_) => continue,
+            };
+            marks.push(Mark {
+                lane,
+                at,
+                line: l.n,
+                class,
+                label,
+            });
+        }
+        marks.reverse();
+        // Each finding in the window, on the lane of its line.
+        for f in self.findings_so_far() {
+            let Some(m) = marks.iter().find(|m| m.line == f.line) else {
+                continue;
+            };
+            marks.push(Mark {
+                lane: m.lane,
+                at: m.at,
+                line: f.line,
+                class: "finding",
+                label: format!("line {}: {} — {}", f.line, f.rule.name(), f.rule.words()),
+            });
+        }
+        Diagram {
+            lanes,
+            from,
+            to,
+            by_line,
+            marks,
+        }
+    }
+
+    /// Each finding's place along the whole trace (0..1, by line), for marks on the scrubber.
+    pub fn finding_marks(&self) -> Vec<(f64, u64, &'static str)> {
+        let len = self.lines.len().max(1) as f64;
+        self.report
+            .findings
+            .iter()
+            .map(|f| {
+                let i = self.lines.partition_point(|l| l.n < f.line);
+                (i as f64 / len, f.line, f.rule.name())
+            })
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -345,5 +565,98 @@ mod tests {
         .unwrap();
         assert!(e.contains("line 2"), "{e}");
         assert!(TraceView::open("x", "\n\n").is_err());
+    }
+
+    #[test]
+    fn the_trace_log_grid_shows_each_nodes_applies_and_marks_an_entry_that_differs() {
+        let mut v = TraceView::open("gc.jsonl", &gc_pause_trace()).unwrap();
+        let g = v.log_grid(8);
+        assert_eq!(g.nodes, vec![1, 2, 3, 4, 5]);
+        let last = *g.indices.last().unwrap();
+        assert_eq!(
+            g.indices,
+            (last.saturating_sub(7).max(1)..=last).collect::<Vec<_>>()
+        );
+        assert!(
+            g.cells.iter().flatten().flatten().all(|c| !c.differs),
+            "a correct run agrees"
+        );
+        // Every running node applied the last index, with the same command.
+        let row = g.cells.last().unwrap();
+        assert!(row.iter().flatten().count() >= 3);
+        // Before any apply: an empty grid.
+        v.at = 0;
+        assert!(v.log_grid(8).indices.is_empty());
+        // A trace where n3 applied something else at an index: that row is marked.
+        let text = gc_pause_trace();
+        let (i, line) = text
+            .lines()
+            .enumerate()
+            .find(|(_, l)| l.contains(r#""ev":"apply","node":3,"#) && l.contains(r#""op":"grant""#))
+            .unwrap();
+        let bad = line.replacen(r#""lease_ms":"#, r#""lease_ms":9"#, 1);
+        let text: Vec<&str> = text.lines().collect();
+        let mut edited = text.clone();
+        edited[i] = &bad;
+        let v = TraceView::open("bad.jsonl", &edited.join("\n")).unwrap();
+        let g = v.log_grid(last as usize);
+        let differs: Vec<_> = g
+            .cells
+            .iter()
+            .flatten()
+            .flatten()
+            .filter(|c| c.differs)
+            .collect();
+        assert!(
+            differs.iter().any(|c| c.line == i as u64 + 1),
+            "n3's cell is marked"
+        );
+        assert!(!v.report.ok(), "and the checker says so too");
+    }
+
+    #[test]
+    fn the_trace_diagram_draws_the_window_before_the_line_reached_with_its_findings() {
+        let text = gc_pause_trace().replacen(r#""accepted":false"#, r#""accepted":true"#, 1);
+        let mut v = TraceView::open("bad.jsonl", &text).unwrap();
+        let d = v.diagram(2_000_000, 200);
+        assert!(!d.by_line);
+        assert_eq!(d.lanes, ["n1", "n2", "n3", "n4", "n5", "storage"]);
+        assert_eq!(d.to - d.from, 2_000_000);
+        assert!(d.marks.iter().all(|m| m.at >= d.from && m.at <= d.to));
+        assert!(d.marks.iter().any(|m| m.class == "accepted" && m.lane == 5));
+        let f = d
+            .marks
+            .iter()
+            .find(|m| m.class == "finding")
+            .expect("the finding is marked");
+        assert_eq!(f.line, v.report.findings[0].line);
+        assert!(f.label.contains("storage_rejects_stale_tokens"));
+        // Before the finding's line, no finding mark.
+        v.go_to_line(v.report.findings[0].line - 1);
+        assert!(v
+            .diagram(2_000_000, 200)
+            .marks
+            .iter()
+            .all(|m| m.class != "finding"));
+        // The scrubber's marks: one per finding, at its place along the file.
+        let marks = v.finding_marks();
+        assert_eq!(marks.len(), 1);
+        assert!(marks[0].0 > 0.5 && marks[0].0 < 1.0, "{marks:?}");
+        // A trace without times: the axis counts lines.
+        let untimed: String = gc_pause_trace()
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                let mut v = v.as_object().unwrap().clone();
+                v.remove("t_us");
+                serde_json::Value::Object(v).to_string() + "\n"
+            })
+            .collect();
+        let v = TraceView::open("untimed.jsonl", &untimed).unwrap();
+        let d = v.diagram(2_000_000, 10);
+        assert!(d.by_line);
+        assert!(!d.marks.is_empty());
+        assert_eq!(d.to, v.lines.last().unwrap().n);
+        assert!(d.marks.iter().all(|m| m.at + 10 >= d.to));
     }
 }

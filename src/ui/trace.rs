@@ -3,7 +3,7 @@
 //! and the checker's findings with the rule in the seed's words and a way to go to each.
 
 use super::props::{input_value, send, PanelProps};
-use crate::model::text::fmt_us;
+use crate::model::text::{fmt_us, num};
 use crate::model::trace_view::Kind;
 use crate::model::Command;
 use yew::prelude::*;
@@ -68,6 +68,10 @@ pub fn trace_panel(p: &PanelProps) -> Html {
     } else {
         html! { <p class="broken" id="trace-verdict">{ format!("✗ The checker finds {} problem(s); {so_far} of them at or before this line.", v.report.findings.len() as u64 + v.report.more) }</p> }
     };
+    let timeline = v.finding_marks().into_iter().map(|(at, line, rule)| {
+        html! { <button class="finding-mark" style={format!("left:{:.2}%", at * 100.0)} title={format!("line {line}: {rule}")}
+            aria-label={format!("Go to line {line}: {rule}")} onclick={p.send.reform(move |_| Command::TraceLine(line))}></button> }
+    });
     html! {
         <section class="panel wide trace-panel" aria-label="Trace" id="trace-panel">
             <div class="dialog-head">
@@ -79,9 +83,12 @@ pub fn trace_panel(p: &PanelProps) -> Html {
                     oninput={p.send.reform(|e: InputEvent| Command::TraceAt(input_value(&e).parse().unwrap_or(0)))} />
                 <output id="trace-at">{ when }</output>
             </label>
+            <div class="trace-timeline" id="trace-timeline" aria-label="The checker's findings along the trace">{ for timeline }</div>
             { verdict }
             <ul class="findings" id="trace-findings">{ for findings }</ul>
             { for v.report.not_checked.iter().map(|m| html! { <p class="muted">{ format!("Not checked: {m}") }</p> }) }
+            { diagram(p, v) }
+            { log_grid(p, v) }
             <table class="locks trace-locks" aria-label="Lock tables per node">
                 <thead><tr><th>{ "key" }</th>{ for heads }</tr></thead>
                 <tbody>
@@ -94,5 +101,86 @@ pub fn trace_panel(p: &PanelProps) -> Html {
             <ul class="trace-writes">{ for writes }</ul>
             <p class="muted">{ "What the trace does not carry (clock rates, messages in flight) is not drawn. Lock tables are what each node's applies said." }</p>
         </section>
+    }
+}
+
+/// The space-time diagram of the trace up to the line reached: a lane per node and the
+/// storage, a mark per event (click: go to its line), the findings in red.
+fn diagram(p: &PanelProps, v: &crate::model::trace_view::TraceView) -> Html {
+    let d = v.diagram(2_000_000, 200);
+    let (width, lane_h, left) = (1100.0, 24.0, 64.0);
+    let height = d.lanes.len() as f64 * lane_h + 22.0;
+    let span = (d.to - d.from).max(1) as f64;
+    let x_of = |at: u64| left + (at.saturating_sub(d.from)) as f64 / span * (width - left - 12.0);
+    let y_of = |lane: usize| 14.0 + lane as f64 * lane_h;
+    let lanes = d.lanes.iter().enumerate().map(|(i, name)| {
+        html! {
+            <g class="lane"><text x="4" y={num(y_of(i) + 4.0)}>{ name.clone() }</text>
+                <line x1={num(left)} x2={num(width)} y1={num(y_of(i))} y2={num(y_of(i))} /></g>
+        }
+    });
+    let marks = d.marks.iter().map(|m| {
+        let (x, y, line) = (x_of(m.at), y_of(m.lane), m.line);
+        let shape = if m.class == "finding" {
+            html! { <line x1={num(x)} x2={num(x)} y1={num(y - 10.0)} y2={num(y + 10.0)} /> }
+        } else {
+            html! { <circle cx={num(x)} cy={num(y)} r="4" /> }
+        };
+        html! { <g class={classes!("tmark", m.class)} onclick={p.send.reform(move |_| Command::TraceLine(line))}>{ shape }<title>{ format!("line {line}: {}", m.label) }</title></g> }
+    });
+    let axis = if d.by_line {
+        format!(
+            "lines {} to {} (the trace has no times)",
+            d.from.max(1),
+            d.to
+        )
+    } else {
+        format!(
+            "true time {} to {}",
+            fmt_us(d.from as i64),
+            fmt_us(d.to as i64)
+        )
+    };
+    html! {
+        <figure class="trace-diagram">
+            <svg class="spacetime trace-spacetime" id="trace-diagram" viewBox={format!("0 0 {width} {height}")} role="img"
+                aria-label={format!("Space-time diagram of the trace: {} events before the line reached, {} finding(s); {axis}", d.marks.iter().filter(|m| m.class != "finding").count(), d.marks.iter().filter(|m| m.class == "finding").count())}>
+                <g class="lanes">{ for lanes }</g>
+                <g class="marks">{ for marks }</g>
+            </svg>
+            <figcaption class="muted">{ format!("{axis}: applies (green Grant, blue Release, red-pink Expire), role changes, restarts, the storage's writes; a red line is a finding. Click a mark to go to its line.") }</figcaption>
+        </figure>
+    }
+}
+
+/// The replicated log as the trace shows it: what each node applied at the latest indexes,
+/// with its result; a row where the nodes disagree is red.
+fn log_grid(p: &PanelProps, v: &crate::model::trace_view::TraceView) -> Html {
+    let g = v.log_grid(12);
+    if g.indices.is_empty() {
+        return html! { <p class="muted" id="trace-log">{ "No entry applied yet at this line." }</p> };
+    }
+    let heads = g
+        .nodes
+        .iter()
+        .map(|n| html! { <th scope="col">{ format!("n{n}") }</th> });
+    let rows = g.indices.iter().zip(&g.cells).rev().map(|(i, row)| {
+        let differs = row.iter().flatten().any(|c| c.differs);
+        let cells = row.iter().map(|c| match c {
+            Some(c) => {
+                let line = c.line;
+                html! { <td class={classes!("entry", c.differs.then_some("differs"))} title={format!("line {line}, term {}", c.term)}>
+                    <button class="linkish" onclick={p.send.reform(move |_| Command::TraceLine(line))}>{ c.cmd.clone() }</button>
+                    <span class="res">{ c.result.clone() }</span></td> }
+            }
+            None => html! { <td class="empty">{ "—" }</td> },
+        });
+        html! { <tr class={classes!(differs.then_some("differs"))}><th scope="row">{ format!("#{i}") }</th>{ for cells }</tr> }
+    });
+    html! {
+        <table class="trace-log" id="trace-log" aria-label="The replicated log as applied on each node (latest indexes first)">
+            <thead><tr><th>{ "index" }</th>{ for heads }</tr></thead>
+            <tbody>{ for rows }</tbody>
+        </table>
     }
 }

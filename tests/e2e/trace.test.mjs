@@ -43,6 +43,28 @@ test('a trace opens read-only, scrubs, and each finding goes to its line, as raf
     s.dispatchEvent(new Event('input', { bubbles: true }));
   });
   await page.waitForFunction(() => window.raftlock.trace().at === 0);
+  assert.equal(await page.locator('#trace-diagram .tmark').count(), 0, 'nothing before the first line');
+  assert.match(await page.textContent('#trace-log'), /No entry applied yet/);
+  // The finding's red mark on the timeline goes to its line; the diagram marks it in red.
+  assert.equal(await page.locator('#trace-timeline .finding-mark').count(), 1);
+  await page.click('#trace-timeline .finding-mark');
+  await page.waitForFunction((l) => window.raftlock.trace().line === l, t.findings[0].line);
+  assert.equal(await page.locator('#trace-diagram .tmark.finding').count(), 1);
+  assert.ok(await page.locator('#trace-diagram .tmark.accepted').count() >= 1, 'the storage lane');
+  assert.match(await page.getAttribute('#trace-diagram', 'aria-label'), /1 finding/);
+  // The log grid: the latest indexes, each node's command and result.
+  assert.match(await page.textContent('#trace-log'), /Grant\{k, \d+ ms\}\s*Granted\{\d+\}/);
+  assert.equal(await page.locator('#trace-log tr.differs').count(), 0);
+  // A mark on the diagram goes to its line too.
+  const markLine = await page.evaluate(() => Number(document.querySelector('#trace-diagram .tmark.grant title').textContent.match(/^line (\d+)/)[1]));
+  await page.click('#trace-diagram .tmark.grant', { force: true });
+  await page.waitForFunction((l) => window.raftlock.trace().line === l, markLine);
+  await page.evaluate(() => {
+    const s = document.querySelector('#trace-scrubber');
+    s.value = '0';
+    s.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await page.waitForFunction(() => window.raftlock.trace().at === 0);
   await page.click('#trace-findings .goto');
   await page.waitForFunction((l) => window.raftlock.trace().line === l, t.findings[0].line);
   assert.match(await page.textContent('#trace-findings'), /Fencing: the storage accepts a write only with a token at least as high/);
@@ -59,6 +81,28 @@ test('a trace opens read-only, scrubs, and each finding goes to its line, as raf
   await page.click('#close-trace');
   await page.waitForFunction(() => window.raftlock.trace() === null);
   assert.equal(await page.evaluate(() => window.raftlock.snapshot().trace_hash), before);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('an entry that differs between nodes is red in the trace\'s log grid, and the checker names it', async () => {
+  // n3 applies a Grant with another lease than the others at the same index.
+  const p = traceFile('differs', (t) => {
+    const lines = t.split('\n');
+    const i = lines.findIndex((l) => l.includes('"ev":"apply","node":3,') && l.includes('"op":"grant"'));
+    lines[i] = lines[i].replace('"lease_ms":', '"lease_ms":9');
+    return lines.join('\n');
+  });
+  const { page, errors } = await openApp(br.context, srv.url);
+  await page.setInputFiles('#open-trace', p);
+  await page.waitForFunction(() => window.raftlock.trace() !== null);
+  const t = await page.evaluate(() => window.raftlock.trace());
+  assert.ok(t.findings.some((f) => f.rule === 'same_entry_on_every_node'), JSON.stringify(t.findings));
+  const first = t.findings.find((f) => f.rule === 'same_entry_on_every_node');
+  await page.click(`#trace-findings li:has-text("same_entry_on_every_node") .goto`);
+  await page.waitForFunction((l) => window.raftlock.trace().line === l, first.line);
+  assert.ok(await page.locator('#trace-log tr.differs td.differs').count() >= 2, 'the row where they disagree is red');
+  await shot(page, 'trace-differs');
   assert.deepEqual(errors, []);
   await page.close();
 });
