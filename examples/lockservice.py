@@ -114,25 +114,30 @@ class Cluster:
         return result
 
     def acquire(self, client, key, lease_ms):
+        invoked = clock_us             # when the client asked (invoked_us: the exact history check)
         if key in self.leader.locks:   # the leader answers "busy" without a log entry
             emit("client", client=client, op="acquire", key=key, outcome="busy",
-                 token=self.leader.locks[key]["token"])
+                 token=self.leader.locks[key]["token"], invoked_us=invoked)
             return None
         r = self.propose({"op": "grant", "key": key, "lease_ms": lease_ms, "client": client})
         if r["r"] == "granted":
-            emit("client", client=client, op="acquire", key=key, outcome="granted", token=r["token"])
+            emit("client", client=client, op="acquire", key=key, outcome="granted", token=r["token"],
+                 invoked_us=invoked)
             return r["token"]
         return None
 
     def release(self, client, key):
+        invoked = clock_us
         lock = self.leader.locks.get(key)
         if lock is None or (lock["holder"] != client and BUG != "release-other"):
-            emit("client", client=client, op="release", key=key, outcome="not_found")
+            emit("client", client=client, op="release", key=key, outcome="not_found", invoked_us=invoked)
             return
         self.propose({"op": "release", "key": key, "client": client})
-        emit("client", client=client, op="release", key=key, outcome="released")
+        emit("client", client=client, op="release", key=key, outcome="released", invoked_us=invoked)
 
     def tick(self, ms):
+        global clock_us
+        clock_us += ms * 1000          # true time passes as the leases count down
         for node in self.nodes.values():
             node.tick(ms)
         for key, lock in list(self.leader.locks.items()):

@@ -8,7 +8,9 @@
 //!   node; each node's applies in order without gaps (a `restart` starts its applies again, a
 //!   `snapshot_restored` moves them on); a Release from a client deletes only that client's lock;
 //! - `role`: at most one leader per term;
-//! - `write`: the storage accepts no token below the highest it accepted for that key.
+//! - `write`: the storage accepts no token below the highest it accepted for that key;
+//! - `client`: the clients' history as a mutex with leases (`check::history`), exactly when the
+//!   events carry `invoked_us`, else with each operation starting at the client's previous event.
 //!
 //! Unknown kinds and fields are ignored; a check whose events are absent says so. A line that is
 //! not a trace event is an error with its number. Memory: one lock table, each node's position,
@@ -31,10 +33,11 @@ pub enum Rule {
     AppliesInOrder,
     OneLeaderPerTerm,
     StorageRejectsStaleTokens,
+    ClientsSeeAMutexWithLeases,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 10] = [
+    pub const ALL: [Rule; 11] = [
         Rule::TokenIsTheGrantsIndex,
         Rule::ExpireDeletesOnlyOnTokenMatch,
         Rule::DeletedOnlyByCommittedExpire,
@@ -45,6 +48,7 @@ impl Rule {
         Rule::AppliesInOrder,
         Rule::OneLeaderPerTerm,
         Rule::StorageRejectsStaleTokens,
+        Rule::ClientsSeeAMutexWithLeases,
     ];
 
     pub fn name(self) -> &'static str {
@@ -59,6 +63,7 @@ impl Rule {
             Rule::AppliesInOrder => "applies_in_order",
             Rule::OneLeaderPerTerm => "one_leader_per_term",
             Rule::StorageRejectsStaleTokens => "storage_rejects_stale_tokens",
+            Rule::ClientsSeeAMutexWithLeases => "clients_see_a_mutex_with_leases",
         }
     }
 
@@ -75,6 +80,7 @@ impl Rule {
             Rule::AppliesInOrder => "The state machine applies committed commands in order: each node applies index after index, without gaps, except where it installs a snapshot.",
             Rule::OneLeaderPerTerm => "Election Safety: at most one leader can be elected in a given term.",
             Rule::StorageRejectsStaleTokens => "Fencing: the storage accepts a write only with a token at least as high as any it accepted for that key.",
+            Rule::ClientsSeeAMutexWithLeases => "What the clients were told is explainable by one lock per key, held by one client at a time, each hold ending by its Release or by its lease's expiry; the fencing tokens (log indexes) order the holds. Leases assume the servers' clocks run true: with drift or a jump this can fail, and the fencing tokens are what keeps the storage safe.",
         }
     }
 }
@@ -135,6 +141,13 @@ pub struct Raw {
     pub client: Option<String>,
     pub token: Option<u64>,
     pub accepted: Option<bool>,
+    /// A `client` event's operation (acquire, release, work) and outcome (granted, busy,
+    /// released, not_holder, timeout, lease_lost).
+    pub op: Option<String>,
+    pub outcome: Option<String>,
+    /// When the client sent the request (optional: without it, the interval of an operation
+    /// starts at the client's previous event).
+    pub invoked_us: Option<u64>,
 }
 
 /// An entry as first seen applied.
@@ -165,6 +178,7 @@ pub struct Seen {
     pub applies: u64,
     pub roles: u64,
     pub writes: u64,
+    pub clients: u64,
     pub ignored: u64,
 }
 
@@ -187,6 +201,14 @@ pub struct TraceCheck {
     dropped: u64,
     /// An index at which the reference could not go on (the trace lacks an entry before it).
     gap_at: Option<u64>,
+    /// The clients' operations from `client` events, each with its line; each client's latest
+    /// event time; the lease of each Grant by its token (the index it was applied at).
+    history: crate::check::history::History,
+    history_lines: Vec<u64>,
+    client_last_us: BTreeMap<u32, u64>,
+    grant_lease_ms: BTreeMap<u64, u64>,
+    invoked_given: bool,
+    untimed_clients: u64,
 }
 
 /// What a checked trace comes to.
@@ -396,8 +418,59 @@ impl TraceCheck {
                 }
             }
             "apply" => self.apply(n, raw)?,
+            "client" => self.client(n, raw)?,
             _ => self.seen.ignored += 1,
         }
+        Ok(())
+    }
+
+    /// A client's acquire or release and what it was told, for the history check at the end.
+    fn client(&mut self, n: u64, raw: &Raw) -> Result<(), LineError> {
+        use crate::check::history::{Answer, Op};
+        self.seen.clients += 1;
+        let bad = |m: &str| LineError {
+            line: n,
+            message: format!("a client event without {m}"),
+        };
+        let name = raw.client.as_deref().ok_or_else(|| bad("client"))?;
+        let op = raw.op.as_deref().ok_or_else(|| bad("op"))?;
+        let outcome = raw.outcome.as_deref().ok_or_else(|| bad("outcome"))?;
+        // The history is about time: a client event without it is left out (and said so).
+        let Some(t) = raw.t_us else {
+            self.untimed_clients += 1;
+            return Ok(());
+        };
+        let id = self.client_id(name);
+        let since = self.client_last_us.insert(id, t).unwrap_or(0);
+        let acquire = match op {
+            "acquire" => true,
+            "release" => false,
+            _ => return Ok(()),
+        };
+        let key = raw.key.clone().ok_or_else(|| bad("key"))?;
+        let answer = match (outcome, raw.token) {
+            ("granted", Some(token)) => Some(Answer::Granted {
+                token,
+                lease_ms: self.grant_lease_ms.get(&token).copied().unwrap_or(0),
+            }),
+            ("granted", None) => return Err(bad("the token it was granted")),
+            ("busy", _) => Some(Answer::Busy),
+            ("released", _) => Some(Answer::Released),
+            ("not_holder" | "not_found", _) => Some(Answer::NotHolder),
+            // Timed out: it may have taken effect or not.
+            _ => None,
+        };
+        self.invoked_given |= raw.invoked_us.is_some();
+        let invoke_us = raw.invoked_us.unwrap_or(since).min(t);
+        self.history.ops.push(Op {
+            client: id,
+            req: self.history_lines.len() as u64,
+            key,
+            acquire,
+            invoke_us,
+            answer: answer.map(|a| (t, a)),
+        });
+        self.history_lines.push(n);
         Ok(())
     }
 
@@ -479,6 +552,9 @@ impl TraceCheck {
                 _ => {}
             }
             return Ok(());
+        }
+        if let Some(LockOp::Grant { lease_ms, .. }) = &op {
+            self.grant_lease_ms.insert(index, *lease_ms);
         }
         self.entries.insert(
             index,
@@ -607,8 +683,42 @@ impl TraceCheck {
     }
 
     pub fn finish(mut self) -> Report {
-        self.findings.sort_by_key(|f| f.line);
         let mut not_checked = Vec::new();
+        if self.untimed_clients > 0 {
+            not_checked.push(format!(
+                "the clients' history: {} client event(s) without t_us were left out",
+                self.untimed_clients
+            ));
+        }
+        if self.history_lines.is_empty() {
+            not_checked
+                .push("the clients' history as a mutex with leases: no client events".into());
+        } else {
+            if !self.invoked_given {
+                not_checked.push("the clients' history exactly: client events carry no invoked_us, so each operation is taken to start at the client's previous event (the check can miss a problem, never invent one)".into());
+            }
+            let names = self.client_names.clone();
+            let verdict = crate::check::history::check_mutex(&self.history, &|c| {
+                names.get(c as usize).cloned().unwrap_or_default()
+            });
+            if let Err(c) = verdict {
+                let lines = c.ops.map(|i| self.history_lines[i]);
+                let last = lines[0].max(lines[1]);
+                let t = self
+                    .history
+                    .ops
+                    .get(c.ops[0].max(c.ops[1]))
+                    .and_then(|o| o.answer.as_ref().map(|a| a.0));
+                self.find(
+                    last,
+                    t,
+                    Rule::ClientsSeeAMutexWithLeases,
+                    c.message,
+                    lines.to_vec(),
+                );
+            }
+        }
+        self.findings.sort_by_key(|f| f.line);
         if self.seen.applies == 0 {
             not_checked
                 .push("apply results, the same entry on every node, order: no apply events".into());
