@@ -6,7 +6,15 @@ set -eu
 dir="${TRUNK_STAGING_DIR:?run by trunk as a post_build hook}"
 src="${TRUNK_SOURCE_DIR:-.}"
 if [ "${TRUNK_PROFILE:-debug}" != "release" ]; then
-  rm -f "$dir/sw.js"
+  # A development build caches nothing; a worker a release build left at this address (the
+  # same port) is replaced by this one, which clears the caches and unregisters itself.
+  cat > "$dir/sw.js" <<'JS'
+self.addEventListener("install", () => self.skipWaiting());
+self.addEventListener("activate", (e) => e.waitUntil((async () => {
+  for (const k of await caches.keys()) if (k.startsWith("raftlock-")) await caches.delete(k);
+  await self.registration.unregister();
+})()));
+JS
   exit 0
 fi
 cd "$dir"
