@@ -42,7 +42,7 @@ test-e2e: build
 	cargo build --release --bin raftlock
 	node --test --test-concurrency=1 --test-reporter=tap tests/e2e/
 
-## Bundle sizes (raw and gzipped) against the 150 KB first-load budget
+## Bundle sizes (raw and gzipped); what the first frame needs against its 220 KB budget
 size: build
 	@scripts/size.sh
 

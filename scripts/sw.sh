@@ -1,7 +1,8 @@
 #!/bin/sh
 # Trunk post-build hook: write sw.js (the service worker) into the build from www/sw.js, with
 # the build's files to precache and a version that is the hash of their contents.
-# Release builds only: a development server (`trunk serve`) is never cached.
+# Release builds only (including `make serve`, which serves one): a development build
+# (`trunk serve` without --release) gets a worker that removes itself and the caches.
 set -eu
 dir="${TRUNK_STAGING_DIR:?run by trunk as a post_build hook}"
 src="${TRUNK_SOURCE_DIR:-.}"

@@ -31,9 +31,16 @@ self.addEventListener("fetch", (e) => {
   const req = e.request;
   if (req.method !== "GET" || new URL(req.url).origin !== self.location.origin) return;
   if (req.mode === "navigate") {
+    // Only the app's own page: other pages under this path (or a file opened directly) go to
+    // the network as if there were no worker.
+    const scope = new URL(self.registration.scope).pathname;
+    const path = new URL(req.url).pathname;
+    if (path !== scope && path !== `${scope}index.html`) return;
     e.respondWith((async () => {
-      // A new version waits while this page is open; a reload of the only tab is "the next
-      // load": the new worker takes over and the browser asks again (Refresh: 0).
+      // A new version waits while this page is open; a reload when no other page of the app
+      // is open (a tab, or a player embedded in a course page) is "the next load": the new
+      // worker takes over and the browser asks again (Refresh: 0). Once it has, `waiting` is
+      // no longer installed, so this happens once.
       const waiting = self.registration.waiting;
       if (waiting && waiting.state === "installed" && (await self.clients.matchAll({ type: "window" })).length <= 1) {
         waiting.postMessage("raftlock-skip-waiting");

@@ -47,6 +47,13 @@ pub enum Kind {
     Restart {
         node: usize,
     },
+    /// A client's acquire or release and what it was told.
+    Client {
+        client: String,
+        op: String,
+        key: String,
+        outcome: String,
+    },
     Other(String),
 }
 
@@ -64,6 +71,8 @@ pub struct NodeState {
 pub struct TraceView {
     pub name: String,
     pub lines: Vec<Line>,
+    /// The nodes the trace names, in order.
+    nodes: Vec<usize>,
     pub report: Report,
     /// How many lines are reached (0..=lines.len()).
     pub at: usize,
@@ -128,6 +137,15 @@ fn kind_of(v: Raw) -> Kind {
             accepted: v.accepted.unwrap_or(false),
         },
         "restart" => Kind::Restart { node },
+        "client" => Kind::Client {
+            client: v.client.unwrap_or_default(),
+            op: v.op.unwrap_or_default(),
+            key: v.key.unwrap_or_default(),
+            outcome: match (v.outcome, v.token) {
+                (Some(o), Some(t)) => format!("{o} (token {t})"),
+                (o, _) => o.unwrap_or_default(),
+            },
+        },
         _ => Kind::Other(v.ev),
     }
 }
@@ -163,8 +181,21 @@ impl TraceView {
             return Err("That trace file was refused: it has no events.".into());
         }
         let at = lines.len();
+        let mut nodes: Vec<usize> = lines
+            .iter()
+            .filter_map(|l| match &l.kind {
+                Kind::Role { node, .. } | Kind::Apply { node, .. } | Kind::Restart { node } => {
+                    Some(*node)
+                }
+                _ => None,
+            })
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        nodes.shrink_to_fit();
         Ok(TraceView {
             name: name.to_string(),
+            nodes,
             lines,
             report,
             at,
@@ -173,19 +204,7 @@ impl TraceView {
 
     /// The nodes the trace names, in order.
     pub fn nodes(&self) -> Vec<usize> {
-        let mut v: Vec<usize> = self
-            .lines
-            .iter()
-            .filter_map(|l| match &l.kind {
-                Kind::Role { node, .. } | Kind::Apply { node, .. } | Kind::Restart { node } => {
-                    Some(*node)
-                }
-                _ => None,
-            })
-            .collect();
-        v.sort_unstable();
-        v.dedup();
-        v
+        self.nodes.clone()
     }
 
     /// Every node as of the line reached.
@@ -345,7 +364,7 @@ impl TraceView {
             })
             .max()
             .unwrap_or(0);
-        let first = last.saturating_sub(cols as u64 - 1).max(1);
+        let first = last.saturating_sub(cols.max(1) as u64 - 1).max(1);
         let indices: Vec<u64> = if last == 0 {
             Vec::new()
         } else {
@@ -403,9 +422,11 @@ impl TraceView {
         let nodes = self.nodes();
         let mut lanes: Vec<String> = nodes.iter().map(|n| format!("n{n}")).collect();
         lanes.push("storage".into());
-        let storage = nodes.len();
+        lanes.push("clients".into());
+        let (storage, clients) = (nodes.len(), nodes.len() + 1);
         let seen = &self.lines[..self.at];
-        let timed = seen.last().and_then(|l| l.t_us);
+        // The axis is time when the trace has times (the last line reached that has one).
+        let timed = seen.iter().rev().find_map(|l| l.t_us);
         let by_line = timed.is_none();
         let to = timed.unwrap_or_else(|| seen.last().map_or(0, |l| l.n));
         let from = to.saturating_sub(if by_line { window_lines } else { window_us });
@@ -455,6 +476,20 @@ impl TraceView {
                         "{client} writes {key} with token {token}: {}",
                         if *accepted { "accepted" } else { "rejected" }
                     ),
+                ),
+                Kind::Client {
+                    client,
+                    op,
+                    key,
+                    outcome,
+                } => (
+                    clients,
+                    if outcome.starts_with("granted") {
+                        "granted"
+                    } else {
+                        "client"
+                    },
+                    format!("{client} {op} {key}: {outcome}"),
                 ),
                 Kind::Other(_) => continue,
             };
@@ -620,7 +655,14 @@ mod tests {
         let mut v = TraceView::open("bad.jsonl", &text).unwrap();
         let d = v.diagram(2_000_000, 200);
         assert!(!d.by_line);
-        assert_eq!(d.lanes, ["n1", "n2", "n3", "n4", "n5", "storage"]);
+        assert_eq!(
+            d.lanes,
+            ["n1", "n2", "n3", "n4", "n5", "storage", "clients"]
+        );
+        assert!(
+            d.marks.iter().any(|m| m.class == "granted" && m.lane == 6),
+            "the clients' lane"
+        );
         assert_eq!(d.to - d.from, 2_000_000);
         assert!(d.marks.iter().all(|m| m.at >= d.from && m.at <= d.to));
         assert!(d.marks.iter().any(|m| m.class == "accepted" && m.lane == 5));
@@ -642,6 +684,22 @@ mod tests {
         let marks = v.finding_marks();
         assert_eq!(marks.len(), 1);
         assert!(marks[0].0 > 0.5 && marks[0].0 < 1.0, "{marks:?}");
+        // A finding of the clients' history sits on a client line: marked on the clients' lane.
+        let history = [
+            r#"{"t_us":100,"ev":"role","node":1,"role":"leader","term":1}"#,
+            r#"{"t_us":900000,"ev":"apply","node":1,"index":1,"term":1,"cmd":{"op":"grant","key":"k","lease_ms":1000,"client":"A"},"result":{"r":"granted","token":1}}"#,
+            r#"{"t_us":1000000,"ev":"client","client":"A","op":"acquire","key":"k","outcome":"granted","token":1,"invoked_us":800000}"#,
+            r#"{"t_us":1200000,"ev":"client","client":"B","op":"acquire","key":"k","outcome":"granted","token":2,"invoked_us":1050000}"#,
+        ]
+        .join("\n");
+        let v = TraceView::open("h.jsonl", &history).unwrap();
+        let d = v.diagram(2_000_000, 200);
+        let f = d
+            .marks
+            .iter()
+            .find(|m| m.class == "finding")
+            .expect("marked");
+        assert_eq!((f.line, f.lane), (4, 2), "B's line, on the clients' lane");
         // A trace without times: the axis counts lines.
         let untimed: String = gc_pause_trace()
             .lines()

@@ -25,8 +25,8 @@ pub enum Msg {
     HuntReport(wasm_bindgen::JsValue),
     /// Redraw (a lazy panel scrolled in).
     Refresh,
-    /// A `postMessage` to the page (the embed's API, `model::embed`): its data, and who sent it.
-    Host(serde_json::Value, Option<js_sys::Object>),
+    /// A `postMessage` from the page that embeds this one (the embed's API, `model::embed`).
+    Host(serde_json::Value),
 }
 
 pub struct App {
@@ -145,22 +145,26 @@ impl Component for App {
             l.send_message(Msg::Command(Command::OpenFragment(effects::fragment())))
         });
         let resize = EventListener::new(&win, "resize", |_| stage::fit());
-        let l = ctx.link().clone();
-        let message = EventListener::new(&win, "message", move |e| {
-            let Some(e) = e.dyn_ref::<web_sys::MessageEvent>() else {
-                return;
-            };
-            // What is not plain data (a port, a function) is not a message for us.
-            if let Ok(data) = serde_wasm_bindgen::from_value(e.data()) {
-                l.send_message(Msg::Host(data, e.source()));
-            }
-        });
+        // The page that embeds this one (an iframe's parent) is the only one that speaks to it.
         let host = win
             .parent()
             .ok()
             .flatten()
             .filter(|parent| !js_sys::Object::is(parent, &win))
             .map(|parent| (parent, crate::model::embed::Watcher::default()));
+        let l = ctx.link().clone();
+        let parent = host.as_ref().map(|(p, _)| p.clone());
+        let message = EventListener::new(&win, "message", move |e| {
+            let (Some(e), Some(parent)) = (e.dyn_ref::<web_sys::MessageEvent>(), &parent) else {
+                return;
+            };
+            if !e.source().is_some_and(|s| js_sys::Object::is(&s, parent)) {
+                return;
+            }
+            if let Some(data) = host_data(&e.data()) {
+                l.send_message(Msg::Host(data));
+            }
+        });
         if busy {
             ctx.link()
                 .send_message(Msg::Applied(vec![Effect::StartFrames]));
@@ -188,13 +192,11 @@ impl Component for App {
             Msg::Command(cmd) => self.dispatch(ctx, cmd),
             Msg::Applied(fx) => self.effects(ctx, fx),
             Msg::Refresh => {}
-            Msg::Host(data, source) => {
+            Msg::Host(data) => {
                 let (fx, reply) = self.page.borrow_mut().host_message(&data);
                 self.effects(ctx, fx);
-                // A window of another origin is no `instanceof Window` here: no checked cast.
-                if let (Some(reply), Some(to)) = (reply, source) {
-                    let to: web_sys::Window = to.unchecked_into();
-                    post(&to, &reply);
+                if let (Some(reply), Some((parent, _))) = (reply, &self.host) {
+                    post(parent, &reply);
                 }
             }
             Msg::HuntReport(data) => {
@@ -378,4 +380,47 @@ fn post(to: &web_sys::Window, value: &serde_json::Value) {
     if let Ok(v) = value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()) {
         to.post_message(&v, "*").ok();
     }
+}
+
+/// A host's message as plain data, read field by field (never the whole value: a message can
+/// be anything, cyclic or deep): `type`, and `scenario`, `builtin`, `ms` when present, an
+/// object or array as its JSON text. None: not a message of ours.
+fn host_data(v: &wasm_bindgen::JsValue) -> Option<serde_json::Value> {
+    use serde_json::Value;
+    if !v.is_object() {
+        return None;
+    }
+    let get = |k: &str| {
+        js_sys::Reflect::get(v, &k.into())
+            .ok()
+            .filter(|x| !x.is_undefined())
+    };
+    let kind = get("type")?
+        .as_string()
+        .filter(|k| k.starts_with("raftlock:"))?;
+    let plain = |x: wasm_bindgen::JsValue| -> Value {
+        if let Some(s) = x.as_string() {
+            Value::String(s)
+        } else if let Some(n) = x.as_f64() {
+            serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
+        } else if let Some(b) = x.as_bool() {
+            Value::Bool(b)
+        } else if x.is_object() {
+            // As JSON text (a scenario document); one that cannot be written is refused.
+            js_sys::JSON::stringify(&x)
+                .ok()
+                .and_then(|s| s.as_string())
+                .map_or(Value::Null, Value::String)
+        } else {
+            Value::Null
+        }
+    };
+    let mut m = serde_json::Map::new();
+    m.insert("type".into(), Value::String(kind));
+    for k in ["scenario", "builtin", "ms"] {
+        if let Some(x) = get(k) {
+            m.insert(k.into(), plain(x));
+        }
+    }
+    Some(Value::Object(m))
 }

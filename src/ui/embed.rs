@@ -7,19 +7,33 @@ use super::{clients, locks, log};
 use crate::model::focus::{self, Side};
 use crate::model::text::fmt_us;
 use crate::model::Command;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-/// The player's bar. Drawn on settled versions: the link's moment is the last command's.
+/// The player's bar. Drawn on settled versions (commands, not frames): the link is made again
+/// at the click, at the moment the run has reached (while it plays too).
 pub fn bar(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    let full =
-        crate::scenario::link::encode_url(&page.base_url, &page.pg.scenario, page.pg.now_us());
+    let link = |page: &crate::model::Page| {
+        crate::scenario::link::encode_url(&page.base_url, &page.pg.scenario, page.pg.now_us())
+    };
+    let full = link(&page);
+    let shared = p.page.clone();
+    let at_click = Callback::from(move |e: MouseEvent| {
+        let url = link(&shared.borrow());
+        if let Some(a) = e
+            .current_target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlAnchorElement>().ok())
+        {
+            a.set_href(&url);
+        }
+    });
     html! {
         <header class="embed-bar" role="group" aria-label="Player">
             <strong class="brand">{ "raftlock" }</strong>
             <button id="play" class="primary" onclick={send(p, Command::TogglePlay)} aria-pressed={page.playing.to_string()}>
                 { if page.playing { "Pause" } else { "Play" } }</button>
-            <a id="open-full" href={full} target="_blank" rel="noopener" title="This run at this moment, with every panel and tool">{ "Open in full ↗" }</a>
+            <a id="open-full" href={full} onclick={at_click} target="_blank" rel="noopener" title="This run at this moment, with every panel and tool">{ "Open in full ↗" }</a>
         </header>
     }
 }

@@ -148,7 +148,7 @@ fn diagram(p: &PanelProps, v: &crate::model::trace_view::TraceView) -> Html {
                 <g class="lanes">{ for lanes }</g>
                 <g class="marks">{ for marks }</g>
             </svg>
-            <figcaption class="muted">{ format!("{axis}: applies (green Grant, blue Release, red-pink Expire), role changes, restarts, the storage's writes; a red line is a finding. Click a mark to go to its line.") }</figcaption>
+            <figcaption class="muted">{ format!("{axis}: applies (green Grant, blue Release, red-pink Expire), role changes, restarts, the storage's writes, what clients were told; a red line is a finding. Click a mark to go to its line.") }</figcaption>
         </figure>
     }
 }

@@ -102,6 +102,12 @@ test('a host page drives the player by postMessage and hears its moments, checks
   assert.match(errs[1], /refused/);
   assert.match(errs[2], /does not know the message "raftlock:fly"/);
   assert.equal(await frame.evaluate(() => window.raftlock.snapshot().trace_hash), before, 'bad messages change nothing');
+  // Only the embedding page speaks to the player: a message the player's own window posts is
+  // ignored (no answer, nothing done).
+  await frame.evaluate(() => window.postMessage({ type: 'raftlock:seek', ms: 100 }, '*'));
+  await page.evaluate(() => send({ type: 'raftlock:fly-too' }));
+  await waitGot(page, () => got.filter((m) => m.type === 'raftlock:error').length === 4);
+  assert.equal(await frame.evaluate(() => window.raftlock.snapshot().trace_hash), before, 'a message from elsewhere is ignored');
   // Back to the start and through the lesson: a student's answer and the outcomes reach the host.
   await page.evaluate(() => send({ type: 'raftlock:load', builtin: 'gc-pause' }));
   await waitGot(page, () => got.filter((m) => m.type === 'raftlock:ready').length === 2);
@@ -126,6 +132,14 @@ test('a host page drives the player by postMessage and hears its moments, checks
 
 test('Embed on the whole page copies an iframe of the player at this moment', async () => {
   const { page, errors } = await openApp(br.context, `${app.url}#scenario=ghost-lock`);
+  // The page on its own (no embedding page) takes no messages.
+  // (Messages arrive in order: when the marker posted after it arrives, the page has had it.)
+  await page.evaluate(() => new Promise((resolve) => {
+    addEventListener('message', function f(e) { if (e.data === 'marker') { removeEventListener('message', f); resolve(); } });
+    postMessage({ type: 'raftlock:load', builtin: 'gc-pause' }, '*');
+    postMessage('marker', '*');
+  }));
+  assert.equal(await page.inputValue('#scenario'), 'ghost-lock');
   await page.evaluate(() => window.raftlock.runTo(1_500_000));
   await page.click('#copy-embed');
   const code = await page.inputValue('#embed-code');

@@ -13,9 +13,12 @@ export const SHOTS = process.env.RAFTLOCK_SHOTS || path.join(os.tmpdir(), 'raftl
 
 /// `prefix` serves the site under a sub-path (as a static host would), e.g. '/play/raftlock/'.
 /// `gzip`: compress what the browser accepts compressed, as a real host does (the benchmark's loads).
-export function serve(root = DIST, prefix = '/', { gzip = false } = {}) {
+/// `gate`: while `gate.down`, every request is counted in `gate.hits` and answered 503 (a host
+/// that is gone: what a service worker's own requests meet when the network is off).
+export function serve(root = DIST, prefix = '/', { gzip = false, gate = null } = {}) {
   return new Promise((resolve) => {
     const server = http.createServer((req, res) => {
+      if (gate?.down) { gate.hits++; res.writeHead(503); res.end('down'); return; }
       const url = new URL(req.url, 'http://x');
       if (!url.pathname.startsWith(prefix)) { res.writeHead(404); res.end('not found'); return; }
       let p = path.normalize(path.join(root, decodeURIComponent(url.pathname.slice(prefix.length - 1))));

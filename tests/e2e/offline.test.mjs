@@ -9,11 +9,12 @@ import path from 'node:path';
 import { serve, launch, openApp, snap, DIST } from './helpers.mjs';
 
 let srv, br, dir;
+const gate = { down: false, hits: 0 };
 before(async () => {
   // A copy of the build, so that the update test can serve a second one in its place.
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'raftlock-site-'));
   fs.cpSync(DIST, dir, { recursive: true });
-  srv = await serve(dir);
+  srv = await serve(dir, '/', { gate });
   br = await launch();
 });
 after(async () => { await br.close(); srv.server.close(); fs.rmSync(dir, { recursive: true, force: true }); });
@@ -25,7 +26,10 @@ test('after the first visit the page, a built-in scenario and the hunt work with
   await controlled(page);
   const version = await page.evaluate(async () => (await caches.keys()).find((k) => k.startsWith('raftlock-')));
   assert.ok(version, 'the build is precached');
+  // The network off for the page, and the host gone for the worker's own requests too
+  // (Playwright's offline mode does not reach a service worker's fetches).
   await br.context.setOffline(true);
+  gate.down = true;
   try {
     await page.goto(`${srv.url}#scenario=ghost-lock`);
     await page.reload();
@@ -43,6 +47,7 @@ test('after the first visit the page, a built-in scenario and the hunt work with
     await page.waitForFunction(() => /^Found/.test(document.querySelector('#hunt-status')?.textContent || ''), null, { timeout: 60000 });
   } finally {
     await br.context.setOffline(false);
+    gate.down = false;
   }
   assert.deepEqual(errors, []);
   await page.close();
@@ -63,7 +68,7 @@ test('a new build installs in the background, is announced, and opens on the nex
   await page.waitForFunction(() => window.raftlock && document.querySelector('svg.cluster'), null, { timeout: 30000 });
   assert.equal(await marker(), null, 'the open page is not swapped under the user');
   await page.waitForSelector('#update-notice', { timeout: 30000 });
-  assert.match(await page.textContent('#update-notice'), /A new version of raftlock is ready: it opens when you reload the page\./);
+  assert.match(await page.textContent('#update-notice'), /A new version of raftlock is ready: it opens when you reload the page \(close its other tabs first\)\./);
   // The load after that is the second build.
   await page.reload();
   await page.waitForFunction(() => document.querySelector('meta[name="raftlock-build"]') && window.raftlock && document.querySelector('svg.cluster'), null, { timeout: 30000 });

@@ -57,7 +57,7 @@ test('a trace opens read-only, scrubs, and each finding goes to its line, as raf
   assert.equal(await page.locator('#trace-log tr.differs').count(), 0);
   // A mark on the diagram goes to its line too.
   const markLine = await page.evaluate(() => Number(document.querySelector('#trace-diagram .tmark.grant title').textContent.match(/^line (\d+)/)[1]));
-  await page.click('#trace-diagram .tmark.grant', { force: true });
+  await page.locator('#trace-diagram .tmark.grant').first().dispatchEvent('click');
   await page.waitForFunction((l) => window.raftlock.trace().line === l, markLine);
   await page.evaluate(() => {
     const s = document.querySelector('#trace-scrubber');

@@ -105,6 +105,28 @@ fn clients_see_a_mutex_with_leases() {
         rules(&check_text(&earlier).unwrap()),
         [Rule::ClientsSeeAMutexWithLeases].into()
     );
+    // A lost reply: A's release times out and is sent again; the retry's answer is the
+    // original one. Its interval starts at A's previous event (0.9 s), not at the timeout, so
+    // B's grant after it is no overlap. The same with a grant that overflows any sum.
+    let retried = [
+        r#"{"t_us":100,"ev":"role","node":1,"role":"leader","term":1}"#,
+        r#"{"t_us":400000,"ev":"apply","node":1,"index":1,"term":1,"cmd":{"op":"grant","key":"k","lease_ms":1000,"client":"A"},"result":{"r":"granted","token":1}}"#,
+        r#"{"t_us":500000,"ev":"client","client":"A","op":"acquire","key":"k","outcome":"granted","token":1}"#,
+        r#"{"t_us":900000,"ev":"apply","node":1,"index":2,"term":1,"cmd":{"op":"release","key":"k","client":"A"},"result":{"r":"released"}}"#,
+        r#"{"t_us":1300000,"ev":"client","client":"A","op":"release","key":"k","outcome":"timeout"}"#,
+        r#"{"t_us":1400000,"ev":"apply","node":1,"index":3,"term":1,"cmd":{"op":"grant","key":"k","lease_ms":1000,"client":"B"},"result":{"r":"granted","token":3}}"#,
+        r#"{"t_us":1450000,"ev":"client","client":"B","op":"acquire","key":"k","outcome":"granted","token":3}"#,
+        r#"{"t_us":1700000,"ev":"client","client":"A","op":"release","key":"k","outcome":"timeout"}"#,
+        r#"{"t_us":1800000,"ev":"client","client":"A","op":"release","key":"k","outcome":"released"}"#,
+    ]
+    .join("\n");
+    let r = check_text(&retried).unwrap();
+    assert!(r.findings.is_empty(), "{:?}", r.findings);
+    let huge = retried.replace(
+        r#""lease_ms":1000,"client":"A""#,
+        r#""lease_ms":18446744073709551615,"client":"A""#,
+    );
+    assert!(check_text(&huge).is_ok(), "no overflow on a trace's values");
     // No client events: the check says it did not run.
     let none = trace
         .lines()

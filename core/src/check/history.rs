@@ -150,10 +150,11 @@ pub fn check_mutex(h: &History, name: &dyn Fn(ClientId) -> String) -> Result<Vec
         for (k, &(token, gi, answered)) in gs.iter().enumerate() {
             let g = ops[gi];
             let lease_us = match &g.answer {
-                Some((_, Answer::Granted { lease_ms, .. })) => lease_ms * 1000,
+                Some((_, Answer::Granted { lease_ms, .. })) => lease_ms.saturating_mul(1000),
                 _ => 0,
             };
-            let expiry = g.invoke_us + lease_us;
+            // Saturating: a trace's values come from anywhere.
+            let expiry = g.invoke_us.saturating_add(lease_us);
             // g's release, if the client sent one after its grant.
             let release = releases.get(&(g.client, key)).and_then(|rs| {
                 rs.get(rs.partition_point(|&o| ops[o].req <= g.req))

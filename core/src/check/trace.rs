@@ -209,6 +209,8 @@ pub struct TraceCheck {
     grant_lease_ms: BTreeMap<u64, u64>,
     invoked_given: bool,
     untimed_clients: u64,
+    /// Per client, the request whose attempt timed out (told once as an unanswered operation).
+    client_timed_out: BTreeMap<u32, (bool, String)>,
 }
 
 /// What a checked trace comes to.
@@ -441,13 +443,30 @@ impl TraceCheck {
             return Ok(());
         };
         let id = self.client_id(name);
-        let since = self.client_last_us.insert(id, t).unwrap_or(0);
+        // A timeout is one attempt's: the client sends the same request again and the answer
+        // may still come, so its interval keeps starting where it did (and a request given up
+        // counts as either outcome: an unanswered operation, once).
+        let timeout = outcome == "timeout";
+        let since = if timeout {
+            self.client_last_us.get(&id).copied().unwrap_or(0)
+        } else {
+            self.client_last_us.insert(id, t).unwrap_or(0)
+        };
         let acquire = match op {
             "acquire" => true,
             "release" => false,
             _ => return Ok(()),
         };
         let key = raw.key.clone().ok_or_else(|| bad("key"))?;
+        if timeout {
+            let pending = (acquire, key.clone());
+            if self.client_timed_out.get(&id) == Some(&pending) {
+                return Ok(());
+            }
+            self.client_timed_out.insert(id, pending);
+        } else {
+            self.client_timed_out.remove(&id);
+        }
         let answer = match (outcome, raw.token) {
             ("granted", Some(token)) => Some(Answer::Granted {
                 token,
