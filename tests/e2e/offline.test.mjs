@@ -39,6 +39,14 @@ test('after the first visit the page, a built-in scenario and the hunt work with
     // A built-in scenario plays.
     await page.evaluate(() => window.raftlock.runTo(3_000_000));
     assert.ok((await snap(page)).events > 0);
+    // A share link opened offline works: its scenario is in the link.
+    await page.click('#share');
+    const link = await page.inputValue('#share-url');
+    assert.match(link, /#v1\./);
+    await page.goto('about:blank');
+    await page.goto(link);
+    await page.waitForFunction(() => window.raftlock && document.querySelector('svg.cluster') && !window.raftlock.job().busy, null, { timeout: 30000 });
+    assert.equal((await snap(page)).now_us, 3_000_000, 'at the moment the link holds');
     // The hunt's worker and its wasm come from the cache too.
     await page.goto(`${srv.url}#scenario=playground`);
     await page.waitForFunction(() => window.raftlock && document.querySelector('#hunt-start'), null, { timeout: 30000 });
