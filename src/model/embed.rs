@@ -18,6 +18,8 @@ use serde_json::{json, Value};
 
 /// The prefix of an embed fragment.
 pub const PREFIX: &str = "embed";
+/// The prefix of the `type` of every message of the API.
+pub const MESSAGE_PREFIX: &str = "raftlock:";
 
 /// Whether a fragment asks for the player, and the fragment of the run it shows.
 pub fn split(frag: &str) -> (bool, &str) {
@@ -37,10 +39,11 @@ pub fn fragment(run_fragment: &str) -> String {
     }
 }
 
-/// The `<iframe>` snippet for a course page: the player at this scenario and moment.
+/// The `<iframe>` snippet for a course page: the player at this scenario and moment (the share
+/// link's address, its fragment made a player's).
 pub fn code(base_url: &str, sc: &Scenario, moment_us: u64) -> String {
-    let base = base_url.split('#').next().unwrap_or(base_url);
-    let frag = crate::scenario::link::encode_fragment(sc, moment_us);
+    let link = crate::scenario::link::encode_url(base_url, sc, moment_us);
+    let (base, frag) = link.split_once('#').unwrap_or((&link, ""));
     let title = sc
         .lesson
         .as_ref()
@@ -48,7 +51,7 @@ pub fn code(base_url: &str, sc: &Scenario, moment_us: u64) -> String {
     let title = if title.is_empty() { "a run" } else { title };
     format!(
         "<iframe src=\"{base}{}\" width=\"800\" height=\"500\" style=\"border:0;max-width:100%\" title=\"raftlock: {}\" loading=\"lazy\"></iframe>",
-        fragment(&frag),
+        fragment(frag),
         escape_attr(title)
     )
 }
@@ -65,7 +68,7 @@ pub fn parse(data: &Value) -> Result<Option<Command>, String> {
     let Some(kind) = data.get("type").and_then(Value::as_str) else {
         return Ok(None);
     };
-    let Some(kind) = kind.strip_prefix("raftlock:") else {
+    let Some(kind) = kind.strip_prefix(MESSAGE_PREFIX) else {
         return Ok(None);
     };
     Ok(Some(match kind {

@@ -33,6 +33,8 @@ pub enum Kind {
         term: u64,
         key: Option<String>,
         client: Option<String>,
+        /// grant, release, expire or noop.
+        op: &'static str,
         cmd: String,
         result: String,
         token: Option<u64>,
@@ -101,11 +103,11 @@ fn kind_of(v: Raw) -> Kind {
                     )
                 });
             let k = key.clone().unwrap_or_default();
-            let cmd = match op.as_str() {
-                "grant" => format!("Grant{{{k}, {lease} ms}}"),
-                "release" => format!("Release{{{k}}}"),
-                "expire" => format!("Expire{{{k}, {ctoken}}}"),
-                _ => "Noop".into(),
+            let (op, cmd) = match op.as_str() {
+                "grant" => ("grant", format!("Grant{{{k}, {lease} ms}}")),
+                "release" => ("release", format!("Release{{{k}}}")),
+                "expire" => ("expire", format!("Expire{{{k}, {ctoken}}}")),
+                _ => ("noop", "Noop".into()),
             };
             let (r, rtoken, existed) = v
                 .result
@@ -124,6 +126,7 @@ fn kind_of(v: Raw) -> Kind {
                 term: v.term.unwrap_or(0),
                 key,
                 client,
+                op,
                 cmd,
                 token: if r == "granted" { rtoken } else { None },
                 deletes: r == "released" || (r == "expired" && existed == Some(true)),
@@ -203,16 +206,16 @@ impl TraceView {
     }
 
     /// The nodes the trace names, in order.
-    pub fn nodes(&self) -> Vec<usize> {
-        self.nodes.clone()
+    pub fn nodes(&self) -> &[usize] {
+        &self.nodes
     }
 
     /// Every node as of the line reached.
     pub fn state(&self) -> BTreeMap<usize, NodeState> {
         let mut out: BTreeMap<usize, NodeState> = self
-            .nodes()
-            .into_iter()
-            .map(|n| (n, NodeState::default()))
+            .nodes
+            .iter()
+            .map(|&n| (n, NodeState::default()))
             .collect();
         for l in &self.lines[..self.at] {
             match &l.kind {
@@ -354,7 +357,7 @@ pub const DIAGRAM_MARKS: usize = 800;
 impl TraceView {
     /// The log grid of the latest `cols` indices applied by the line reached.
     pub fn log_grid(&self, cols: usize) -> LogGrid {
-        let nodes = self.nodes();
+        let nodes = self.nodes.clone();
         let seen = &self.lines[..self.at];
         let last = seen
             .iter()
@@ -419,7 +422,7 @@ impl TraceView {
     /// `window_lines` lines when the trace carries no times. The checker's findings in it are
     /// marks of their own (class `finding`).
     pub fn diagram(&self, window_us: u64, window_lines: u64) -> Diagram {
-        let nodes = self.nodes();
+        let nodes = &self.nodes;
         let mut lanes: Vec<String> = nodes.iter().map(|n| format!("n{n}")).collect();
         lanes.push("storage".into());
         lanes.push("clients".into());
@@ -447,22 +450,15 @@ impl TraceView {
                 Kind::Apply {
                     node,
                     index,
+                    op,
                     cmd,
                     result,
                     ..
-                } => {
-                    let class = match cmd.split('{').next().unwrap_or("") {
-                        "Grant" => "grant",
-                        "Release" => "release",
-                        "Expire" => "expire",
-                        _ => "noop",
-                    };
-                    (
-                        lane_of(node),
-                        class,
-                        format!("n{node} applies {index}: {cmd} → {result}"),
-                    )
-                }
+                } => (
+                    lane_of(node),
+                    *op,
+                    format!("n{node} applies {index}: {cmd} → {result}"),
+                ),
                 Kind::Restart { node } => (lane_of(node), "restart", format!("n{node} restarts")),
                 Kind::Write {
                     client,
@@ -553,7 +549,7 @@ mod tests {
     fn a_trace_opens_as_a_run_to_scrub_with_each_nodes_lock_table() {
         let mut v = TraceView::open("gc.jsonl", &gc_pause_trace()).unwrap();
         assert!(v.report.ok());
-        assert_eq!(v.nodes(), vec![1, 2, 3, 4, 5]);
+        assert_eq!(v.nodes(), [1, 2, 3, 4, 5]);
         // The line where n1 applies A's Grant: n1 holds k for A with token 2.
         let n = v
             .lines

@@ -3,6 +3,7 @@
 //! [`Command`], carries out the [`Effect`]s that come back, and lays out the panels.
 
 use super::effects::{self, now_ms, HuntWorker};
+use super::host::Host;
 use super::onscreen::OnScreen;
 use super::props::{Draw, FrameLog, Panel, PanelProps, Shared, FRAME_LOG_MAX};
 use super::{
@@ -37,9 +38,8 @@ pub struct App {
     _keys: EventListener,
     _hash: EventListener,
     _resize: EventListener,
-    _message: EventListener,
-    /// The page that embeds this one (an `<iframe>`'s parent), and what it was told.
-    host: Option<(web_sys::Window, crate::model::embed::Watcher)>,
+    /// The page that embeds this one, if any.
+    host: Option<Host>,
     hunt: Option<HuntWorker>,
     on_screen: OnScreen,
     frame_log: FrameLog,
@@ -145,33 +145,14 @@ impl Component for App {
             l.send_message(Msg::Command(Command::OpenFragment(effects::fragment())))
         });
         let resize = EventListener::new(&win, "resize", |_| stage::fit());
-        // The page that embeds this one (an iframe's parent) is the only one that speaks to it.
-        let host = win
-            .parent()
-            .ok()
-            .flatten()
-            .filter(|parent| !js_sys::Object::is(parent, &win))
-            .map(|parent| (parent, crate::model::embed::Watcher::default()));
         let l = ctx.link().clone();
-        let parent = host.as_ref().map(|(p, _)| p.clone());
-        let message = EventListener::new(&win, "message", move |e| {
-            let (Some(e), Some(parent)) = (e.dyn_ref::<web_sys::MessageEvent>(), &parent) else {
-                return;
-            };
-            if !e.source().is_some_and(|s| js_sys::Object::is(&s, parent)) {
-                return;
-            }
-            if let Some(data) = host_data(&e.data()) {
-                l.send_message(Msg::Host(data));
-            }
-        });
+        let host = Host::new(&win, move |data| l.send_message(Msg::Host(data)));
         if busy {
             ctx.link()
                 .send_message(Msg::Applied(vec![Effect::StartFrames]));
         }
         App {
             _resize: resize,
-            _message: message,
             host,
             page,
             send,
@@ -195,8 +176,8 @@ impl Component for App {
             Msg::Host(data) => {
                 let (fx, reply) = self.page.borrow_mut().host_message(&data);
                 self.effects(ctx, fx);
-                if let (Some(reply), Some((parent, _))) = (reply, &self.host) {
-                    post(parent, &reply);
+                if let (Some(reply), Some(host)) = (reply, &self.host) {
+                    host.send(&reply);
                 }
             }
             Msg::HuntReport(data) => {
@@ -259,10 +240,8 @@ impl Component for App {
             log.push_back([advance, total - advance, total]);
         }
         self.stage.after_render(&self.page.borrow());
-        if let Some((parent, watcher)) = &mut self.host {
-            for event in watcher.poll(&self.page.borrow()) {
-                post(parent, &event);
-            }
+        if let Some(host) = &mut self.host {
+            host.tell(&self.page.borrow());
         }
     }
 
@@ -296,24 +275,7 @@ impl Component for App {
             lesson.then_some("lesson-mode")
         );
         if page.embed {
-            let lesson = page.in_lesson();
-            return html! {
-                <div class={classes!("page", "embed", page.presenter.then_some("presenter"))}>
-                    <div class="embed-top">
-                        { panel(embed::bar, props(settled)) }
-                        { panel(embed::clock, props(v)) }
-                    </div>
-                    { panel(dialogs::banners, props(settled)) }
-                    { panel(dialogs::progress, props(v + page.job_tick)) }
-                    { if lesson { html! { { panel(lesson::lesson_panel, props(v)) } } } else { html! {} } }
-                    <div class="embed-stage">
-                        <section class="panel cluster-panel" aria-label="Cluster">
-                            { panel(cluster::cluster, props(v)) }
-                        </section>
-                        <div class="side">{ panel(embed::side, props(v)) }</div>
-                    </div>
-                </div>
-            };
+            return embed::page(&page, props);
         }
         html! {
             <div class={class}>
@@ -372,55 +334,4 @@ impl Component for App {
             </div>
         }
     }
-}
-
-/// A message to another window, as plain data (objects, not maps).
-fn post(to: &web_sys::Window, value: &serde_json::Value) {
-    use serde::Serialize;
-    if let Ok(v) = value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()) {
-        to.post_message(&v, "*").ok();
-    }
-}
-
-/// A host's message as plain data, read field by field (never the whole value: a message can
-/// be anything, cyclic or deep): `type`, and `scenario`, `builtin`, `ms` when present, an
-/// object or array as its JSON text. None: not a message of ours.
-fn host_data(v: &wasm_bindgen::JsValue) -> Option<serde_json::Value> {
-    use serde_json::Value;
-    if !v.is_object() {
-        return None;
-    }
-    let get = |k: &str| {
-        js_sys::Reflect::get(v, &k.into())
-            .ok()
-            .filter(|x| !x.is_undefined())
-    };
-    let kind = get("type")?
-        .as_string()
-        .filter(|k| k.starts_with("raftlock:"))?;
-    let plain = |x: wasm_bindgen::JsValue| -> Value {
-        if let Some(s) = x.as_string() {
-            Value::String(s)
-        } else if let Some(n) = x.as_f64() {
-            serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
-        } else if let Some(b) = x.as_bool() {
-            Value::Bool(b)
-        } else if x.is_object() {
-            // As JSON text (a scenario document); one that cannot be written is refused.
-            js_sys::JSON::stringify(&x)
-                .ok()
-                .and_then(|s| s.as_string())
-                .map_or(Value::Null, Value::String)
-        } else {
-            Value::Null
-        }
-    };
-    let mut m = serde_json::Map::new();
-    m.insert("type".into(), Value::String(kind));
-    for k in ["scenario", "builtin", "ms"] {
-        if let Some(x) = get(k) {
-            m.insert(k.into(), plain(x));
-        }
-    }
-    Some(Value::Object(m))
 }

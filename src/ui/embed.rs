@@ -2,8 +2,8 @@
 //! and a link to the whole page; the lesson's caption with Back and Next; the cluster; and the
 //! one side panel the caption is about.
 
-use super::props::{send, PanelProps};
-use super::{clients, locks, log};
+use super::props::{send, Panel, PanelProps};
+use super::{clients, cluster, dialogs, lesson, locks, log};
 use crate::model::focus::{self, Side};
 use crate::model::text::fmt_us;
 use crate::model::Command;
@@ -52,5 +52,29 @@ pub fn side(p: &PanelProps) -> Html {
         Side::Log => log::log_focus(p),
         Side::Storage => clients::storage(p),
         Side::Clients => clients::clients(p),
+    }
+}
+
+/// The player's page: its bar and time, messages and progress, the lesson, the cluster and the
+/// one side panel. `props(version)` gives a panel's props at that version.
+pub fn page(page: &crate::model::Page, props: impl Fn(u64) -> PanelProps) -> Html {
+    let (v, settled) = (page.version, page.settled);
+    let panel = |draw: super::props::Draw, panel: PanelProps| html! { <Panel {panel} {draw} /> };
+    html! {
+        <div class={classes!("page", "embed", page.presenter.then_some("presenter"))}>
+            <div class="embed-top">
+                { panel(bar, props(settled)) }
+                { panel(clock, props(v)) }
+            </div>
+            { panel(dialogs::banners, props(settled)) }
+            { panel(dialogs::progress, props(v + page.job_tick)) }
+            { if page.in_lesson() { panel(lesson::lesson_panel, props(v)) } else { html! {} } }
+            <div class="embed-stage">
+                <section class="panel cluster-panel" aria-label="Cluster">
+                    { panel(cluster::cluster, props(v)) }
+                </section>
+                <div class="side">{ panel(side, props(v)) }</div>
+            </div>
+        </div>
     }
 }

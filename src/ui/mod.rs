@@ -7,7 +7,8 @@
 //!   [`dialogs`]; what they share: [`props`]; [`embed`]: the player a course page embeds;
 //! - [`onscreen`]: panels off screen are not drawn during play; [`stage`]: the stage fits the
 //!   screen and what the caption names is brought into view;
-//! - [`effects`]: the address bar, the clipboard, downloads, the hunt's worker;
+//! - [`effects`]: the address bar, the clipboard, downloads, the hunt's worker; [`host`]: the
+//!   page that embeds the player, and the messages between them;
 //! - [`api`]: `window.raftlock`, the JavaScript handle for tests and tools (it sends commands).
 
 pub mod api;
@@ -22,6 +23,7 @@ pub mod dialogs;
 pub mod effects;
 pub mod embed;
 pub mod events;
+pub mod host;
 pub mod invariants;
 pub mod lesson;
 pub mod locks;

@@ -16,6 +16,8 @@
 //! not a trace event is an error with its number. Memory: one lock table, each node's position,
 //! the leaders by term, and the log entries from the lowest index a node may still apply.
 
+mod clients;
+
 use crate::lock::machine::{ApplyResult, LockCommand, LockMachine, LockOp};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -201,16 +203,8 @@ pub struct TraceCheck {
     dropped: u64,
     /// An index at which the reference could not go on (the trace lacks an entry before it).
     gap_at: Option<u64>,
-    /// The clients' operations from `client` events, each with its line; each client's latest
-    /// event time; the lease of each Grant by its token (the index it was applied at).
-    history: crate::check::history::History,
-    history_lines: Vec<u64>,
-    client_last_us: BTreeMap<u32, u64>,
-    grant_lease_ms: BTreeMap<u64, u64>,
-    invoked_given: bool,
-    untimed_clients: u64,
-    /// Per client, the request whose attempt timed out (told once as an unanswered operation).
-    client_timed_out: BTreeMap<u32, (bool, String)>,
+    /// The clients' history from `client` events.
+    history: clients::ClientHistory,
 }
 
 /// What a checked trace comes to.
@@ -428,69 +422,13 @@ impl TraceCheck {
 
     /// A client's acquire or release and what it was told, for the history check at the end.
     fn client(&mut self, n: u64, raw: &Raw) -> Result<(), LineError> {
-        use crate::check::history::{Answer, Op};
         self.seen.clients += 1;
-        let bad = |m: &str| LineError {
+        let name = raw.client.as_deref().ok_or_else(|| LineError {
             line: n,
-            message: format!("a client event without {m}"),
-        };
-        let name = raw.client.as_deref().ok_or_else(|| bad("client"))?;
-        let op = raw.op.as_deref().ok_or_else(|| bad("op"))?;
-        let outcome = raw.outcome.as_deref().ok_or_else(|| bad("outcome"))?;
-        // The history is about time: a client event without it is left out (and said so).
-        let Some(t) = raw.t_us else {
-            self.untimed_clients += 1;
-            return Ok(());
-        };
+            message: "a client event without client".into(),
+        })?;
         let id = self.client_id(name);
-        // A timeout is one attempt's: the client sends the same request again and the answer
-        // may still come, so its interval keeps starting where it did (and a request given up
-        // counts as either outcome: an unanswered operation, once).
-        let timeout = outcome == "timeout";
-        let since = if timeout {
-            self.client_last_us.get(&id).copied().unwrap_or(0)
-        } else {
-            self.client_last_us.insert(id, t).unwrap_or(0)
-        };
-        let acquire = match op {
-            "acquire" => true,
-            "release" => false,
-            _ => return Ok(()),
-        };
-        let key = raw.key.clone().ok_or_else(|| bad("key"))?;
-        if timeout {
-            let pending = (acquire, key.clone());
-            if self.client_timed_out.get(&id) == Some(&pending) {
-                return Ok(());
-            }
-            self.client_timed_out.insert(id, pending);
-        } else {
-            self.client_timed_out.remove(&id);
-        }
-        let answer = match (outcome, raw.token) {
-            ("granted", Some(token)) => Some(Answer::Granted {
-                token,
-                lease_ms: self.grant_lease_ms.get(&token).copied().unwrap_or(0),
-            }),
-            ("granted", None) => return Err(bad("the token it was granted")),
-            ("busy", _) => Some(Answer::Busy),
-            ("released", _) => Some(Answer::Released),
-            ("not_holder" | "not_found", _) => Some(Answer::NotHolder),
-            // Timed out: it may have taken effect or not.
-            _ => None,
-        };
-        self.invoked_given |= raw.invoked_us.is_some();
-        let invoke_us = raw.invoked_us.unwrap_or(since).min(t);
-        self.history.ops.push(Op {
-            client: id,
-            req: self.history_lines.len() as u64,
-            key,
-            acquire,
-            invoke_us,
-            answer: answer.map(|a| (t, a)),
-        });
-        self.history_lines.push(n);
-        Ok(())
+        self.history.event(n, id, raw)
     }
 
     fn apply(&mut self, n: u64, raw: &Raw) -> Result<(), LineError> {
@@ -573,7 +511,7 @@ impl TraceCheck {
             return Ok(());
         }
         if let Some(LockOp::Grant { lease_ms, .. }) = &op {
-            self.grant_lease_ms.insert(index, *lease_ms);
+            self.history.grant(index, *lease_ms);
         }
         self.entries.insert(
             index,
@@ -703,39 +641,10 @@ impl TraceCheck {
 
     pub fn finish(mut self) -> Report {
         let mut not_checked = Vec::new();
-        if self.untimed_clients > 0 {
-            not_checked.push(format!(
-                "the clients' history: {} client event(s) without t_us were left out",
-                self.untimed_clients
-            ));
-        }
-        if self.history_lines.is_empty() {
-            not_checked
-                .push("the clients' history as a mutex with leases: no client events".into());
-        } else {
-            if !self.invoked_given {
-                not_checked.push("the clients' history exactly: client events carry no invoked_us, so each operation is taken to start at the client's previous event (the check can miss a problem, never invent one)".into());
-            }
-            let names = self.client_names.clone();
-            let verdict = crate::check::history::check_mutex(&self.history, &|c| {
-                names.get(c as usize).cloned().unwrap_or_default()
-            });
-            if let Err(c) = verdict {
-                let lines = c.ops.map(|i| self.history_lines[i]);
-                let last = lines[0].max(lines[1]);
-                let t = self
-                    .history
-                    .ops
-                    .get(c.ops[0].max(c.ops[1]))
-                    .and_then(|o| o.answer.as_ref().map(|a| a.0));
-                self.find(
-                    last,
-                    t,
-                    Rule::ClientsSeeAMutexWithLeases,
-                    c.message,
-                    lines.to_vec(),
-                );
-            }
+        if let Some((line, t, message, lines)) =
+            self.history.finish(&self.client_names, &mut not_checked)
+        {
+            self.find(line, t, Rule::ClientsSeeAMutexWithLeases, message, lines);
         }
         self.findings.sort_by_key(|f| f.line);
         if self.seen.applies == 0 {
