@@ -9,6 +9,9 @@
 
 pub use raftlock_core::*;
 
+/// The Russian texts of the page (read by the `t!` macro): an edit rebuilds the crate.
+const _: &str = include_str!("../i18n/ru.json");
+
 pub mod model;
 
 #[cfg(target_arch = "wasm32")]

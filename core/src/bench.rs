@@ -43,7 +43,7 @@ fn workload(n_clients: usize, until_ms: u64) -> Scenario {
     Scenario {
         version: FORMAT_VERSION,
         name: "bench".into(),
-        description: String::new(),
+        description: Default::default(),
         seed: 1,
         nodes: 5,
         raft: Default::default(),

@@ -25,6 +25,7 @@ pub mod bench;
 pub mod check;
 pub mod chunked;
 pub mod client;
+pub mod lang;
 pub mod lock;
 pub mod playground;
 pub mod raft;

@@ -176,7 +176,7 @@ impl Page {
             }
             Command::CopyEmbed => {
                 let code =
-                    super::embed::code(&self.base_url, &self.pg.scenario, self.pg.now_us());
+                    super::embed::code(&self.base_url, &self.pg.scenario, self.pg.now_us(), self.lang);
                 fx.push(Effect::Clipboard(code.clone()));
                 self.embed_code = Some(code);
             }

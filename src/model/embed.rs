@@ -13,6 +13,7 @@
 //!   `raftlock:answer` when a question is answered the first time (the answer the score counts).
 
 use super::{Command, Effect, Page};
+use crate::lang::Lang;
 use crate::scenario::Scenario;
 use serde_json::{json, Value};
 
@@ -41,13 +42,13 @@ pub fn fragment(run_fragment: &str) -> String {
 
 /// The `<iframe>` snippet for a course page: the player at this scenario and moment (the share
 /// link's address, its fragment made a player's).
-pub fn code(base_url: &str, sc: &Scenario, moment_us: u64) -> String {
+pub fn code(base_url: &str, sc: &Scenario, moment_us: u64, lang: Lang) -> String {
     let link = crate::scenario::link::encode_url(base_url, sc, moment_us);
     let (base, frag) = link.split_once('#').unwrap_or((&link, ""));
     let title = sc
         .lesson
         .as_ref()
-        .map_or(sc.name.as_str(), |l| l.title.as_str());
+        .map_or(sc.name.as_str(), |l| l.title.get(lang));
     let title = if title.is_empty() { "a run" } else { title };
     format!(
         "<iframe src=\"{base}{}\" width=\"800\" height=\"500\" style=\"border:0;max-width:100%\" title=\"raftlock: {}\" loading=\"lazy\"></iframe>",
@@ -250,7 +251,7 @@ mod tests {
     }
 
     fn code_title(sc: &Scenario) -> String {
-        code("https://x/", sc, 0)
+        code("https://x/", sc, 0, Lang::En)
     }
 
     #[test]

@@ -133,11 +133,11 @@ pub fn view(page: &super::Page) -> Option<LessonView> {
     let lesson = sc.lesson.as_ref()?;
     let pos = page.lesson_pos();
     let caption = match pos {
-        0 => sc.description.clone(),
+        0 => sc.description.get(page.lang).to_string(),
         _ => lesson
             .captions
             .get(pos - 1)
-            .map(|c| c.text.clone())
+            .map(|c| c.text.get(page.lang).to_string())
             .unwrap_or_default(),
     };
     let next = lesson.captions.get(pos).map(|c| match (c.at_ms, c.on) {
@@ -180,7 +180,7 @@ pub fn view(page: &super::Page) -> Option<LessonView> {
         facts,
         question: page.question_view(),
         score,
-        title: lesson.title.clone(),
+        title: lesson.title.get(page.lang).to_string(),
         pos,
         count: lesson.captions.len(),
         caption,

@@ -27,6 +27,7 @@ pub mod text;
 pub mod trace_view;
 
 use crate::check::history::Verdict;
+use crate::lang::Lang;
 use crate::playground::{Goal, Playground};
 use crate::scenario::{Action, Scenario, PLAYGROUND_JSON};
 use std::rc::Rc;
@@ -261,6 +262,8 @@ pub struct Page {
     pub embed_code: Option<String>,
     /// Bumped when the run is replaced (a scenario loaded): the embed's host hears of it.
     pub loaded: u64,
+    /// The language of every word on the page (and of a lesson that has it).
+    pub lang: Lang,
 }
 
 pub fn default_scenario() -> Scenario {
@@ -328,6 +331,7 @@ impl Page {
             embed: false,
             embed_code: None,
             loaded: 0,
+            lang: Lang::En,
         };
         page.lesson.follow(&page.pg.scenario);
         page.work_jobs(job::FRAME_BUDGET_MS);

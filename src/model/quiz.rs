@@ -150,13 +150,13 @@ impl super::Page {
                     Settled::Picked(k) => Some(k),
                     Settled::Revealed => None,
                 },
-                explain: q.explain.clone(),
+                explain: q.explain.get(self.lang).to_string(),
             },
         };
         Some(QuestionView {
             caption: i + 1,
-            prompt: q.prompt.clone(),
-            choices: q.choices.clone(),
+            prompt: q.prompt.get(self.lang).to_string(),
+            choices: q.choices.iter().map(|c| c.get(self.lang).to_string()).collect(),
             state,
             checked: !q.checks.is_empty(),
         })

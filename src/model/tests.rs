@@ -65,7 +65,7 @@ fn lesson_next_reaches_each_caption_and_back_restores_the_exact_state() {
     }
     // The first time through, the lesson stopped right after each caption's event.
     let view = lesson::view(&p).expect("a lesson");
-    assert_eq!(view.caption, p.pg.scenario.description);
+    assert_eq!(view.caption, p.pg.scenario.description.en);
     assert_eq!(view.next.as_deref(), Some("until a leader is elected"));
 }
 
@@ -83,7 +83,7 @@ fn the_lesson_follows_a_seek_run_to_and_step_back() {
     );
     let v = lesson::view(&p).expect("a lesson");
     assert_eq!(v.pos, expect);
-    assert_ne!(v.caption, p.pg.scenario.description);
+    assert_ne!(v.caption, p.pg.scenario.description.en);
     p.apply(Command::Seek(0));
     assert_eq!(p.lesson_pos(), 0, "the scrubber back to 0");
     p.apply(Command::Seek(marks[1]));

@@ -67,15 +67,16 @@ pub fn progress(p: &PanelProps) -> Html {
 
 /// The scenario list page (deep link `#scenarios`): every built-in with its story and a link.
 pub fn scenario_list(p: &PanelProps) -> Html {
+    let lang = p.page.borrow().lang;
     let cards = |break_it: bool| {
         crate::scenario::builtin::names().filter(move |n| crate::scenario::builtin::is_break_it(n) == break_it).map(|name| {
         let sc = crate::scenario::builtin::get(name).expect("built-ins are valid");
-        let title = sc.lesson.as_ref().map_or("Free play".to_string(), |l| l.title.clone());
+        let title = sc.lesson.as_ref().map_or("Free play".to_string(), |l| l.title.get(lang).to_string());
         let n = name.to_string();
         html! {
             <li class={classes!("card", crate::scenario::builtin::is_break_it(name).then_some("break"))}>
                 <h3><a href={format!("#scenario={name}")} onclick={p.send.reform(move |e: MouseEvent| { e.prevent_default(); Command::LoadBuiltin(n.clone()) })}>{ title }</a></h3>
-                <p>{ sc.description.clone() }</p>
+                <p>{ sc.description.get(lang).to_string() }</p>
                 <small>{ format!("{name} · {} nodes · {} clients · {} s", sc.nodes, sc.clients.len(), sc.until_ms / 1000) }</small>
             </li>
         }

@@ -45,7 +45,7 @@ fn every_builtin_lesson_caption_is_true_and_the_lesson_ends_after_its_outcome() 
         let v = raftlock::scenario::walk::verdict(&sc, |_, _| {});
         assert!(v.wrong.is_empty(), "{name}: {:?}", v.wrong);
         for (i, c) in lesson.captions.iter().enumerate() {
-            let says_what_happened = c.on.is_some() || c.text.contains("Red");
+            let says_what_happened = c.on.is_some() || c.text.en.contains("Red");
             assert!(
                 !c.checks.is_empty() || !says_what_happened,
                 "{name}: caption {} states what happened but checks none of it",

@@ -257,13 +257,14 @@ pub fn shrink_seed(switches: &[&str], seed: u64) -> Result<Option<Found>, String
         if switches.is_empty() { String::new() } else { format!(", switches: {}", switches.join(", ")) },
         sc.timeline.len(),
         shrunk.timeline.len()
-    );
+    )
+    .into();
     shrunk.lesson = Some(super::lesson::Lesson {
-        title: format!("Found by the hunt: {invariant}"),
+        title: format!("Found by the hunt: {invariant}").into(),
         captions: vec![super::lesson::Caption {
             at_ms: None,
             on: Some(super::lesson::Moment::Violation),
-            text: detail.clone(),
+            text: detail.clone().into(),
             focus: Vec::new(),
             checks: Vec::new(),
             question: None,

@@ -2,6 +2,7 @@
 //! live against the run. They travel inside the scenario document (`"lesson"`), so a teacher's
 //! scenario file or link carries its story.
 
+use crate::lang::Text;
 use crate::lock::ApplyResult;
 use crate::sim::World;
 use crate::trace::Event;
@@ -53,7 +54,7 @@ pub struct Caption {
     /// ... or when this event first happens after the previous caption's moment.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub on: Option<Moment>,
-    pub text: String,
+    pub text: Text,
     /// What the caption is about, so the page brings it into view and highlights it. Without
     /// it, the page derives the focus from the caption's event (see [`focus_of`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -158,8 +159,8 @@ pub fn focus_of(e: &Event) -> Vec<Focus> {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Lesson {
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub title: String,
+    #[serde(default, skip_serializing_if = "Text::is_empty")]
+    pub title: Text,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub captions: Vec<Caption>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -14,6 +14,7 @@ pub mod swarm;
 pub mod switch;
 pub mod walk;
 
+use crate::lang::Text;
 use crate::client::{ClientConfig, Step};
 use crate::lock::Switches;
 use crate::raft::RaftConfig;
@@ -350,8 +351,8 @@ pub struct Scenario {
     pub version: u32,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub description: String,
+    #[serde(default, skip_serializing_if = "Text::is_empty")]
+    pub description: Text,
     pub seed: u64,
     pub nodes: usize,
     #[serde(default)]

@@ -3,6 +3,7 @@
 //! (`checks`, evaluated at the caption's moment), so a question cannot ship with a wrong
 //! "right" answer: `raftlock run` and the tests fail naming it.
 
+use crate::lang::{Lang, Text};
 use super::expect::Check;
 use serde::{Deserialize, Serialize};
 
@@ -12,12 +13,12 @@ pub const CHOICES: std::ops::RangeInclusive<usize> = 2..=5;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Question {
-    pub prompt: String,
-    pub choices: Vec<String>,
+    pub prompt: Text,
+    pub choices: Vec<Text>,
     /// The right choice, counted from 0.
     pub answer: usize,
     /// Said once the student has answered (or the teacher revealed it): why.
-    pub explain: String,
+    pub explain: Text,
     /// Facts that are true at the caption's moment because the answer is right. Without any,
     /// the answer is not checked by the run, and the page says so.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -27,8 +28,7 @@ pub struct Question {
 impl Question {
     /// What is wrong with the question's shape, as (field, message).
     pub fn mistake(&self) -> Option<(&'static str, String)> {
-        let blank = |s: &str| s.trim().is_empty();
-        if blank(&self.prompt) || self.prompt.len() > 500 {
+        if self.prompt.is_blank() || self.prompt.len() > 500 {
             return Some((
                 "prompt",
                 "a question needs a prompt of 1 to 500 characters".into(),
@@ -43,11 +43,15 @@ impl Question {
                 ),
             ));
         }
-        if self.choices.iter().any(|c| blank(c) || c.len() > 200) {
+        if self.choices.iter().any(|c| c.is_blank() || c.len() > 200) {
             return Some(("choices", "every choice needs 1 to 200 characters".into()));
         }
         let mut seen = std::collections::BTreeSet::new();
-        if !self.choices.iter().all(|c| seen.insert(c.trim())) {
+        let distinct = Lang::ALL.iter().all(|&l| {
+            seen.clear();
+            self.choices.iter().all(|c| seen.insert(c.get(l).trim()))
+        });
+        if !distinct {
             return Some(("choices", "two choices say the same".into()));
         }
         if self.answer >= self.choices.len() {
@@ -71,7 +75,7 @@ impl Question {
 
     /// The question in a line, for messages: its prompt, cut short.
     pub fn name(&self) -> String {
-        let p = self.prompt.trim();
+        let p = self.prompt.get(Lang::En).trim();
         match p.char_indices().nth(60) {
             Some((i, _)) => format!("\"{}…\"", &p[..i]),
             None => format!("\"{p}\""),

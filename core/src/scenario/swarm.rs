@@ -131,7 +131,7 @@ pub fn random_scenario(seed: u64) -> Scenario {
     Scenario {
         version: FORMAT_VERSION,
         name: format!("swarm-{seed}"),
-        description: String::new(),
+        description: Default::default(),
         seed,
         nodes,
         raft: Default::default(),

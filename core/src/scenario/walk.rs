@@ -2,6 +2,7 @@
 //! facts the caption states hold there. The page (Next, Back, the lesson's position), `raftlock
 //! run` and the tests all read the same walk.
 
+use crate::lang::Lang;
 use super::lesson::{Focus, Watch};
 use super::Scenario;
 use crate::sim::World;
@@ -223,7 +224,7 @@ pub fn verdict(sc: &Scenario, mut at: impl FnMut(usize, &World)) -> Verdict {
                                 format!(
                                     "question {}: the declared answer ({}) is not what the run does: not true there: {}",
                                     q.name(),
-                                    q.choices.get(q.answer).map_or("?", |c| c.as_str()),
+                                    q.choices.get(q.answer).map_or("?", |c| c.get(Lang::En)),
                                     f.describe()
                                 ),
                             ));

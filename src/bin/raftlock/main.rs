@@ -69,7 +69,7 @@ fn main() -> ExitCode {
                 let title = sc
                     .lesson
                     .as_ref()
-                    .map_or(String::new(), |l| l.title.clone());
+                    .map_or(String::new(), |l| l.title.to_string());
                 println!("{name:<24} {title}");
             }
             Ok(())

@@ -150,7 +150,7 @@ impl Run {
                         println!(
                             "  question {} → {}",
                             q.name(),
-                            q.choices.get(q.answer).map_or("?", |c| c.as_str())
+                            q.choices.get(q.answer).map_or("?", |c| c.get(raftlock::lang::Lang::En))
                         );
                         for f in &q.checks {
                             println!(

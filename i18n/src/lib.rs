@@ -1,0 +1,194 @@
+//! `t!(lang, "English text {with} {placeholders}", args…)`: the page's words in two languages.
+//!
+//! The English text is written in the code and is the key; its Russian comes from
+//! `i18n/ru.json` (an object of English → Russian) at compile time. The macro expands to
+//! `if lang.is_ru() { RU } else { EN }`: two `&'static str` for a plain text, two `format!`
+//! calls for a text with placeholders or arguments (only the chosen one runs). So:
+//!
+//! - a text without its Russian does not compile (the error names it and the file);
+//! - the two texts must have the same placeholders (a typo in one does not compile);
+//! - nothing is looked up at run time, and the page's wasm carries the used texts only.
+//!
+//! Placeholders name variables in scope (`{node}`) or the macro's named arguments
+//! (`t!(lang, "{n} s", n = x / 1000)`); positional `{}` take the extra arguments in order.
+//!
+//! For a first pass over new code, `RAFTLOCK_I18N_MISSING=/some/file` makes a missing Russian
+//! text compile as English and appends its key to that file (one JSON string per line).
+
+use proc_macro::{Delimiter, Literal, Spacing, TokenStream, TokenTree};
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+type Catalog = Result<(PathBuf, HashMap<String, String>), String>;
+
+fn catalog() -> &'static Catalog {
+    static CATALOG: OnceLock<Catalog> = OnceLock::new();
+    CATALOG.get_or_init(|| {
+        let start = std::env::var("CARGO_MANIFEST_DIR").map_err(|e| e.to_string())?;
+        let mut dir = PathBuf::from(start);
+        let path = loop {
+            let p = dir.join("i18n").join("ru.json");
+            if p.exists() {
+                break p;
+            }
+            if !dir.pop() {
+                return Err("i18n/ru.json not found above CARGO_MANIFEST_DIR".into());
+            }
+        };
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let map = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok((path, map))
+    })
+}
+
+fn error(msg: &str) -> TokenStream {
+    format!("::core::compile_error!({})", Literal::string(msg))
+        .parse()
+        .expect("a compile_error call")
+}
+
+/// Split at the commas between arguments (commas inside brackets are inside groups).
+fn args(input: TokenStream) -> Vec<Vec<TokenTree>> {
+    let mut out = vec![Vec::new()];
+    for t in input {
+        match &t {
+            TokenTree::Punct(p) if p.as_char() == ',' => out.push(Vec::new()),
+            _ => out.last_mut().expect("one at least").push(t),
+        }
+    }
+    if out.last().is_some_and(|a| a.is_empty()) {
+        out.pop();
+    }
+    out
+}
+
+/// The names a format string's placeholders use (`{name}`, `{name:>3}`), and whether it has
+/// any placeholder or escaped brace at all.
+fn placeholders(s: &str) -> Result<(BTreeSet<String>, usize, bool), String> {
+    let (mut named, mut positional, mut any) = (BTreeSet::new(), 0, false);
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if chars.peek() == Some(&'{') => {
+                chars.next();
+                any = true;
+            }
+            '}' if chars.peek() == Some(&'}') => {
+                chars.next();
+                any = true;
+            }
+            '{' => {
+                any = true;
+                let mut inner = String::new();
+                loop {
+                    match chars.next() {
+                        Some('}') => break,
+                        Some(c) => inner.push(c),
+                        None => return Err(format!("an unclosed {{ in {s:?}")),
+                    }
+                }
+                let name = inner.split(':').next().unwrap_or("").trim().to_string();
+                if name.is_empty() {
+                    positional += 1;
+                } else if name.chars().all(|c| c.is_ascii_digit()) {
+                    positional = positional.max(name.parse::<usize>().unwrap_or(0) + 1);
+                } else {
+                    named.insert(name);
+                }
+            }
+            '}' => return Err(format!("a lone }} in {s:?}")),
+            _ => {}
+        }
+    }
+    Ok((named, positional, any))
+}
+
+#[proc_macro]
+pub fn t(input: TokenStream) -> TokenStream {
+    let parts = args(input);
+    if parts.len() < 2 {
+        return error("t!(lang, \"English text\", args…)");
+    }
+    let lang: TokenStream = parts[0].iter().cloned().collect();
+    let [TokenTree::Literal(lit)] = parts[1].as_slice() else {
+        return error("t!: the second argument must be a string literal (the English text)");
+    };
+    let en = match litrs::StringLit::try_from(lit) {
+        Ok(s) => s.value().to_string(),
+        Err(e) => return error(&format!("t!: {e}")),
+    };
+    let (path, map) = match catalog() {
+        Ok(c) => c,
+        Err(e) => return error(e),
+    };
+    let ru = match map.get(&en) {
+        Some(ru) if !ru.trim().is_empty() || en.trim().is_empty() => ru.clone(),
+        _ => match std::env::var("RAFTLOCK_I18N_MISSING") {
+            Ok(file) if !file.is_empty() => {
+                use std::io::Write;
+                if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(file) {
+                    let _ = writeln!(f, "{}", serde_json::Value::String(en.clone()));
+                }
+                en.clone()
+            }
+            _ => {
+                return error(&format!(
+                    "no Russian for {en:?}: add it to {}",
+                    path.display()
+                ))
+            }
+        },
+    };
+    let rest = &parts[2..];
+    let (en_named, en_pos, en_any) = match placeholders(&en) {
+        Ok(p) => p,
+        Err(e) => return error(&format!("t!: {e}")),
+    };
+    let (ru_named, ru_pos, _) = match placeholders(&ru) {
+        Ok(p) => p,
+        Err(e) => return error(&format!("t!: the Russian of {en:?}: {e}")),
+    };
+    if en_named != ru_named || en_pos != ru_pos {
+        return error(&format!(
+            "t!: the Russian of {en:?} has other placeholders ({ru:?}): fix i18n/ru.json"
+        ));
+    }
+    let lang = TokenTree::Group(proc_macro::Group::new(Delimiter::Parenthesis, lang));
+    if !en_any && rest.is_empty() {
+        return format!(
+            "if {lang}.is_ru() {{ {} }} else {{ {} }}",
+            Literal::string(&ru),
+            Literal::string(&en)
+        )
+        .parse()
+        .expect("two literals");
+    }
+    // Named arguments given explicitly; the other names are variables in scope.
+    let explicit: BTreeSet<String> = rest
+        .iter()
+        .filter_map(|a| match a.as_slice() {
+            [TokenTree::Ident(i), TokenTree::Punct(p), ..]
+                if p.as_char() == '=' && p.spacing() == Spacing::Alone =>
+            {
+                Some(i.to_string())
+            }
+            _ => None,
+        })
+        .collect();
+    let mut tail = String::new();
+    for a in rest {
+        let a: TokenStream = a.iter().cloned().collect();
+        tail += &format!(", {a}");
+    }
+    for name in en_named.difference(&explicit) {
+        tail += &format!(", {name} = {name}");
+    }
+    format!(
+        "if {lang}.is_ru() {{ ::std::format!({}{tail}) }} else {{ ::std::format!({}{tail}) }}",
+        Literal::string(&ru),
+        Literal::string(&en)
+    )
+    .parse()
+    .unwrap_or_else(|_| error("t!: could not build the format! calls"))
+}
