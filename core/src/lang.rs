@@ -13,6 +13,17 @@ pub use raftlock_i18n::t;
 /// reads it at compile time).
 const _: &str = include_str!("../../i18n/ru.json");
 
+/// A role in words.
+pub fn role_word(role: &str, lang: Lang) -> String {
+    match role {
+        "leader" => t!(lang, "leader").into(),
+        "follower" => t!(lang, "follower").into(),
+        "candidate" => t!(lang, "candidate").into(),
+        "precandidate" => t!(lang, "precandidate").into(),
+        other => other.into(),
+    }
+}
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Lang {
     #[default]
@@ -219,5 +230,46 @@ mod macro_tests {
         assert_eq!(t!(Lang::Ru, "Play"), "Пуск");
         assert_eq!(t!(Lang::En, "{} of {}", 1, 2), "1 of 2");
         assert_eq!(t!(Lang::Ru, "{} of {}", 1, 2), "1 из 2");
+    }
+}
+
+#[cfg(test)]
+mod catalog_tests {
+    /// The placeholders of a format string, by name (`{}` counted as "").
+    fn placeholders(s: &str) -> Vec<String> {
+        let s = s.replace("{{", "").replace("}}", "");
+        let mut out: Vec<String> = s
+            .split('{')
+            .skip(1)
+            .filter_map(|p| p.split('}').next())
+            .map(|p| p.split(':').next().unwrap_or("").to_string())
+            .collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn every_interface_text_has_both_languages_with_the_same_placeholders() {
+        let ru: std::collections::BTreeMap<String, String> =
+            serde_json::from_str(include_str!("../../i18n/ru.json")).expect("i18n/ru.json is JSON");
+        assert!(ru.len() > 400, "{} texts", ru.len());
+        for (en, text) in &ru {
+            assert!(!en.trim().is_empty(), "an empty English key");
+            assert!(!text.trim().is_empty(), "no Russian for {en:?}");
+            assert_eq!(placeholders(en), placeholders(text), "{en:?} → {text:?}");
+            // Russian, or only identifiers (Grant, no-op, seed) and placeholders: no English
+            // word of the key's own is left in it.
+            let cyrillic = text
+                .chars()
+                .any(|c| matches!(c, 'а'..='я' | 'А'..='Я' | 'ё' | 'Ё'));
+            let english_words = ["a", "an", "is", "the", "of"];
+            assert!(
+                cyrillic
+                    || !text
+                        .split(|c: char| !c.is_ascii_alphabetic())
+                        .any(|w| english_words.contains(&w)),
+                "{en:?} → {text:?} is not Russian"
+            );
+        }
     }
 }

@@ -36,7 +36,8 @@ fn catalog() -> &'static Catalog {
                 return Err("i18n/ru.json not found above CARGO_MANIFEST_DIR".into());
             }
         };
-        let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let map = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok((path, map))
     })
@@ -127,7 +128,11 @@ pub fn t(input: TokenStream) -> TokenStream {
         _ => match std::env::var("RAFTLOCK_I18N_MISSING") {
             Ok(file) if !file.is_empty() => {
                 use std::io::Write;
-                if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(file) {
+                if let Ok(mut f) = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(file)
+                {
                     let _ = writeln!(f, "{}", serde_json::Value::String(en.clone()));
                 }
                 en.clone()

@@ -4,6 +4,7 @@ use super::{
     edit, hunt, job, playground_from_fragment, text, trace_view, Command, Effect, Export, Page,
     SPEED_STOPS,
 };
+use crate::lang::t;
 use crate::playground::Playground;
 use crate::scenario::Scenario;
 
@@ -48,7 +49,7 @@ impl Page {
             }
             Command::Act(a) => {
                 if let Err(e) = self.pg.act(a) {
-                    self.error = Some(format!("That action was refused: {e}"));
+                    self.error = Some(t!(self.lang, "That action was refused: {e}"));
                 }
             }
             Command::RaftDraft(field, text) => self.raft_draft = Some((field, text)),
@@ -57,7 +58,7 @@ impl Page {
                     self.raft_draft = None;
                 }
                 let mut sc = self.pg.scenario.clone();
-                match edit.apply(&mut sc) {
+                match edit.apply(&mut sc, self.lang) {
                     Err(e) => self.error = Some(e),
                     Ok(()) if sc == self.pg.scenario => {}
                     Ok(()) => self.restart_with(Ok(sc), ""),
@@ -71,24 +72,25 @@ impl Page {
                         self.error = None;
                         fx.push(Effect::SetFragment(format!("#scenario={name}")));
                     }
-                    _ => self.error = Some(format!("There is no built-in scenario \"{name}\".")),
+                    _ => self.error = Some(t!(self.lang, "There is no built-in scenario \"{name}\".")),
                 }
             }
             Command::LoadJson(json) => {
                 let r = Scenario::from_json(&json).map_err(|e| e.to_string());
-                self.restart_with(r, "That scenario was refused: ");
+                self.restart_with(r, t!(self.lang, "That scenario was refused: "));
             }
             Command::Import(text) => {
+                let lang = self.lang;
                 let r = text
-                    .map_err(|e| format!("The file could not be read: {e}"))
-                    .and_then(|t| {
-                        Scenario::from_json(&t)
-                            .map_err(|e| format!("That scenario file was refused: {e}"))
+                    .map_err(|e| t!(lang, "The file could not be read: {e}"))
+                    .and_then(|text| {
+                        Scenario::from_json(&text)
+                            .map_err(|e| t!(lang, "That scenario file was refused: {e}"))
                     });
                 self.restart_with(r, "");
             }
             Command::OpenTrace(name, text) => {
-                match text.and_then(|t| trace_view::TraceView::open(&name, &t)) {
+                match text.and_then(|t| trace_view::TraceView::open(&name, &t, self.lang)) {
                     Ok(v) => {
                         self.playing = false;
                         self.trace = Some(v);
@@ -108,11 +110,17 @@ impl Page {
                 }
             }
             Command::CloseTrace => self.trace = None,
-            Command::OpenFragment(frag) => match playground_from_fragment({
-                let (embed, frag) = super::embed::split(&frag);
-                self.embed = embed;
-                frag
-            }) {
+            Command::OpenFragment(frag) => match playground_from_fragment(
+                {
+                    let (frag, lang) = super::split_lang(&frag);
+                    self.lang = lang.unwrap_or(self.lang);
+                    let (embed, frag) = super::embed::split(&frag);
+                    self.embed = embed;
+                    frag.to_string()
+                }
+                .as_str(),
+                self.lang,
+            ) {
                 Ok(Some((pg, moment))) => {
                     self.replace(pg);
                     self.error = None;
@@ -125,7 +133,7 @@ impl Page {
                 if self.lesson.walking.is_some() =>
             {
                 self.error = Some(
-                    "The lesson's moments are still being found (see the bar above): Next and Back work when they are."
+                    t!(self.lang, "The lesson's moments are still being found (see the bar above): Next and Back work when they are.")
                         .into(),
                 )
             }
@@ -169,6 +177,10 @@ impl Page {
                     &self.pg.scenario,
                     self.pg.now_us(),
                 );
+                let url = match url.split_once('#') {
+                    Some((base, frag)) => format!("{base}{}", super::with_lang(&format!("#{frag}"), self.lang)),
+                    None => url,
+                };
                 let frag = url.split_once('#').map_or("", |(_, f)| f);
                 fx.push(Effect::SetFragment(format!("#{frag}")));
                 fx.push(Effect::Clipboard(url.clone()));
@@ -228,10 +240,14 @@ impl Page {
                             fx.extend(self.run_command(Command::Share));
                         }
                         Err(e) => {
-                            self.error = Some(format!("The hunt's scenario was refused: {e}"))
+                            self.error = Some(t!(self.lang, "The hunt's scenario was refused: {e}"))
                         }
                     }
                 }
+            }
+            Command::SetLang(l) => {
+                self.lang = l;
+                fx.push(Effect::Lang(l));
             }
             Command::Presenter(on) => self.presenter = on,
             Command::Tools(open) => self.tools_open = open,
@@ -257,7 +273,10 @@ impl Page {
         }
         match self.lesson.mark(pos).cloned() {
             Some(m) => self.lesson_job(m.events, m.t_us),
-            None => self.error = Some("The run ended before this caption's moment.".into()),
+            None => {
+                self.error =
+                    Some(t!(self.lang, "The run ended before this caption's moment.").into())
+            }
         }
     }
 
@@ -288,7 +307,7 @@ impl Page {
         self.stopped_at = w.violations().last().map(|(t, v)| {
             format!(
                 "t = {} : {} — {}",
-                text::fmt_us(*t as i64),
+                text::fmt_us(*t as i64, self.lang),
                 v.invariant,
                 v.detail
             )

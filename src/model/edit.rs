@@ -3,6 +3,7 @@
 //! share link carries the change; a refused edit leaves the run as it is.
 
 use super::RaftField;
+use crate::lang::{t, Lang};
 use crate::scenario::Scenario;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -17,7 +18,7 @@ pub enum Edit {
 
 impl Edit {
     /// Edit `sc`; the result is a valid document, or the reason it is not.
-    pub fn apply(self, sc: &mut Scenario) -> Result<(), String> {
+    pub fn apply(self, sc: &mut Scenario, lang: Lang) -> Result<(), String> {
         match self {
             Edit::Seed(seed) => sc.seed = seed,
             Edit::Nodes(n) => {
@@ -26,12 +27,13 @@ impl Edit {
                 sc.clocks.retain(|c| c.node <= n);
                 return sc
                     .validate()
-                    .map_err(|e| format!("Cannot use {n} nodes: {e}"));
+                    .map_err(|e| t!(lang, "Cannot use {n} nodes: {e}"));
             }
             Edit::Switch(name, on) => crate::scenario::hunt::set_switch(sc, name, on)?,
             Edit::Raft(field, text) => {
                 let value = text.trim().parse::<u64>().map_err(|_| {
-                    format!(
+                    t!(
+                        lang,
                         "raft.{}: \"{}\" is not a whole number",
                         field.name(),
                         text.trim()

@@ -13,7 +13,7 @@
 //!   `raftlock:answer` when a question is answered the first time (the answer the score counts).
 
 use super::{Command, Effect, Page};
-use crate::lang::Lang;
+use crate::lang::{t, Lang};
 use crate::scenario::Scenario;
 use serde_json::{json, Value};
 
@@ -49,10 +49,14 @@ pub fn code(base_url: &str, sc: &Scenario, moment_us: u64, lang: Lang) -> String
         .lesson
         .as_ref()
         .map_or(sc.name.as_str(), |l| l.title.get(lang));
-    let title = if title.is_empty() { "a run" } else { title };
+    let title = if title.is_empty() {
+        t!(lang, "a run")
+    } else {
+        title
+    };
     format!(
         "<iframe src=\"{base}{}\" width=\"800\" height=\"500\" style=\"border:0;max-width:100%\" title=\"raftlock: {}\" loading=\"lazy\"></iframe>",
-        fragment(frag),
+        super::with_lang(&fragment(frag), lang),
         escape_attr(title)
     )
 }

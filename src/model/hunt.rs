@@ -2,6 +2,7 @@
 //! worker's reports do to it. The worker itself is the UI's (see `www/hunt-worker.js`).
 
 use super::text::fmt_count;
+use crate::lang::{t, Lang};
 
 /// What the hunt's worker reports (see `www/hunt-worker.js`).
 #[derive(serde::Deserialize, Default, Debug, Clone, PartialEq)]
@@ -100,34 +101,36 @@ impl Hunt {
     }
 
     /// The status line under the buttons, and its class (broken, ok or none).
-    pub fn status(&self) -> (String, &'static str) {
-        let progress = format!(
+    pub fn status(&self, lang: Lang) -> (String, &'static str) {
+        let progress = t!(
+            lang,
             "{} of {} runs, {} events simulated",
             fmt_count(self.done),
             fmt_count(self.runs),
             fmt_count(self.events)
         );
-        let with = describe_switches(&self.switches);
+        let with = describe_switches(&self.switches, lang);
         match &self.phase {
-            HuntPhase::Running => (format!("Hunting with {with}: {progress}"), ""),
-            HuntPhase::Shrinking { seed, invariant } => (format!("{invariant} broke in run {seed}; shrinking its fault schedule…"), ""),
+            HuntPhase::Running => (t!(lang, "Hunting with {with}: {progress}"), ""),
+            HuntPhase::Shrinking { seed, invariant } => (t!(lang, "{invariant} broke in run {seed}; shrinking its fault schedule…"), ""),
             HuntPhase::Found { seed, invariant, detail, original_actions, actions } => (
-                format!(
+                t!(
+                    lang,
                     "Found: {invariant} broke in run {seed} ({detail}). Shrunk from {original_actions} to {actions} fault actions and opened in the page; the address bar holds its share link."
                 ),
                 "broken",
             ),
             HuntPhase::NoViolation => {
-                (format!("No violation in {} runs ({} events) with {with}.", fmt_count(self.done), fmt_count(self.events)), "ok")
+                (t!(lang, "No violation in {} runs ({} events) with {with}.", fmt_count(self.done), fmt_count(self.events)), "ok")
             }
-            HuntPhase::Failed(e) => (format!("The hunt stopped: {e}"), "broken"),
+            HuntPhase::Failed(e) => (t!(lang, "The hunt stopped: {e}"), "broken"),
         }
     }
 }
 
-pub fn describe_switches(s: &[&str]) -> String {
+pub fn describe_switches(s: &[&str], lang: Lang) -> String {
     if s.is_empty() {
-        "every switch off".into()
+        t!(lang, "every switch off").into()
     } else {
         s.join(", ")
     }

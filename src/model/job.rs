@@ -6,6 +6,7 @@
 
 use super::text::{fmt_count, fmt_span};
 use super::Page;
+use crate::lang::{t, Lang};
 use crate::playground::{Goal, HistoryReplay, Slice};
 use std::rc::Rc;
 
@@ -38,14 +39,14 @@ pub enum JobKind {
 }
 
 impl JobKind {
-    pub fn label(self) -> &'static str {
+    pub fn label(self, lang: Lang) -> &'static str {
         match self {
-            JobKind::Link => "Opening the link",
-            JobKind::Seek => "Going to the moment",
-            JobKind::RunTo => "Running",
-            JobKind::LessonNext => "Going to the caption",
-            JobKind::History => "Checking the clients' history",
-            JobKind::Lesson => "Finding the lesson's moments",
+            JobKind::Link => t!(lang, "Opening the link"),
+            JobKind::Seek => t!(lang, "Going to the moment"),
+            JobKind::RunTo => t!(lang, "Running"),
+            JobKind::LessonNext => t!(lang, "Going to the caption"),
+            JobKind::History => t!(lang, "Checking the clients' history"),
+            JobKind::Lesson => t!(lang, "Finding the lesson's moments"),
         }
     }
 }
@@ -243,7 +244,7 @@ impl Job {
         }
     }
 
-    pub fn progress(&self, page_now_us: u64) -> Progress {
+    pub fn progress(&self, page_now_us: u64, lang: Lang) -> Progress {
         let reached = self.reached(page_now_us).clamp(self.from, self.to);
         let done = (reached - self.from) as f64;
         let span = (self.to - self.from).max(1) as f64;
@@ -255,9 +256,19 @@ impl Job {
             kind: self.kind,
             fraction: (done / span).clamp(0.0, 1.0),
             reached: match self.work {
-                Work::Run(_) => format!("{} of {}", fmt_span(reached), fmt_span(self.to)),
+                Work::Run(_) => t!(
+                    lang,
+                    "{} of {}",
+                    fmt_span(reached, lang),
+                    fmt_span(self.to, lang)
+                ),
                 Work::History(_) => {
-                    format!("{} of {} events", fmt_count(reached), fmt_count(self.to))
+                    t!(
+                        lang,
+                        "{} of {} events",
+                        fmt_count(reached),
+                        fmt_count(self.to)
+                    )
                 }
             },
             events: self.events,
@@ -275,7 +286,7 @@ impl Job {
 
 /// How long a wall time reads: "about 40 s", "about 3 min", "about 2 h 10 min" (rounded to
 /// what matters at that length).
-pub fn fmt_wall(ms: f64) -> String {
+pub fn fmt_wall(ms: f64, lang: Lang) -> String {
     // (At most 100 days: a projection from a rate near zero reads as that.)
     let s = if ms.is_nan() {
         1
@@ -287,21 +298,21 @@ pub fn fmt_wall(ms: f64) -> String {
         90..=5399 => (s + 30) / 60 * 60,
         _ => (s + 300) / 600 * 600,
     };
-    format!("about {}", fmt_span(s * 1_000_000))
+    t!(lang, "about {}", fmt_span(s * 1_000_000, lang))
 }
 
 impl Progress {
     /// "Opening the link: 3 min 10 s of 24 h · 412,000 events/s · ×95 · about 14 min left".
-    pub fn line(&self) -> String {
-        let mut out = format!("{}: {}", self.kind.label(), self.reached);
+    pub fn line(&self, lang: Lang) -> String {
+        let mut out = format!("{}: {}", self.kind.label(lang), self.reached);
         if self.events_per_s > 0.0 {
-            out += &format!(" · {} events/s", fmt_count(self.events_per_s as u64));
+            out += &t!(lang, " · {} events/s", fmt_count(self.events_per_s as u64));
         }
         if self.virtual_per_s >= 1.0 {
             out += &format!(" · ×{}", self.virtual_per_s as u64);
         }
         if let Some(left) = self.left_ms {
-            out += &format!(" · {} left", fmt_wall(left));
+            out += &t!(lang, " · {} left", fmt_wall(left, lang));
         }
         out
     }
@@ -470,7 +481,8 @@ impl Page {
             Progress {
                 kind: JobKind::Lesson,
                 fraction: found as f64 / of as f64,
-                reached: format!(
+                reached: t!(
+                    self.lang,
                     "{found} of {of} captions ({} events replayed)",
                     fmt_count(w.events())
                 ),
@@ -485,7 +497,7 @@ impl Page {
         self.job
             .iter()
             .chain(self.checking.iter())
-            .map(|j| j.progress(now))
+            .map(|j| j.progress(now, self.lang))
             .chain(walk)
             .collect()
     }
@@ -501,7 +513,7 @@ impl Page {
             .map(|g| {
                 serde_json::json!({
                     "kind": format!("{:?}", g.kind), "fraction": g.fraction, "reached": g.reached,
-                    "line": g.line(), "eventsPerS": g.events_per_s, "virtualPerS": g.virtual_per_s,
+                    "line": g.line(self.lang), "eventsPerS": g.events_per_s, "virtualPerS": g.virtual_per_s,
                     "leftMs": g.left_ms, "announced": g.announced, "stopped": g.stopped, "events": g.events,
                 })
             })
@@ -516,14 +528,22 @@ impl Page {
         let j = self.job.as_ref()?;
         let left = j.announced?;
         let sc = &self.pg.scenario;
-        Some(format!(
-            "This link replays {} of a {}-node cluster with {} client{}: {} here.",
-            fmt_span(j.to),
+        let (lang, span, nodes, wall) = (
+            self.lang,
+            fmt_span(j.to, self.lang),
             sc.nodes,
-            sc.clients.len(),
-            if sc.clients.len() == 1 { "" } else { "s" },
-            fmt_wall(left)
-        ))
+            fmt_wall(left, self.lang),
+        );
+        Some(match sc.clients.len() {
+            1 => t!(
+                lang,
+                "This link replays {span} of a {nodes}-node cluster with 1 client: {wall} here."
+            ),
+            n => t!(
+                lang,
+                "This link replays {span} of a {nodes}-node cluster with {n} clients: {wall} here."
+            ),
+        })
     }
 }
 
@@ -533,16 +553,21 @@ mod tests {
 
     #[test]
     fn wall_times_and_counts_read_as_people_say_them() {
-        assert_eq!(fmt_wall(400.0), "about 1 s");
-        assert_eq!(fmt_wall(42_300.0), "about 42 s");
-        assert_eq!(fmt_wall(200_000.0), "about 3 min");
-        assert_eq!(fmt_wall(2.0 * 3600e3 + 9.0 * 60e3), "about 2 h 10 min");
-        assert_eq!(fmt_wall(1e20), "about 2400 h");
-        assert_eq!(fmt_wall(f64::NAN), "about 1 s");
+        assert_eq!(fmt_wall(400.0, Lang::En), "about 1 s");
+        assert_eq!(fmt_wall(42_300.0, Lang::En), "about 42 s");
+        assert_eq!(fmt_wall(200_000.0, Lang::En), "about 3 min");
+        assert_eq!(
+            fmt_wall(2.0 * 3600e3 + 9.0 * 60e3, Lang::En),
+            "about 2 h 10 min"
+        );
+        assert_eq!(fmt_wall(1e20, Lang::En), "about 2400 h");
+        assert_eq!(fmt_wall(f64::NAN, Lang::En), "about 1 s");
         assert_eq!(fmt_count(0), "0");
         assert_eq!(fmt_count(1_234_567), "1,234,567");
-        assert_eq!(fmt_span(86_400_000_000), "24 h");
-        assert_eq!(fmt_span(190_000_000), "3 min 10 s");
+        assert_eq!(fmt_span(86_400_000_000, Lang::En), "24 h");
+        assert_eq!(fmt_span(86_400_000_000, Lang::Ru), "24 ч");
+        assert_eq!(fmt_wall(200_000.0, Lang::Ru), "около 3 мин");
+        assert_eq!(fmt_span(190_000_000, Lang::En), "3 min 10 s");
     }
     use crate::model::Command;
     use std::cell::Cell;
@@ -556,6 +581,7 @@ mod tests {
                 t.set(t.get() + ms_per_look);
                 t.get()
             }),
+            crate::lang::Lang::En,
         )
     }
 

@@ -2,6 +2,7 @@
 //! the scenario document; the lesson's position is then read off the run's state, so Next, Back,
 //! a seek, a step back, the scrubber and `runTo` all put the lesson at the caption of that moment.
 
+use crate::lang::t;
 use crate::scenario::Scenario;
 use crate::sim::World;
 
@@ -126,10 +127,13 @@ pub struct LessonView {
     pub button: (String, bool),
     /// The score in words ("1 of 2 right on the first try · 3 questions").
     pub score_line: Option<String>,
+    /// The lesson has no text in the page's language: it is shown in the other one.
+    pub untranslated: bool,
 }
 
 pub fn view(page: &super::Page) -> Option<LessonView> {
     let sc = &page.pg.scenario;
+    let lang = page.lang;
     let lesson = sc.lesson.as_ref()?;
     let pos = page.lesson_pos();
     let caption = match pos {
@@ -141,8 +145,8 @@ pub fn view(page: &super::Page) -> Option<LessonView> {
             .unwrap_or_default(),
     };
     let next = lesson.captions.get(pos).map(|c| match (c.at_ms, c.on) {
-        (Some(t), _) => format!("to {}", super::text::fmt_us(t as i64 * 1000)),
-        (None, Some(m)) => format!("until {}", m.words()),
+        (Some(t), _) => t!(lang, "to {}", super::text::fmt_us(t as i64 * 1000, lang)),
+        (None, Some(m)) => t!(lang, "until {}", m.words(lang)),
         _ => String::new(),
     });
     let w = &page.pg.world;
@@ -154,29 +158,33 @@ pub fn view(page: &super::Page) -> Option<LessonView> {
             .checks
             .iter()
             .zip(&m.facts)
-            .map(|(c, ok)| (c.describe(), *ok))
+            .map(|(c, ok)| (c.describe_in(lang), *ok))
             .collect(),
         _ => Vec::new(),
     };
     let score = Some(page.quiz.score(lesson)).filter(|s| s.2 > 0);
     let asking = page.open_question().is_some();
     let button = match (asking, page.presenter, &next) {
-        (true, true, _) => ("Reveal the answer".to_string(), true),
-        (true, false, _) => ("Answer the question".to_string(), false),
-        (false, _, None) => ("The end".to_string(), false),
+        (true, true, _) => (t!(lang, "Reveal the answer").to_string(), true),
+        (true, false, _) => (t!(lang, "Answer the question").to_string(), false),
+        (false, _, None) => (t!(lang, "The end").to_string(), false),
         (false, _, Some(n)) if page.asks_before(pos) => {
-            (format!("Next: a question, then {n}"), true)
+            (t!(lang, "Next: a question, then {n}"), true)
         }
-        (false, _, Some(n)) => (format!("Next: {n}"), true),
+        (false, _, Some(n)) => (t!(lang, "Next: {n}"), true),
     };
     let score_line = score.map(|(right, answered, all)| match answered {
-        0 => format!("{all} questions"),
-        _ => format!("{right} of {answered} right on the first try · {all} questions"),
+        0 => t!(lang, "{all} questions"),
+        _ => t!(
+            lang,
+            "{right} of {answered} right on the first try · {all} questions"
+        ),
     });
     let unchecked = crate::check::unchecked(w);
     Some(LessonView {
         button,
         score_line,
+        untranslated: !crate::scenario::lesson::has_lang(sc, lang),
         facts,
         question: page.question_view(),
         score,
@@ -189,11 +197,12 @@ pub fn view(page: &super::Page) -> Option<LessonView> {
             .checks
             .iter()
             .map(|c| {
-                let mut what = c.describe();
+                let mut what = c.describe_in(lang);
                 if matches!(c, crate::scenario::lesson::Check::NoViolations)
                     && !unchecked.is_empty()
                 {
-                    what += &format!(
+                    what += &t!(
+                        lang,
                         " (not checked in this run: {})",
                         unchecked
                             .iter()

@@ -27,7 +27,7 @@ pub mod text;
 pub mod trace_view;
 
 use crate::check::history::Verdict;
-use crate::lang::Lang;
+use crate::lang::{t, Lang};
 use crate::playground::{Goal, Playground};
 use crate::scenario::{Action, Scenario, PLAYGROUND_JSON};
 use std::rc::Rc;
@@ -137,6 +137,8 @@ pub enum Command {
     TraceLine(u64),
     CloseTrace,
     OpenFragment(String),
+    /// The page's language (the switch in the bar; remembered by the browser).
+    SetLang(Lang),
     LessonNext,
     LessonBack,
     /// The student's answer to the open question (a choice, from 0).
@@ -205,6 +207,8 @@ pub enum Effect {
         runs: u32,
     },
     StopHunt,
+    /// The language changed: remember it, and say it to the document and the address bar.
+    Lang(Lang),
 }
 
 /// The whole page's state.
@@ -266,6 +270,30 @@ pub struct Page {
     pub lang: Lang,
 }
 
+/// A fragment's language (`…&lang=ru`, as share links carry it), and the fragment without it.
+pub fn split_lang(frag: &str) -> (String, Option<Lang>) {
+    let mut lang = None;
+    let mut rest = Vec::new();
+    for (i, part) in frag.split('&').enumerate() {
+        match part.strip_prefix("lang=") {
+            Some(code) if i > 0 => lang = Lang::parse(code).or(lang),
+            _ => rest.push(part),
+        }
+    }
+    (rest.join("&"), lang)
+}
+
+/// The fragment with the page's language: English links carry none (the reader's browser
+/// decides), Russian ones `&lang=ru`.
+pub fn with_lang(frag: &str, lang: Lang) -> String {
+    let (frag, _) = split_lang(frag);
+    match lang {
+        Lang::En => frag,
+        _ if frag.trim_start_matches('#').is_empty() => frag,
+        l => format!("{frag}&lang={}", l.code()),
+    }
+}
+
 pub fn default_scenario() -> Scenario {
     Scenario::from_json(PLAYGROUND_JSON).expect("the built-in playground scenario is valid")
 }
@@ -273,20 +301,26 @@ pub fn default_scenario() -> Scenario {
 /// What a URL fragment asks for: a share link (`v1.…`) with its moment, a built-in
 /// (`scenario=NAME`) at its start, or nothing. Errors are messages for the page. The run is not
 /// advanced here: the page replays to the moment in slices.
-pub fn playground_from_fragment(frag: &str) -> Result<Option<(Playground, u64)>, String> {
+pub fn playground_from_fragment(
+    frag: &str,
+    lang: Lang,
+) -> Result<Option<(Playground, u64)>, String> {
     let frag = frag.trim_start_matches('#');
     if frag.is_empty() || frag == "scenarios" {
         return Ok(None);
     }
     if let Some(name) = frag.strip_prefix("scenario=") {
         let sc = crate::scenario::builtin::get(name)
-            .ok_or_else(|| format!("There is no built-in scenario \"{name}\"."))?;
+            .ok_or_else(|| t!(lang, "There is no built-in scenario \"{name}\"."))?;
         return Playground::new(sc)
             .map(|pg| Some((pg, 0)))
             .map_err(|e| e.to_string());
     }
     let shared = crate::scenario::link::decode(frag).map_err(|e| {
-        format!("This link could not be opened: {e}. The default scenario is shown instead.")
+        t!(
+            lang,
+            "This link could not be opened: {e}. The default scenario is shown instead."
+        )
     })?;
     let pg = Playground::new(shared.scenario).map_err(|e| e.to_string())?;
     Ok(Some((pg, shared.moment_us)))
@@ -341,13 +375,16 @@ impl Page {
     /// The page a URL fragment opens: the default scenario, with a message when the fragment
     /// was refused.
     pub fn from_fragment(frag: &str) -> Page {
-        Page::from_fragment_with_clock(frag, Rc::new(|| 0.0))
+        Page::from_fragment_with_clock(frag, Rc::new(|| 0.0), Lang::En)
     }
 
-    /// The same, with the page's wall clock: a far moment is reached by a job, in slices.
-    pub fn from_fragment_with_clock(frag: &str, clock: Rc<dyn Fn() -> f64>) -> Page {
-        let (embed, frag) = embed::split(frag);
-        let (pg, moment, error) = match playground_from_fragment(frag) {
+    /// The same, with the page's wall clock (a far moment is reached by a job, in slices) and
+    /// the reader's language (a `lang` in the fragment wins over it).
+    pub fn from_fragment_with_clock(frag: &str, clock: Rc<dyn Fn() -> f64>, lang: Lang) -> Page {
+        let (frag, in_link) = split_lang(frag);
+        let lang = in_link.unwrap_or(lang);
+        let (embed, frag) = embed::split(&frag);
+        let (pg, moment, error) = match playground_from_fragment(frag, lang) {
             Ok(Some((pg, moment))) => (pg, moment, None),
             Ok(None) => (Playground::new(default_scenario()).expect("valid"), 0, None),
             Err(e) => (
@@ -357,6 +394,7 @@ impl Page {
             ),
         };
         let mut page = Page::with_clock(pg, clock);
+        page.lang = lang;
         page.error = error;
         page.embed = embed;
         page.list_open = frag.trim_start_matches('#') == "scenarios";
@@ -454,12 +492,13 @@ impl Page {
         }
         self.version += 1;
         self.settled += 1;
-        // The player keeps its address a player's.
-        if self.embed {
-            for e in &mut effects {
-                if let Effect::SetFragment(f) = e {
+        // The player keeps its address a player's, and a Russian page its language.
+        for e in &mut effects {
+            if let Effect::SetFragment(f) = e {
+                if self.embed {
                     *f = embed::fragment(f);
                 }
+                *f = with_lang(f, self.lang);
             }
         }
         if self.busy() && !effects.contains(&Effect::StartFrames) {

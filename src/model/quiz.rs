@@ -3,6 +3,7 @@
 //! the room), and then the moment plays. The first answer to each question is scored, in the
 //! page only.
 
+use crate::lang::t;
 use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -99,12 +100,12 @@ impl super::Page {
     /// The student's answer to the open question: scored if first, then the moment plays.
     pub(super) fn answer(&mut self, choice: usize) {
         let Some(i) = self.open_question() else {
-            self.error = Some("There is no question to answer now.".into());
+            self.error = Some(t!(self.lang, "There is no question to answer now.").into());
             return;
         };
         let n = self.question_at(i).map_or(0, |q| q.choices.len());
         if choice >= n {
-            self.error = Some(format!("Choose one of the {n} answers."));
+            self.error = Some(t!(self.lang, "Choose one of the {n} answers."));
             return;
         }
         self.quiz.first.entry(i).or_insert(choice);
@@ -116,7 +117,7 @@ impl super::Page {
     /// Presenter mode: show the room the right answer, then play the moment.
     pub(super) fn reveal(&mut self) {
         let Some(i) = self.open_question() else {
-            self.error = Some("There is no question to reveal now.".into());
+            self.error = Some(t!(self.lang, "There is no question to reveal now.").into());
             return;
         };
         self.quiz.settled.insert(i, Settled::Revealed);
@@ -156,7 +157,11 @@ impl super::Page {
         Some(QuestionView {
             caption: i + 1,
             prompt: q.prompt.get(self.lang).to_string(),
-            choices: q.choices.iter().map(|c| c.get(self.lang).to_string()).collect(),
+            choices: q
+                .choices
+                .iter()
+                .map(|c| c.get(self.lang).to_string())
+                .collect(),
             state,
             checked: !q.checks.is_empty(),
         })

@@ -580,7 +580,54 @@ fn a_precandidate_reads_as_asking_for_pre_votes_in_the_term_it_stays_in() {
         term: 2,
     };
     assert_eq!(
-        text::describe(&p.pg.world, &ev).unwrap(),
+        text::describe(&p.pg.world, &ev, crate::lang::Lang::En).unwrap(),
         "n4 asks for pre-votes for term 2 (it stays in term 1)"
     );
+}
+
+#[test]
+fn set_lang_switches_every_word_keeps_the_run_and_rides_in_the_share_link() {
+    let mut p = page("gc-pause");
+    next_caption(&mut p);
+    let (h, now) = (hash(&p), p.pg.world.now_us);
+    let en = lesson::view(&p).unwrap().caption;
+    let fx = p.apply(Command::SetLang(Lang::Ru));
+    assert!(fx.contains(&Effect::Lang(Lang::Ru)));
+    assert_eq!(
+        (hash(&p), p.pg.world.now_us),
+        (h, now),
+        "the same run, the same moment"
+    );
+    let ru = lesson::view(&p).unwrap().caption;
+    assert_ne!(ru, en);
+    assert!(ru.chars().any(|c| ('а'..='я').contains(&c)), "{ru}");
+    let fx = p.apply(Command::Share);
+    let frag = fx
+        .iter()
+        .find_map(|e| match e {
+            Effect::SetFragment(f) => Some(f.clone()),
+            _ => None,
+        })
+        .expect("Share sets the fragment");
+    assert!(frag.ends_with("&lang=ru"), "{frag}");
+    // The link opens in Russian for a reader whose browser says English, at the same moment.
+    let q = Page::from_fragment_with_clock(&frag, std::rc::Rc::new(|| 0.0), Lang::En);
+    assert_eq!(q.lang, Lang::Ru);
+    // A `lang` in a link wins over the reader's language; without one the reader's decides.
+    let (rest, l) = split_lang(&frag);
+    assert_eq!(l, Some(Lang::Ru));
+    assert_eq!(
+        with_lang(&rest, Lang::En),
+        rest,
+        "English links carry no language"
+    );
+    let q = Page::from_fragment_with_clock(
+        "#scenario=gc-pause&lang=en",
+        std::rc::Rc::new(|| 0.0),
+        Lang::Ru,
+    );
+    assert_eq!(q.lang, Lang::En);
+    let q =
+        Page::from_fragment_with_clock("#scenario=gc-pause", std::rc::Rc::new(|| 0.0), Lang::Ru);
+    assert_eq!(q.lang, Lang::Ru);
 }

@@ -3,28 +3,30 @@
 //! (float formatting costs kilobytes of wasm).
 
 use crate::check::Invariant;
+use crate::lang::{role_word, t, Lang};
 use crate::lock::ApplyResult;
 use crate::scenario::switch::Switch;
 use crate::sim::{MessageKind, World};
 use crate::trace::Event as TraceEvent;
 
-pub fn fmt_us(us: i64) -> String {
+pub fn fmt_us(us: i64, lang: Lang) -> String {
     let sign = if us < 0 { "-" } else { "" };
     let a = us.unsigned_abs();
-    format!("{sign}{}.{:03} s", a / 1_000_000, (a / 1000) % 1000)
+    let (s, ms) = (a / 1_000_000, (a / 1000) % 1000);
+    t!(lang, "{sign}{s}.{ms:03} s")
 }
 
 /// A span of time as people say it: "45 s", "3 min 10 s", "24 h", "1 h 30 min" (whole
 /// seconds; integer arithmetic).
-pub fn fmt_span(us: u64) -> String {
+pub fn fmt_span(us: u64, lang: Lang) -> String {
     let s = us / 1_000_000;
     let (h, m, sec) = (s / 3600, s / 60 % 60, s % 60);
     match (h, m, sec) {
-        (0, 0, sec) => format!("{sec} s"),
-        (0, m, 0) => format!("{m} min"),
-        (0, m, sec) => format!("{m} min {sec} s"),
-        (h, 0, _) => format!("{h} h"),
-        (h, m, _) => format!("{h} h {m} min"),
+        (0, 0, sec) => t!(lang, "{sec} s"),
+        (0, m, 0) => t!(lang, "{m} min"),
+        (0, m, sec) => t!(lang, "{m} min {sec} s"),
+        (h, 0, _) => t!(lang, "{h} h"),
+        (h, m, _) => t!(lang, "{h} h {m} min"),
     }
 }
 
@@ -66,75 +68,107 @@ pub fn kind_letter(kind: MessageKind) -> &'static str {
     }
 }
 
-pub fn describe(w: &World, ev: &TraceEvent) -> Option<String> {
+/// A client's operation and its outcome as the trace names them, in words.
+pub fn client_word(word: &str, lang: Lang) -> String {
+    match word {
+        "acquire" => t!(lang, "acquire").into(),
+        "release" => t!(lang, "release").into(),
+        "granted" => t!(lang, "granted").into(),
+        "released" => t!(lang, "released").into(),
+        "busy" => t!(lang, "busy").into(),
+        "timeout" => t!(lang, "timeout").into(),
+        "lease_lost" => t!(lang, "lease lost").into(),
+        "not_found" => t!(lang, "not found").into(),
+        other => other.replace('_', " "),
+    }
+}
+
+pub fn describe(w: &World, ev: &TraceEvent, lang: Lang) -> Option<String> {
     Some(match ev {
         // A precandidate's event carries the term it would campaign in; it stays in the one before.
-        TraceEvent::Role { node, role: "precandidate", term } => format!(
+        TraceEvent::Role { node, role: "precandidate", term } => t!(
+            lang,
             "n{node} asks for pre-votes for term {term} (it stays in term {})",
             term.saturating_sub(1)
         ),
-        TraceEvent::Role { node, role, term } => format!("n{node} became {role} in term {term}"),
+        TraceEvent::Role { node, role, term } => {
+            let role = role_word(role, lang);
+            t!(lang, "n{node} became {role} in term {term}")
+        }
         TraceEvent::Apply { node, index, cmd, result, .. } => {
+            let key = cmd.key.clone().unwrap_or_default();
             let what = match cmd.op {
                 "noop" => return None,
-                "grant" => format!("Grant{{{}, {} ms}} for {}", cmd.key.clone().unwrap_or_default(), cmd.lease_ms.unwrap_or(0), cmd.client.clone().unwrap_or_default()),
-                "release" => format!("Release{{{}}}", cmd.key.clone().unwrap_or_default()),
-                _ => format!("Expire{{{}, {}}}", cmd.key.clone().unwrap_or_default(), cmd.token.unwrap_or(0)),
+                "grant" => {
+                    let (ms, client) = (cmd.lease_ms.unwrap_or(0), cmd.client.clone().unwrap_or_default());
+                    t!(lang, "Grant{{{key}, {ms} ms}} for {client}")
+                }
+                "release" => format!("Release{{{key}}}"),
+                _ => format!("Expire{{{key}, {}}}", cmd.token.unwrap_or(0)),
             };
-            let outcome = match result {
-                ApplyResult::Granted { token } => format!("granted with token {token}"),
-                ApplyResult::GrantRejected => "rejected: the key is held".into(),
-                ApplyResult::Released => "lock released".into(),
-                ApplyResult::NotFound => "nothing to release".into(),
-                ApplyResult::Expired { existed: true } => "lock removed".into(),
-                ApplyResult::Expired { existed: false } => "token did not match: nothing removed".into(),
-                ApplyResult::Noop => "nothing happened".into(),
+            let outcome: String = match result {
+                ApplyResult::Granted { token } => t!(lang, "granted with token {token}"),
+                ApplyResult::GrantRejected => t!(lang, "rejected: the key is held").into(),
+                ApplyResult::Released => t!(lang, "lock released").into(),
+                ApplyResult::NotFound => t!(lang, "nothing to release").into(),
+                ApplyResult::Expired { existed: true } => t!(lang, "lock removed").into(),
+                ApplyResult::Expired { existed: false } => t!(lang, "token did not match: nothing removed").into(),
+                ApplyResult::Noop => t!(lang, "nothing happened").into(),
             };
             if *node != w.leader().map_or(1, |l| l + 1) {
                 return None; // one line per entry: the leader's (or n1's) apply
             }
-            format!("n{node} applied #{index} {what}: {outcome}")
+            t!(lang, "n{node} applied #{index} {what}: {outcome}")
         }
-        TraceEvent::Crash { node } => format!("n{node} crashed"),
-        TraceEvent::Restart { node } => format!("n{node} restarted and will apply its log again"),
-        TraceEvent::Pause { node } => format!("n{node} paused (frozen like a GC pause)"),
-        TraceEvent::Resume { node } => format!("n{node} resumed"),
-        TraceEvent::Fault { what } => format!(
+        TraceEvent::Crash { node } => t!(lang, "n{node} crashed"),
+        TraceEvent::Restart { node } => t!(lang, "n{node} restarted and will apply its log again"),
+        TraceEvent::Pause { node } => t!(lang, "n{node} paused (frozen like a GC pause)"),
+        TraceEvent::Resume { node } => t!(lang, "n{node} resumed"),
+        TraceEvent::Fault { what } => t!(
+            lang,
             "you: {}",
-            serde_json::from_str::<crate::scenario::Action>(what).map_or_else(|_| what.clone(), |a| a.words())
+            serde_json::from_str::<crate::scenario::Action>(what).map_or_else(|_| what.clone(), |a| a.words_in(lang))
         ),
-        TraceEvent::ExpireProposed { node, key, token } => format!("n{node}'s countdown for {key} ran out: it proposes Expire{{{key}, {token}}}"),
-        TraceEvent::GhostRelease { node, key, client, .. } => format!("n{node} could not tell {client} it got {key}: it proposes Release{{{key}}} (ghost lock)"),
-        TraceEvent::Snapshot { node, index, log_from } => format!("n{node} snapshots its lock table at index {index}; its log now starts after {log_from}"),
-        TraceEvent::SnapshotRestored { node, index, source: "leader", .. } => format!("n{node} installs the leader's snapshot at index {index} (the entries it lacked are gone from the leader's log)"),
-        TraceEvent::SnapshotRestored { node, index, .. } => format!("n{node} restarts its lock table from its own snapshot at index {index}"),
-        TraceEvent::Client { client, op, key, outcome, token } => format!("{client}: {op} {key} → {outcome}{}", token.map_or(String::new(), |t| format!(" (token {t})"))),
-        TraceEvent::Write { client, key, token, accepted } => format!("storage: {client} writes {key} with token {token} → {}", if *accepted { "accepted" } else { "REJECTED" }),
-        TraceEvent::Violation { invariant, detail } => format!("VIOLATION {invariant}: {detail}"),
+        TraceEvent::ExpireProposed { node, key, token } => t!(lang, "n{node}'s countdown for {key} ran out: it proposes Expire{{{key}, {token}}}"),
+        TraceEvent::GhostRelease { node, key, client, .. } => t!(lang, "n{node} could not tell {client} it got {key}: it proposes Release{{{key}}} (ghost lock)"),
+        TraceEvent::Snapshot { node, index, log_from } => t!(lang, "n{node} snapshots its lock table at index {index}; its log now starts after {log_from}"),
+        TraceEvent::SnapshotRestored { node, index, source: "leader", .. } => t!(lang, "n{node} installs the leader's snapshot at index {index} (the entries it lacked are gone from the leader's log)"),
+        TraceEvent::SnapshotRestored { node, index, .. } => t!(lang, "n{node} restarts its lock table from its own snapshot at index {index}"),
+        TraceEvent::Client { client, op, key, outcome, token } => {
+            let (op, outcome) = (client_word(op, lang), client_word(outcome, lang));
+            let token = token.map_or(String::new(), |t| t!(lang, " (token {t})"));
+            format!("{client}: {op} {key} → {outcome}{token}")
+        }
+        TraceEvent::Write { client, key, token, accepted } => {
+            let verdict = if *accepted { t!(lang, "accepted") } else { t!(lang, "REJECTED") };
+            t!(lang, "storage: {client} writes {key} with token {token} → {verdict}")
+        }
+        TraceEvent::Violation { invariant, detail } => t!(lang, "VIOLATION {invariant}: {detail}"),
     })
 }
 
 /// Invariants in words (the trace names some by the failure, e.g. storage_accepts_stale_token).
 /// One arm per invariant: a new one does not compile until it has its words.
-pub fn invariant_label(inv: Invariant) -> String {
+pub fn invariant_label(inv: Invariant, lang: Lang) -> String {
     match inv {
-        Invariant::StorageAcceptsStaleToken => "the storage never accepts a stale token".into(),
-        Invariant::GhostLockReleased => "ghost locks are released".into(),
-        Invariant::OneBelievedHolder => "one client at a time believes it holds a key".into(),
+        Invariant::StorageAcceptsStaleToken => t!(lang, "the storage never accepts a stale token"),
+        Invariant::GhostLockReleased => t!(lang, "ghost locks are released"),
+        Invariant::OneBelievedHolder => t!(lang, "one client at a time believes it holds a key"),
         Invariant::HealthyLeaderNotDeposed => {
-            "a leader a majority hears is not deposed (liveness)".into()
+            t!(lang, "a leader a majority hears is not deposed (liveness)")
         }
-        Invariant::IsolatedLeaderStepsDown => "a cut-off leader steps down (liveness)".into(),
-        Invariant::ElectionSafety
-        | Invariant::LeaderAppendOnly
-        | Invariant::LogMatching
-        | Invariant::LeaderCompleteness
-        | Invariant::StateMachineSafety
-        | Invariant::LockTablesAgree
-        | Invariant::TokensStrictlyIncrease
-        | Invariant::ExpireDeletesOnlyOnTokenMatch
-        | Invariant::ReleaseDeletesOnlyHeldLock => inv.name().replace('_', " "),
+        Invariant::IsolatedLeaderStepsDown => t!(lang, "a cut-off leader steps down (liveness)"),
+        Invariant::ElectionSafety => t!(lang, "election safety"),
+        Invariant::LeaderAppendOnly => t!(lang, "leader append only"),
+        Invariant::LogMatching => t!(lang, "log matching"),
+        Invariant::LeaderCompleteness => t!(lang, "leader completeness"),
+        Invariant::StateMachineSafety => t!(lang, "state machine safety"),
+        Invariant::LockTablesAgree => t!(lang, "lock tables agree"),
+        Invariant::TokensStrictlyIncrease => t!(lang, "tokens strictly increase"),
+        Invariant::ExpireDeletesOnlyOnTokenMatch => t!(lang, "expire deletes only on token match"),
+        Invariant::ReleaseDeletesOnlyHeldLock => t!(lang, "release deletes only held lock"),
     }
+    .into()
 }
 
 /// The switches the page's panel offers, in [`Switch::ALL`]'s order. Each is off by default;
@@ -148,51 +182,51 @@ pub fn page_switches() -> impl Iterator<Item = Switch> {
 
 /// A switch's label and what turning it on shows. One arm per switch: a new one does not
 /// compile until it has its words.
-pub fn switch_text(s: Switch) -> (&'static str, &'static str) {
+pub fn switch_text(s: Switch, lang: Lang) -> (&'static str, &'static str) {
     match s {
         Switch::ExpireIgnoresToken => (
-            "Expire ignores the token",
-            "Expire deletes whatever lock holds the key. A late or duplicated Expire then erases a lock granted again in between: the seed's token condition exists for exactly this. Try it with late-expire.",
+            t!(lang, "Expire ignores the token"),
+            t!(lang, "Expire deletes whatever lock holds the key. A late or duplicated Expire then erases a lock granted again in between: the seed's token condition exists for exactly this. Try it with late-expire."),
         ),
         Switch::FollowersDeleteOnCountdown => (
-            "Followers delete on their own countdown",
-            "A follower deletes a lock when its own clock says the lease is over, instead of waiting for a committed Expire. With drift the nodes' tables split: why the seed deletes only through the log (Redlock's dependence on clocks, Kleppmann 2016).",
+            t!(lang, "Followers delete on their own countdown"),
+            t!(lang, "A follower deletes a lock when its own clock says the lease is over, instead of waiting for a committed Expire. With drift the nodes' tables split: why the seed deletes only through the log (Redlock's dependence on clocks, Kleppmann 2016)."),
         ),
         Switch::TokenFromLeaderCounter => (
-            "Tokens from a leader's counter",
-            "The leader numbers tokens from a counter in its memory instead of using the Grant's log index. A new leader starts again, tokens repeat, and fencing can no longer order holders (Chubby's sequencers and ZooKeeper's zxid are log positions too).",
+            t!(lang, "Tokens from a leader's counter"),
+            t!(lang, "The leader numbers tokens from a counter in its memory instead of using the Grant's log index. A new leader starts again, tokens repeat, and fencing can no longer order holders (Chubby's sequencers and ZooKeeper's zxid are log positions too)."),
         ),
         Switch::NoGhostRelease => (
-            "No ghost-lock release",
-            "When the reply to a Grant cannot reach its client, the leader does nothing: a lock nobody knows it holds stays until its lease runs out, and everyone else waits.",
+            t!(lang, "No ghost-lock release"),
+            t!(lang, "When the reply to a Grant cannot reach its client, the leader does nothing: a lock nobody knows it holds stays until its lease runs out, and everyone else waits."),
         ),
         Switch::StorageIgnoresTokens => (
-            "Storage ignores tokens",
-            "The resource accepts any write. A client that paused past its lease overwrites the new holder's work: the lost update that fencing tokens prevent (Kleppmann, How to do distributed locking, 2016).",
+            t!(lang, "Storage ignores tokens"),
+            t!(lang, "The resource accepts any write. A client that paused past its lease overwrites the new holder's work: the lost update that fencing tokens prevent (Kleppmann, How to do distributed locking, 2016)."),
         ),
         Switch::ReleaseWithoutHolderCheck => (
-            "Release without the holder check",
-            "The leader proposes a client's key-only Release without checking that this client holds the key: a late Release deletes someone else's lock (etcd issue 22082).",
+            t!(lang, "Release without the holder check"),
+            t!(lang, "The leader proposes a client's key-only Release without checking that this client holds the key: a late Release deletes someone else's lock (etcd issue 22082)."),
         ),
         Switch::ReleaseWithToken => (
-            "Release carries the token",
-            "A design alternative, not a bug: Release names the holder's token and deletes only on a match, like Expire.",
+            t!(lang, "Release carries the token"),
+            t!(lang, "A design alternative, not a bug: Release names the holder's token and deletes only on a match, like Expire."),
         ),
         Switch::NoPreVote => (
-            "No pre-vote",
-            "A node cut off from the others raises its term at every election timeout; when it returns, its higher term forces the working leader to step down (Ongaro's thesis, section 9.6).",
+            t!(lang, "No pre-vote"),
+            t!(lang, "A node cut off from the others raises its term at every election timeout; when it returns, its higher term forces the working leader to step down (Ongaro's thesis, section 9.6)."),
         ),
         Switch::CommitByCountingOldTerms => (
-            "Commit earlier terms by counting",
-            "The leader commits an entry of an earlier term as soon as a majority holds it. The Raft paper's Figure 8 shows a later leader overwriting such an entry: a committed entry lost, a client told \"granted\" for a lock that vanishes. Section 5.4.2 commits only the leader's own term. Play break-figure-8; it needs one entry per message (Entries per AppendEntries 1, below), else the new leader's no-op travels with the old entry and closes the window.",
+            t!(lang, "Commit earlier terms by counting"),
+            t!(lang, "The leader commits an entry of an earlier term as soon as a majority holds it. The Raft paper's Figure 8 shows a later leader overwriting such an entry: a committed entry lost, a client told \"granted\" for a lock that vanishes. Section 5.4.2 commits only the leader's own term. Play break-figure-8; it needs one entry per message (Entries per AppendEntries 1, below), else the new leader's no-op travels with the old entry and closes the window."),
         ),
         Switch::NoCheckQuorum => (
-            "No check-quorum",
-            "A leader cut off from the majority keeps believing it leads and keeps proposing entries that can never commit (Ongaro's thesis, section 6.2).",
+            t!(lang, "No check-quorum"),
+            t!(lang, "A leader cut off from the majority keeps believing it leads and keeps proposing entries that can never commit (Ongaro's thesis, section 6.2)."),
         ),
         Switch::ClientNoMargin => (
-            "Clients without a safety margin",
-            "A client trusts its lease to the last millisecond of its own clock. A client clock that runs slow then believes it still holds the key after the servers have let it go (Kleppmann 2016).",
+            t!(lang, "Clients without a safety margin"),
+            t!(lang, "A client trusts its lease to the last millisecond of its own clock. A client clock that runs slow then believes it still holds the key after the servers have let it go (Kleppmann 2016)."),
         ),
     }
 }

@@ -6,6 +6,7 @@
 //! messages in flight) is not drawn.
 
 use crate::check::trace::{parse_line, Finding, LineError, Raw, Report, TraceCheck};
+use crate::lang::{t, Lang};
 use std::collections::BTreeMap;
 
 /// Traces larger than this are refused in the page (`raftlock check` reads any size).
@@ -155,16 +156,17 @@ fn kind_of(v: Raw) -> Kind {
 
 impl TraceView {
     /// Read and check a trace; a file that is not a trace is refused with its line.
-    pub fn open(name: &str, text: &str) -> Result<TraceView, String> {
+    pub fn open(name: &str, text: &str, lang: Lang) -> Result<TraceView, String> {
         if text.len() > TRACE_BYTES_MAX {
-            return Err(format!(
+            return Err(t!(
+                lang,
                 "That trace is {} MB; the page opens traces of at most {} MB (raftlock check reads any size).",
                 text.len() / 1_048_576,
                 TRACE_BYTES_MAX / 1_048_576
             ));
         }
         // One pass: each line read once, checked, and kept for the view.
-        let refused = |e: LineError| format!("That trace file was refused: {e}.");
+        let refused = |e: LineError| t!(lang, "That trace file was refused: {e}.");
         let mut check = TraceCheck::new();
         let mut lines = Vec::new();
         for (i, l) in text.lines().enumerate() {
@@ -181,7 +183,7 @@ impl TraceView {
         }
         let report = check.finish();
         if lines.is_empty() {
-            return Err("That trace file was refused: it has no events.".into());
+            return Err(t!(lang, "That trace file was refused: it has no events.").into());
         }
         let at = lines.len();
         let mut nodes: Vec<usize> = lines
@@ -421,11 +423,11 @@ impl TraceView {
     /// The space-time diagram up to the line reached: `window_us` of true time, or the last
     /// `window_lines` lines when the trace carries no times. The checker's findings in it are
     /// marks of their own (class `finding`).
-    pub fn diagram(&self, window_us: u64, window_lines: u64) -> Diagram {
+    pub fn diagram(&self, window_us: u64, window_lines: u64, lang: Lang) -> Diagram {
         let nodes = &self.nodes;
         let mut lanes: Vec<String> = nodes.iter().map(|n| format!("n{n}")).collect();
-        lanes.push("storage".into());
-        lanes.push("clients".into());
+        lanes.push(t!(lang, "storage").into());
+        lanes.push(t!(lang, "clients").into());
         let (storage, clients) = (nodes.len(), nodes.len() + 1);
         let seen = &self.lines[..self.at];
         // The axis is time when the trace has times (the last line reached that has one).
@@ -442,11 +444,10 @@ impl TraceView {
                 break;
             }
             let (lane, class, label) = match &l.kind {
-                Kind::Role { node, role, term } => (
-                    lane_of(node),
-                    "role",
-                    format!("n{node} becomes {role} in term {term}"),
-                ),
+                Kind::Role { node, role, term } => (lane_of(node), "role", {
+                    let role = crate::lang::role_word(role, lang);
+                    t!(lang, "n{node} becomes {role} in term {term}")
+                }),
                 Kind::Apply {
                     node,
                     index,
@@ -457,9 +458,9 @@ impl TraceView {
                 } => (
                     lane_of(node),
                     *op,
-                    format!("n{node} applies {index}: {cmd} → {result}"),
+                    t!(lang, "n{node} applies {index}: {cmd} → {result}"),
                 ),
-                Kind::Restart { node } => (lane_of(node), "restart", format!("n{node} restarts")),
+                Kind::Restart { node } => (lane_of(node), "restart", t!(lang, "n{node} restarts")),
                 Kind::Write {
                     client,
                     key,
@@ -468,10 +469,11 @@ impl TraceView {
                 } => (
                     storage,
                     if *accepted { "accepted" } else { "rejected" },
-                    format!(
-                        "{client} writes {key} with token {token}: {}",
-                        if *accepted { "accepted" } else { "rejected" }
-                    ),
+                    if *accepted {
+                        t!(lang, "{client} writes {key} with token {token}: accepted")
+                    } else {
+                        t!(lang, "{client} writes {key} with token {token}: rejected")
+                    },
                 ),
                 Kind::Client {
                     client,
@@ -485,7 +487,10 @@ impl TraceView {
                     } else {
                         "client"
                     },
-                    format!("{client} {op} {key}: {outcome}"),
+                    {
+                        let op = super::text::client_word(op, lang);
+                        t!(lang, "{client} {op} {key}: {outcome}")
+                    },
                 ),
                 Kind::Other(_) => continue,
             };
@@ -508,7 +513,13 @@ impl TraceView {
                 at: m.at,
                 line: f.line,
                 class: "finding",
-                label: format!("line {}: {} — {}", f.line, f.rule.name(), f.rule.words()),
+                label: t!(
+                    lang,
+                    "line {}: {} — {}",
+                    f.line,
+                    f.rule.name(),
+                    f.rule.words()
+                ),
             });
         }
         Diagram {
@@ -547,7 +558,7 @@ mod tests {
 
     #[test]
     fn a_trace_opens_as_a_run_to_scrub_with_each_nodes_lock_table() {
-        let mut v = TraceView::open("gc.jsonl", &gc_pause_trace()).unwrap();
+        let mut v = TraceView::open("gc.jsonl", &gc_pause_trace(), Lang::En).unwrap();
         assert!(v.report.ok());
         assert_eq!(v.nodes(), [1, 2, 3, 4, 5]);
         // The line where n1 applies A's Grant: n1 holds k for A with token 2.
@@ -581,7 +592,7 @@ mod tests {
     #[test]
     fn a_broken_trace_shows_its_findings_and_a_malformed_one_is_refused() {
         let text = gc_pause_trace().replacen(r#""accepted":false"#, r#""accepted":true"#, 1);
-        let mut v = TraceView::open("bad.jsonl", &text).unwrap();
+        let mut v = TraceView::open("bad.jsonl", &text, Lang::En).unwrap();
         let f = v.report.findings[0].clone();
         assert_eq!(f.rule.name(), "storage_rejects_stale_tokens");
         v.go_to_line(1);
@@ -591,16 +602,17 @@ mod tests {
         let e = TraceView::open(
             "x",
             "{\"ev\":\"role\",\"node\":1,\"role\":\"leader\",\"term\":1}\nnope",
+            Lang::En,
         )
         .err()
         .unwrap();
         assert!(e.contains("line 2"), "{e}");
-        assert!(TraceView::open("x", "\n\n").is_err());
+        assert!(TraceView::open("x", "\n\n", Lang::En).is_err());
     }
 
     #[test]
     fn the_trace_log_grid_shows_each_nodes_applies_and_marks_an_entry_that_differs() {
-        let mut v = TraceView::open("gc.jsonl", &gc_pause_trace()).unwrap();
+        let mut v = TraceView::open("gc.jsonl", &gc_pause_trace(), Lang::En).unwrap();
         let g = v.log_grid(8);
         assert_eq!(g.nodes, vec![1, 2, 3, 4, 5]);
         let last = *g.indices.last().unwrap();
@@ -629,7 +641,7 @@ mod tests {
         let text: Vec<&str> = text.lines().collect();
         let mut edited = text.clone();
         edited[i] = &bad;
-        let v = TraceView::open("bad.jsonl", &edited.join("\n")).unwrap();
+        let v = TraceView::open("bad.jsonl", &edited.join("\n"), Lang::En).unwrap();
         let g = v.log_grid(last as usize);
         let differs: Vec<_> = g
             .cells
@@ -648,8 +660,8 @@ mod tests {
     #[test]
     fn the_trace_diagram_draws_the_window_before_the_line_reached_with_its_findings() {
         let text = gc_pause_trace().replacen(r#""accepted":false"#, r#""accepted":true"#, 1);
-        let mut v = TraceView::open("bad.jsonl", &text).unwrap();
-        let d = v.diagram(2_000_000, 200);
+        let mut v = TraceView::open("bad.jsonl", &text, Lang::En).unwrap();
+        let d = v.diagram(2_000_000, 200, Lang::En);
         assert!(!d.by_line);
         assert_eq!(
             d.lanes,
@@ -672,7 +684,7 @@ mod tests {
         // Before the finding's line, no finding mark.
         v.go_to_line(v.report.findings[0].line - 1);
         assert!(v
-            .diagram(2_000_000, 200)
+            .diagram(2_000_000, 200, Lang::En)
             .marks
             .iter()
             .all(|m| m.class != "finding"));
@@ -688,8 +700,8 @@ mod tests {
             r#"{"t_us":1200000,"ev":"client","client":"B","op":"acquire","key":"k","outcome":"granted","token":2,"invoked_us":1050000}"#,
         ]
         .join("\n");
-        let v = TraceView::open("h.jsonl", &history).unwrap();
-        let d = v.diagram(2_000_000, 200);
+        let v = TraceView::open("h.jsonl", &history, Lang::En).unwrap();
+        let d = v.diagram(2_000_000, 200, Lang::En);
         let f = d
             .marks
             .iter()
@@ -706,8 +718,8 @@ mod tests {
                 serde_json::Value::Object(v).to_string() + "\n"
             })
             .collect();
-        let v = TraceView::open("untimed.jsonl", &untimed).unwrap();
-        let d = v.diagram(2_000_000, 10);
+        let v = TraceView::open("untimed.jsonl", &untimed, Lang::En).unwrap();
+        let d = v.diagram(2_000_000, 10, Lang::En);
         assert!(d.by_line);
         assert!(!d.marks.is_empty());
         assert_eq!(d.to, v.lines.last().unwrap().n);

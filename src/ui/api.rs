@@ -7,6 +7,7 @@
 
 use super::props::FrameLog;
 use super::props::Shared;
+use crate::lang::t;
 use crate::model::Command;
 use crate::model::Effect;
 use crate::scenario::Action;
@@ -111,11 +112,14 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
     let act = Closure::<dyn Fn(String) -> JsValue>::new(move |json: String| {
         match serde_json::from_str::<Action>(&json) {
             Ok(a) => command(&p, &l, Command::Act(a)),
-            Err(e) => command(
-                &p,
-                &l,
-                Command::Error(format!("That is not an action: {e}")),
-            ),
+            Err(e) => {
+                let lang = p.borrow().lang;
+                command(
+                    &p,
+                    &l,
+                    Command::Error(t!(lang, "That is not an action: {e}")),
+                )
+            }
         }
     });
     set(&obj, "act", act.as_ref());
@@ -167,6 +171,30 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
         set(&obj, name, f.as_ref());
         f.forget();
     }
+
+    // lang(): the page's language, "en" or "ru". setLang(code): switch it, as the bar's menu does
+    // (a code the page does not have gets a message and changes nothing).
+    let p = pg.clone();
+    let lang =
+        Closure::<dyn Fn() -> JsValue>::new(move || JsValue::from_str(p.borrow().lang.code()));
+    set(&obj, "lang", lang.as_ref());
+    lang.forget();
+    let (p, l) = (pg.clone(), link.clone());
+    let set_lang = Closure::<dyn Fn(String) -> JsValue>::new(move |code: String| {
+        let cmd = match crate::lang::Lang::parse(&code) {
+            Some(lang) => Command::SetLang(lang),
+            None => {
+                let lang = p.borrow().lang;
+                Command::Error(t!(
+                    lang,
+                    "There is no language \"{code}\": the page has en and ru."
+                ))
+            }
+        };
+        command(&p, &l, cmd)
+    });
+    set(&obj, "setLang", set_lang.as_ref());
+    set_lang.forget();
 
     let (p, l) = (pg.clone(), link.clone());
     let play = Closure::<dyn Fn(bool)>::new(move |on: bool| {

@@ -10,6 +10,7 @@ use super::{
     api, clients, clocks, cluster, compare, controls, dialogs, embed, events, invariants, lesson,
     locks, log, spacetime, stage, switches, trace,
 };
+use crate::lang::t;
 use crate::model::{Command, Effect, Page};
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{request_animation_frame, AnimationFrame};
@@ -70,8 +71,9 @@ impl App {
                 Effect::Clipboard(t) => effects::clipboard(&t),
                 Effect::Download { name, text, mime } => {
                     if effects::download(&name, &text, mime).is_err() {
-                        self.page.borrow_mut().error =
-                            Some("The browser refused the download.".into());
+                        let mut page = self.page.borrow_mut();
+                        page.error =
+                            Some(t!(page.lang, "The browser refused the download.").into());
                     }
                 }
                 Effect::StartHunt { switches, runs } => {
@@ -84,11 +86,12 @@ impl App {
                         Err(e) => {
                             let mut page = self.page.borrow_mut();
                             page.hunt = None;
-                            page.error = Some(format!("The hunt could not start: {e}"));
+                            page.error = Some(t!(page.lang, "The hunt could not start: {e}"));
                         }
                     }
                 }
                 Effect::StopHunt => self.hunt = None,
+                Effect::Lang(l) => effects::set_lang(l),
             }
         }
     }
@@ -100,7 +103,13 @@ impl Component for App {
 
     fn create(ctx: &Context<Self>) -> Self {
         // A link far into its run opens at once and replays in slices, frame by frame.
-        let mut first = Page::from_fragment_with_clock(&effects::fragment(), Rc::new(now_ms));
+        // The language: a `lang` in the link, else the one index.html chose for `<html lang>`
+        // (the remembered choice, else the browser's).
+        let mut first = Page::from_fragment_with_clock(
+            &effects::fragment(),
+            Rc::new(now_ms),
+            effects::document_lang(),
+        );
         first.base_url = effects::base_url();
         let busy = first.busy();
         let page: Shared = Rc::new(RefCell::new(first));
@@ -257,6 +266,7 @@ impl Component for App {
         let panel = |draw: Draw, panel: PanelProps| html! { <Panel {panel} {draw} /> };
         let lazy = |id: &str| props(self.on_screen.version(id, v, page.playing));
         let lesson = page.in_lesson();
+        let lang = page.lang;
         let tools = !lesson || page.tools_open;
         // A fixed order (what the caption names is tinted, not moved): the lock view, the log at
         // the caption's index when it names one, the storage, the clients, the expected outcomes.
@@ -291,7 +301,7 @@ impl Component for App {
                 { if page.trace.is_some() { html! { { panel(trace::trace_panel, props(v)) } } } else { html! { <>
                 <div class="stage">
                     { if lesson { html! { { panel(lesson::lesson_panel, props(v)) } } } else { html! {} } }
-                    <section class="panel cluster-panel" aria-label="Cluster">
+                    <section class="panel cluster-panel" aria-label={t!(lang, "Cluster")}>
                         { panel(cluster::cluster, props(v)) }
                         { if tools { html! { { panel(cluster::presets, props(v)) } } } else { html! {} } }
                     </section>
@@ -299,29 +309,29 @@ impl Component for App {
                 </div>
                 <main class="grid">
                     { panel(compare::compare, props(v)) }
-                    <section class="panel wide" aria-label="Replicated log" id="log-panel">
-                        <h2>{ "Replicated log" }</h2>
+                    <section class="panel wide" aria-label={t!(lang, "Replicated log")} id="log-panel">
+                        <h2>{ t!(lang, "Replicated log") }</h2>
                         { panel(log::log, lazy("log-panel")) }
                     </section>
-                    <section class="panel wide" aria-label="Space-time diagram" id="spacetime-panel">
-                        <h2>{ "Space-time diagram (last 2 s of true time)" }</h2>
+                    <section class="panel wide" aria-label={t!(lang, "Space-time diagram")} id="spacetime-panel">
+                        <h2>{ t!(lang, "Space-time diagram (last 2 s of true time)") }</h2>
                         { panel(spacetime::spacetime, lazy("spacetime-panel")) }
                     </section>
-                    <section class="panel" aria-label="Events" id="events-panel">
-                        <h2>{ "What happened" }</h2>
+                    <section class="panel" aria-label={t!(lang, "Events")} id="events-panel">
+                        <h2>{ t!(lang, "What happened") }</h2>
                         { panel(events::events, lazy("events-panel")) }
                     </section>
-                    <section class="panel" aria-label="Invariants">
-                        <h2>{ "Invariants" }</h2>
+                    <section class="panel" aria-label={t!(lang, "Invariants")}>
+                        <h2>{ t!(lang, "Invariants") }</h2>
                         { panel(invariants::invariants, props(v)) }
                     </section>
-                    <section class="panel wide" aria-label="Clocks" id="clocks-panel">
-                        <h2>{ "Clocks and nodes" }</h2>
+                    <section class="panel wide" aria-label={t!(lang, "Clocks")} id="clocks-panel">
+                        <h2>{ t!(lang, "Clocks and nodes") }</h2>
                         { panel(clocks::clocks, lazy("clocks-panel")) }
                     </section>
                     { if tools { html! {
-                        <section class="panel wide" aria-label="Design switches" id="switches-panel">
-                            <h2>{ "Design switches: break one safeguard and watch which guarantee fails" }</h2>
+                        <section class="panel wide" aria-label={t!(lang, "Design switches")} id="switches-panel">
+                            <h2>{ t!(lang, "Design switches: break one safeguard and watch which guarantee fails") }</h2>
                             { panel(switches::hunt_panel, props(settled)) }
                             { panel(switches::switches, props(settled)) }
                             { panel(switches::raft_settings, props(settled)) }

@@ -2,6 +2,7 @@
 //! margin; acquire, release, pause, crash, disconnect by hand) and the fenced storage's writes.
 
 use super::props::{send, PanelProps};
+use crate::lang::{t, Lang};
 use crate::model::focus;
 use crate::model::text::fmt_us;
 use crate::model::Command;
@@ -9,7 +10,32 @@ use crate::scenario::Action;
 use crate::sim::World;
 use yew::prelude::*;
 
-fn actions(w: &World, c: usize, p: &PanelProps) -> Html {
+/// What a client is doing, in words (`snapshot::client_state`'s words, which the API keeps in
+/// English).
+fn client_state(c: &crate::client::Client, lang: Lang) -> String {
+    use crate::client::Phase;
+    use crate::lock::server::RequestOp;
+    match &c.phase {
+        Phase::Starting => t!(lang, "starting").into(),
+        Phase::Waiting {
+            op: RequestOp::Acquire { key, .. },
+            ..
+        } => t!(lang, "acquiring {key}"),
+        Phase::Waiting {
+            op: RequestOp::Release { key, .. },
+            ..
+        } => t!(lang, "releasing {key}"),
+        Phase::Backoff { op, .. } => match op {
+            RequestOp::Acquire { key, .. } => t!(lang, "waiting to retry {key}"),
+            RequestOp::Release { key, .. } => t!(lang, "waiting to release {key}"),
+        },
+        Phase::Working { key, token } => t!(lang, "working on {key} with token {token}"),
+        Phase::Sleeping => t!(lang, "sleeping").into(),
+        Phase::Done => t!(lang, "done").into(),
+    }
+}
+
+fn actions(w: &World, c: usize, p: &PanelProps, lang: Lang) -> Html {
     let slot = &w.clients[c];
     let name = slot.client.cfg.name.clone();
     let connected = (0..w.n).any(|q| w.net.is_up(w.n + slot.client.id as usize, q));
@@ -33,12 +59,12 @@ fn actions(w: &World, c: usize, p: &PanelProps) -> Html {
     html! {
         <td class="actions">
             <button onclick={send(p, Command::Act(Action::ClientAcquire { client: client(), key: "k".into(), lease_ms: 1500 }))}
-                aria-label={format!("{name} acquires k")} disabled={by_hand}>{ "Acquire k" }</button>
+                aria-label={t!(lang, "{name} acquires k")} disabled={by_hand}>{ t!(lang, "Acquire k") }</button>
             <button onclick={send(p, Command::Act(Action::ClientRelease { client: client(), key: "k".into() }))}
-                aria-label={format!("{name} releases k")} disabled={by_hand}>{ "Release k" }</button>
-            <button onclick={send(p, Command::Act(pause))}>{ if slot.paused { "Resume" } else { "Pause" } }</button>
-            <button onclick={send(p, Command::Act(crash))}>{ if slot.crashed { "Restart" } else { "Crash" } }</button>
-            <button onclick={send(p, Command::Act(conn))}>{ if connected { "Disconnect" } else { "Reconnect" } }</button>
+                aria-label={t!(lang, "{name} releases k")} disabled={by_hand}>{ t!(lang, "Release k") }</button>
+            <button onclick={send(p, Command::Act(pause))}>{ if slot.paused { t!(lang, "Resume") } else { t!(lang, "Pause") } }</button>
+            <button onclick={send(p, Command::Act(crash))}>{ if slot.crashed { t!(lang, "Restart") } else { t!(lang, "Crash") } }</button>
+            <button onclick={send(p, Command::Act(conn))}>{ if connected { t!(lang, "Disconnect") } else { t!(lang, "Reconnect") } }</button>
         </td>
     }
 }
@@ -47,6 +73,7 @@ pub fn clients(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let w = &page.pg.world;
     let focus = focus::current(&page);
+    let lang = page.lang;
     // In a lesson the table only reports; the buttons are tools.
     let tools = !page.in_lesson() || page.tools_open;
     let rows = w.clients.iter().enumerate().map(|(c, slot)| {
@@ -58,29 +85,29 @@ pub fn clients(p: &PanelProps) -> Html {
             .iter()
             .map(|(k, h)| {
                 if h.until_local_us > local {
-                    format!("holds {k} #{} for {} more", h.token, fmt_us(h.until_local_us - local))
+                    t!(lang, "holds {k} #{token} for {left} more", token = h.token, left = fmt_us(h.until_local_us - local, lang))
                 } else {
-                    format!("its lease on {k} #{} ran out", h.token)
+                    t!(lang, "its lease on {k} #{token} ran out", token = h.token)
                 }
             })
             .collect::<Vec<_>>()
             .join("; ");
-        let state = if slot.crashed { "crashed".to_string() } else { crate::snapshot::client_state(&slot.client) };
+        let state = if slot.crashed { t!(lang, "crashed").to_string() } else { client_state(&slot.client, lang) };
         html! {
             <tr id={format!("client-row-{name}")} class={classes!(focus.client(&name).then_some("focus"))}>
-                <th scope="row" title="what it believes is on its own clock, with its safety margin">{ name.clone() }</th>
-                <td>{ format!("{state}{}", if slot.paused { " (paused)" } else { "" }) }</td>
-                <td>{ if belief.is_empty() { "holds nothing".to_string() } else { belief } }</td>
-                { if tools { actions(w, c, p) } else { html! {} } }
+                <th scope="row" title={t!(lang, "what it believes is on its own clock, with its safety margin")}>{ name.clone() }</th>
+                <td>{ if slot.paused { t!(lang, "{state} (paused)") } else { state } }</td>
+                <td>{ if belief.is_empty() { t!(lang, "holds nothing").to_string() } else { belief } }</td>
+                { if tools { actions(w, c, p, lang) } else { html! {} } }
             </tr>
         }
     });
     html! {
-        <section class="panel clients-panel" aria-label="Clients" id="clients-panel">
-            <h2>{ "Clients" }</h2>
+        <section class="panel clients-panel" aria-label={t!(lang, "Clients")} id="clients-panel">
+            <h2>{ t!(lang, "Clients") }</h2>
             <table class={classes!("clients", tools.then_some("with-actions"))}>
-                <thead><tr><th>{ "client" }</th><th>{ "doing" }</th><th>{ "believes" }</th>
-                    { if tools { html! { <th>{ "actions" }</th> } } else { html! {} } }</tr></thead>
+                <thead><tr><th>{ t!(lang, "client") }</th><th>{ t!(lang, "doing") }</th><th>{ t!(lang, "believes") }</th>
+                    { if tools { html! { <th>{ t!(lang, "actions") }</th> } } else { html! {} } }</tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
         </section>
@@ -91,14 +118,19 @@ pub fn storage(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let w = &page.pg.world;
     let focus = focus::current(&page);
+    let lang = page.lang;
     let shown = if page.in_lesson() { 4 } else { 8 };
     let rows = w.storage.writes.iter().rev().take(shown).map(|x| {
         let who = w.client_name(x.client);
         let class = classes!(if x.accepted { "accepted" } else { "rejected" }, focus.client(&who).then_some("focus"));
         html! {
             <li class={class}>
-                <time>{ fmt_us(x.t_us as i64) }</time>
-                { format!(" {who} wrote {} with token {}: {}", x.key, x.token, if x.accepted { "✓ accepted" } else { "✗ rejected (stale token)" }) }
+                <time>{ fmt_us(x.t_us as i64, lang) }</time>
+                { format!(" {}", if x.accepted {
+                    t!(lang, "{who} wrote {key} with token {token}: ✓ accepted", key = x.key, token = x.token)
+                } else {
+                    t!(lang, "{who} wrote {key} with token {token}: ✗ rejected (stale token)", key = x.key, token = x.token)
+                }) }
             </li>
         }
     });
@@ -109,17 +141,22 @@ pub fn storage(p: &PanelProps) -> Html {
         .map(|(k, t)| format!("{k}={t}"))
         .collect::<Vec<_>>()
         .join(", ");
-    let mode = if w.storage.ignores_tokens {
-        "ignores tokens"
+    let title = if w.storage.ignores_tokens {
+        t!(lang, "Storage (ignores tokens)")
     } else {
-        "fenced"
+        t!(lang, "Storage (fenced)")
+    };
+    let seen = if highest.is_empty() {
+        t!(lang, " · highest token seen none").to_string()
+    } else {
+        t!(lang, " · highest token seen {highest}")
     };
     html! {
-        <section class={classes!("panel", "storage-panel", focus.storage.then_some("focus"))} aria-label="Storage" id="storage-panel">
-            <h2>{ format!("Storage ({mode})") }<small>{ format!(" · highest token seen {}", if highest.is_empty() { "none".into() } else { highest }) }</small></h2>
+        <section class={classes!("panel", "storage-panel", focus.storage.then_some("focus"))} aria-label={t!(lang, "Storage")} id="storage-panel">
+            <h2>{ title }<small>{ seen }</small></h2>
             <ul class="storage-writes">
                 { for rows }
-                { if w.storage.writes.is_empty() { html! { <li class="none">{ "no writes yet" }</li> } } else { html! {} } }
+                { if w.storage.writes.is_empty() { html! { <li class="none">{ t!(lang, "no writes yet") }</li> } } else { html! {} } }
             </ul>
         </section>
     }

@@ -2,6 +2,7 @@
 //! pause / resume.
 
 use super::props::{input_value, send, PanelProps};
+use crate::lang::t;
 use crate::model::text::{fmt_rate, fmt_us};
 use crate::model::{rate_of, rate_pos, Command};
 use crate::scenario::Action;
@@ -10,6 +11,7 @@ use yew::prelude::*;
 pub fn clocks(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let w = &page.pg.world;
+    let lang = page.lang;
     let rows = (0..w.n).map(|i| {
         let k = i + 1;
         let slot = &w.nodes[i];
@@ -23,28 +25,28 @@ pub fn clocks(p: &PanelProps) -> Html {
                 <th scope="row">{ format!("n{k}") }</th>
                 <td>
                     <input type="range" min="-20" max="20" value={rate_pos(rate).to_string()} id={format!("rate-{k}")}
-                        aria-label={format!("clock rate of n{k}")}
+                        aria-label={t!(lang, "clock rate of n{k}")}
                         oninput={p.send.reform(move |e: InputEvent| Command::Act(Action::SetRate { node: k, rate_ppm: rate_of(input_value(&e).parse().unwrap_or(0)) }))} />
                 </td>
                 <td class="num">{ format!("{} ({} ppm)", fmt_rate(rate), rate) }</td>
-                <td class="num">{ fmt_us(w.local_now(i)) }</td>
+                <td class="num">{ fmt_us(w.local_now(i), lang) }</td>
                 <td>
-                    <button aria-label={format!("n{k} clock back 500 ms")} onclick={jump(-500)}>{ "−500 ms" }</button>
-                    <button aria-label={format!("n{k} clock forward 500 ms")} onclick={jump(500)}>{ "+500 ms" }</button>
-                    <button aria-label={format!("reset n{k} clock rate")} onclick={send(p, Command::Act(Action::SetRate { node: k, rate_ppm: 1_000_000 }))}>{ "×1" }</button>
+                    <button aria-label={t!(lang, "n{k} clock back 500 ms")} onclick={jump(-500)}>{ t!(lang, "−500 ms") }</button>
+                    <button aria-label={t!(lang, "n{k} clock forward 500 ms")} onclick={jump(500)}>{ t!(lang, "+500 ms") }</button>
+                    <button aria-label={t!(lang, "reset n{k} clock rate")} onclick={send(p, Command::Act(Action::SetRate { node: k, rate_ppm: 1_000_000 }))}>{ "×1" }</button>
                 </td>
                 <td>
-                    <button id={format!("crash-{k}")} onclick={send(p, Command::Act(crash))}>{ if up { "Crash" } else { "Restart" } }</button>
-                    <button id={format!("pause-{k}")} disabled={!up} onclick={send(p, Command::Act(pause))}>{ if slot.paused { "Resume" } else { "Pause" } }</button>
+                    <button id={format!("crash-{k}")} onclick={send(p, Command::Act(crash))}>{ if up { t!(lang, "Crash") } else { t!(lang, "Restart") } }</button>
+                    <button id={format!("pause-{k}")} disabled={!up} onclick={send(p, Command::Act(pause))}>{ if slot.paused { t!(lang, "Resume") } else { t!(lang, "Pause") } }</button>
                 </td>
             </tr>
         }
     });
     html! {
         <table class="clocks">
-            <thead><tr><th>{ "node" }</th><th>{ "clock rate (0.25×–4×)" }</th><th>{ "rate" }</th><th>{ "local time" }</th><th>{ "jump" }</th><th>{ "process" }</th></tr></thead>
+            <thead><tr><th>{ t!(lang, "node") }</th><th>{ t!(lang, "clock rate (0.25×–4×)") }</th><th>{ t!(lang, "rate") }</th><th>{ t!(lang, "local time") }</th><th>{ t!(lang, "jump") }</th><th>{ t!(lang, "process") }</th></tr></thead>
             <tbody>{ for rows }</tbody>
-            <tfoot><tr><td colspan="6">{ format!("true time {}", fmt_us(w.now_us as i64)) }</td></tr></tfoot>
+            <tfoot><tr><td colspan="6">{ t!(lang, "true time {time}", time = fmt_us(w.now_us as i64, lang)) }</td></tr></tfoot>
         </table>
     }
 }

@@ -4,6 +4,7 @@
 //! role or term). Parts the lesson's caption names are highlighted.
 
 use super::props::{send, PanelProps};
+use crate::lang::{role_word, t, Lang};
 use crate::model::focus::{self, FocusSet};
 use crate::model::locks::lease_arc;
 use crate::model::text::{fmt_rate, fmt_us, kind_letter, num};
@@ -101,7 +102,7 @@ fn hit_area(p: (f64, f64), q: (f64, f64)) -> String {
     )
 }
 
-fn links(w: &World, p: &PanelProps) -> Html {
+fn links(w: &World, p: &PanelProps, lang: Lang) -> Html {
     let n = w.n;
     let mut out = Vec::with_capacity(n * n);
     for a in 0..n {
@@ -114,13 +115,21 @@ fn links(w: &World, p: &PanelProps) -> Html {
             } else {
                 Action::Heal { from, to }
             };
-            let label = format!(
-                "link n{} to n{}: {}; click to {}",
-                a + 1,
-                b + 1,
-                if up { "up" } else { "cut" },
-                if up { "cut" } else { "heal" }
-            );
+            let label = if up {
+                t!(
+                    lang,
+                    "link n{a} to n{b}: up; click to cut",
+                    a = a + 1,
+                    b = b + 1
+                )
+            } else {
+                t!(
+                    lang,
+                    "link n{a} to n{b}: cut; click to heal",
+                    a = a + 1,
+                    b = b + 1
+                )
+            };
             let mid = ((p0.0 + q0.0) / 2.0, (p0.1 + q0.1) / 2.0);
             out.push(html! {
                 <g class={classes!("link", (!up).then_some("cut"))} id={format!("link-{}-{}", a + 1, b + 1)} role="button"
@@ -156,7 +165,7 @@ fn messages(w: &World) -> Html {
     html! { <g class="msgs">{ for msgs }</g> }
 }
 
-fn node(w: &World, i: usize, focus: &FocusSet) -> Html {
+fn node(w: &World, i: usize, focus: &FocusSet, lang: Lang) -> Html {
     let (x, y) = node_pos(i, w.n);
     let slot = &w.nodes[i];
     let (role, term) = match slot.server() {
@@ -171,12 +180,18 @@ fn node(w: &World, i: usize, focus: &FocusSet) -> Html {
         role.name()
     };
     let label = match state {
-        "leader" => "LEADER",
-        "candidate" => "candidate",
-        "precandidate" => "pre-cand.",
-        "crashed" => "CRASHED",
-        "paused" => "PAUSED",
-        _ => "follower",
+        "leader" => t!(lang, "LEADER"),
+        "candidate" => t!(lang, "candidate"),
+        "precandidate" => t!(lang, "pre-cand."),
+        "crashed" => t!(lang, "CRASHED"),
+        "paused" => t!(lang, "PAUSED"),
+        _ => t!(lang, "follower"),
+    };
+    // The state in words for the node's title.
+    let state_words = match state {
+        "crashed" => t!(lang, "crashed").to_string(),
+        "paused" => t!(lang, "paused").to_string(),
+        role => role_word(role, lang),
     };
     let local = w.local_now(i);
     // The lease countdown on this node's own clock: a full ring is a whole lease, an empty
@@ -186,9 +201,9 @@ fn node(w: &World, i: usize, focus: &FocusSet) -> Html {
         // Whole percents: the arc's attribute changes every few frames, not every frame.
         let dash = if over { "4 4".to_string() } else { format!("{} 100", (frac * 100.0).ceil() as u32) };
         let what = if over {
-            format!("n{}: its countdown for {key} is over; the lock stays until an Expire commits", i + 1)
+            t!(lang, "n{n}: its countdown for {key} is over; the lock stays until an Expire commits", n = i + 1)
         } else {
-            format!("n{}: lease of {key} on its own clock, {}% left", i + 1, (frac * 100.0).round() as u32)
+            t!(lang, "n{n}: lease of {key} on its own clock, {pct}% left", n = i + 1, pct = (frac * 100.0).round() as u32)
         };
         html! {
             <circle class={classes!("lease-arc", over.then_some("over"))} cx={num(x)} cy={num(y)} r={num(ARC_R)} pathLength="100"
@@ -198,14 +213,14 @@ fn node(w: &World, i: usize, focus: &FocusSet) -> Html {
     let focused = focus.node(i);
     html! {
         <g class={classes!("node", state, focused.then_some("focus"))} id={format!("node-{}", i + 1)}>
-            <title>{ format!("n{}: {} of term {}; local clock {} at rate {}", i + 1, state, term, fmt_us(local), fmt_rate(slot.clock.rate_ppm())) }</title>
+            <title>{ t!(lang, "n{n}: {state} of term {term}; local clock {clock} at rate {rate}", n = i + 1, state = state_words, clock = fmt_us(local, lang), rate = fmt_rate(slot.clock.rate_ppm())) }</title>
             { if focused { html! { <circle class="halo" cx={num(x)} cy={num(y)} r={num(ARC_R + 7.0)} /> } } else { html! {} } }
             <circle class="body" cx={num(x)} cy={num(y)} r={num(NODE_R)} />
             { arc.unwrap_or_default() }
             <text class="name" x={num(x)} y={num(y - 14.0)}>{ format!("n{}", i + 1) }</text>
             <text class="role" x={num(x)} y={num(y + 1.0)}>{ label }</text>
-            <text class="term" x={num(x)} y={num(y + 15.0)}>{ format!("term {term}") }</text>
-            <text class="clock" x={num(x)} y={num(y + 66.0)}>{ format!("{} {}", fmt_us(local), fmt_rate(slot.clock.rate_ppm())) }</text>
+            <text class="term" x={num(x)} y={num(y + 15.0)}>{ t!(lang, "term {term}") }</text>
+            <text class="clock" x={num(x)} y={num(y + 66.0)}>{ format!("{} {}", fmt_us(local, lang), fmt_rate(slot.clock.rate_ppm())) }</text>
         </g>
     }
 }
@@ -240,6 +255,7 @@ pub fn cluster(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let w = &page.pg.world;
     let focus = focus::current(&page);
+    let lang = page.lang;
     let n = w.n;
     // Client connections: to the node each client talks to now.
     let conns = w.clients.iter().enumerate().map(|(c, slot)| {
@@ -249,7 +265,7 @@ pub fn cluster(p: &PanelProps) -> Html {
     });
     html! {
         <svg class="cluster" viewBox="0 0 560 440" preserveAspectRatio="xMidYMid meet" role="img" aria-labelledby="cluster-title">
-            <title id="cluster-title">{ format!("{n} Raft nodes on a ring with their links, {} clients and the storage", w.clients.len()) }</title>
+            <title id="cluster-title">{ t!(lang, "{n} Raft nodes on a ring with their links, {clients} clients and the storage", clients = w.clients.len()) }</title>
             <defs>
                 <marker id="arrow" viewBox="0 0 10 10" refX="44" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse">
                     <path d="M 0 0 L 10 5 L 0 10 z" />
@@ -258,13 +274,13 @@ pub fn cluster(p: &PanelProps) -> Html {
             // Each list in its own group: the messages in flight change in number every frame,
             // and a group keeps that from re-shaping the elements after them.
             <g class="conns">{ for conns }</g>
-            { links(w, p) }
+            { links(w, p, lang) }
             { messages(w) }
-            <g class="nodes">{ for (0..n).map(|i| node(w, i, &focus)) }</g>
+            <g class="nodes">{ for (0..n).map(|i| node(w, i, &focus, lang)) }</g>
             { clients(w, &focus) }
             <g class={classes!("storage", focus.storage.then_some("focus"))} id="storage-node">
                 <rect x={num(STORAGE_POS.0 - 34.0)} y={num(STORAGE_POS.1 - 14.0)} width="68" height="28" rx="4" />
-                <text x={num(STORAGE_POS.0)} y={num(STORAGE_POS.1 + 4.0)}>{ "storage" }</text>
+                <text x={num(STORAGE_POS.0)} y={num(STORAGE_POS.1 + 4.0)}>{ t!(lang, "storage") }</text>
             </g>
         </svg>
     }
@@ -274,6 +290,7 @@ pub fn cluster(p: &PanelProps) -> Html {
 pub fn presets(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let w = &page.pg.world;
+    let lang = page.lang;
     let (leader, n) = (w.leader(), w.n);
     let isolate = leader.map(|l| Action::Isolate { node: l + 1 });
     let split = leader.map(|l| {
@@ -287,11 +304,11 @@ pub fn presets(p: &PanelProps) -> Html {
     });
     let act = |a: &Option<Action>| send(p, a.clone().map_or(Command::DismissError, Command::Act));
     html! {
-        <div class="presets" role="group" aria-label="Network presets">
-            <button id="isolate-leader" disabled={isolate.is_none()} onclick={act(&isolate)}>{ "Isolate the leader" }</button>
-            <button id="split" disabled={split.is_none()} onclick={act(&split)}>{ "Split: leader in the minority" }</button>
-            <button id="heal-all" onclick={send(p, Command::Act(Action::HealAll))}>{ "Heal all" }</button>
-            <span class="legend">{ "Click a link to cut or heal one direction. The ring around a node: its lease countdown on its own clock. Letters: P/V votes, H heartbeat, A append, a/v replies, Q client request, R reply, S snapshot, W storage write." }</span>
+        <div class="presets" role="group" aria-label={t!(lang, "Network presets")}>
+            <button id="isolate-leader" disabled={isolate.is_none()} onclick={act(&isolate)}>{ t!(lang, "Isolate the leader") }</button>
+            <button id="split" disabled={split.is_none()} onclick={act(&split)}>{ t!(lang, "Split: leader in the minority") }</button>
+            <button id="heal-all" onclick={send(p, Command::Act(Action::HealAll))}>{ t!(lang, "Heal all") }</button>
+            <span class="legend">{ t!(lang, "Click a link to cut or heal one direction. The ring around a node: its lease countdown on its own clock. Letters: P/V votes, H heartbeat, A append, a/v replies, Q client request, R reply, S snapshot, W storage write.") }</span>
         </div>
     }
 }

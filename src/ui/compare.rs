@@ -2,28 +2,34 @@
 //! what differs (broken invariants, the lock table, storage writes) is marked.
 
 use super::props::{send, PanelProps};
+use crate::lang::{t, Lang};
 use crate::model::text::{fmt_us, invariant_label, switch_text};
 use crate::model::Command;
 use crate::sim::World;
 use yew::prelude::*;
 
 /// What one pane of the side-by-side view lists; lines missing from the other pane are marked.
-fn pane_lines(w: &World) -> Vec<(&'static str, String)> {
+fn pane_lines(w: &World, lang: Lang) -> Vec<(&'static str, String)> {
     let mut v = Vec::new();
     for (_, viol) in w.violations().iter().take(5) {
         v.push((
             "broken",
-            format!("✗ {}: {}", invariant_label(viol.invariant), viol.detail),
+            format!(
+                "✗ {}: {}",
+                invariant_label(viol.invariant, lang),
+                viol.detail
+            ),
         ));
     }
     if let Some(s) = (0..w.n).find_map(|i| w.nodes[i].server()) {
         for (k, l) in &s.machine.locks {
             v.push((
                 "lock",
-                format!(
-                    "{k} held by {} with token {}",
-                    l.holder.map_or("—".into(), |c| w.client_name(c)),
-                    l.token
+                t!(
+                    lang,
+                    "{k} held by {holder} with token {token}",
+                    holder = l.holder.map_or("—".into(), |c| w.client_name(c)),
+                    token = l.token
                 ),
             ));
         }
@@ -31,13 +37,23 @@ fn pane_lines(w: &World) -> Vec<(&'static str, String)> {
     for x in w.storage.writes.iter().rev().take(6) {
         v.push((
             "write",
-            format!(
-                "{} wrote {} with token {}: {}",
-                w.client_name(x.client),
-                x.key,
-                x.token,
-                if x.accepted { "accepted" } else { "rejected" }
-            ),
+            if x.accepted {
+                t!(
+                    lang,
+                    "{client} wrote {key} with token {token}: accepted",
+                    client = w.client_name(x.client),
+                    key = x.key,
+                    token = x.token
+                )
+            } else {
+                t!(
+                    lang,
+                    "{client} wrote {key} with token {token}: rejected",
+                    client = w.client_name(x.client),
+                    key = x.key,
+                    token = x.token
+                )
+            },
         ));
     }
     v
@@ -48,10 +64,12 @@ pub fn compare(p: &PanelProps) -> Html {
     let Some((other, name)) = &page.compare else {
         return html! {};
     };
+    let lang = page.lang;
     let (a, b, name) = (&page.pg.world, &other.world, *name);
-    let la = pane_lines(a);
-    let lb = pane_lines(b);
-    let label = crate::scenario::switch::Switch::from_name(name).map_or(name, |s| switch_text(s).0);
+    let la = pane_lines(a, lang);
+    let lb = pane_lines(b, lang);
+    let label =
+        crate::scenario::switch::Switch::from_name(name).map_or(name, |s| switch_text(s, lang).0);
     let b_on = crate::scenario::hunt::switch_is_on(&other.scenario, name);
     let pane = |title: String,
                 mine: &Vec<(&'static str, String)>,
@@ -64,14 +82,14 @@ pub fn compare(p: &PanelProps) -> Html {
         html! { <div class="pane" id={id.to_string()}><h3>{ title }</h3><ul>{ for rows }</ul></div> }
     };
     html! {
-        <section class="panel wide side-by-side" aria-label="Side by side">
-            <h2>{ format!("Side by side at {}: “{}” off and on", fmt_us(a.now_us as i64), label) }
-                <button onclick={send(p, Command::Compare(None))} aria-label="Close the comparison">{ "✕" }</button></h2>
+        <section class="panel wide side-by-side" aria-label={t!(lang, "Side by side")}>
+            <h2>{ t!(lang, "Side by side at {time}: “{label}” off and on", time = fmt_us(a.now_us as i64, lang)) }
+                <button onclick={send(p, Command::Compare(None))} aria-label={t!(lang, "Close the comparison")}>{ "✕" }</button></h2>
             <div class="panes">
-                { pane(format!("This run ({})", if b_on { "switch off" } else { "switch on" }), &la, &lb, "pane-a") }
-                { pane(format!("Same seed and script, {}", if b_on { "switch on" } else { "switch off" }), &lb, &la, "pane-b") }
+                { pane(if b_on { t!(lang, "This run (switch off)") } else { t!(lang, "This run (switch on)") }.to_string(), &la, &lb, "pane-a") }
+                { pane(if b_on { t!(lang, "Same seed and script, switch on") } else { t!(lang, "Same seed and script, switch off") }.to_string(), &lb, &la, "pane-b") }
             </div>
-            <p class="legend">{ "Both advance together with the controls above. ≠ marks what differs between the two runs." }</p>
+            <p class="legend">{ t!(lang, "Both advance together with the controls above. ≠ marks what differs between the two runs.") }</p>
         </section>
     }
 }

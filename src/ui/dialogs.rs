@@ -2,20 +2,22 @@
 //! every built-in scenario (deep link `#scenarios`).
 
 use super::props::{send, PanelProps};
+use crate::lang::t;
 use crate::model::job::{JobCommand, JobKind};
 use crate::model::Command;
 use yew::prelude::*;
 
 pub fn banners(p: &PanelProps) -> Html {
     let page = p.page.borrow();
+    let lang = page.lang;
     html! {
         <>
         { if let Some(e) = &page.error { html! {
             <div class="banner error" role="alert" id="error">{ e.clone() }
-                <button onclick={send(p, Command::DismissError)} aria-label="Dismiss">{ "✕" }</button></div>
+                <button onclick={send(p, Command::DismissError)} aria-label={t!(lang, "Dismiss")}>{ "✕" }</button></div>
         } } else { html! {} } }
         { if let Some(v) = &page.stopped_at { html! {
-            <div class="banner violation" role="alert" id="violation">{ format!("Paused at a broken invariant: {v}") }</div>
+            <div class="banner violation" role="alert" id="violation">{ t!(lang, "Paused at a broken invariant: {v}") }</div>
         } } else { html! {} } }
         </>
     }
@@ -25,12 +27,13 @@ pub fn banners(p: &PanelProps) -> Html {
 /// link that would take long is announced first; a cancelled replay can go on.
 pub fn progress(p: &PanelProps) -> Html {
     let page = p.page.borrow();
+    let lang = page.lang;
     let announce = match page.announcement() {
         Some(text) => html! {
-            <div class="banner announce" role="alertdialog" id="announce" aria-label="Long replay">
+            <div class="banner announce" role="alertdialog" id="announce" aria-label={t!(lang, "Long replay")}>
                 <span>{ text }</span>
-                <button id="job-go" class="primary" onclick={send(p, Command::Job(JobCommand::Go))}>{ "Replay it" }</button>
-                <button id="job-at-start" onclick={send(p, Command::Job(JobCommand::AtStart))}>{ "Open at the start" }</button>
+                <button id="job-go" class="primary" onclick={send(p, Command::Job(JobCommand::Go))}>{ t!(lang, "Replay it") }</button>
+                <button id="job-at-start" onclick={send(p, Command::Job(JobCommand::AtStart))}>{ t!(lang, "Open at the start") }</button>
             </div>
         },
         None => html! {},
@@ -45,18 +48,18 @@ pub fn progress(p: &PanelProps) -> Html {
         if g.stopped {
             return html! {
                 <div class="banner progress" role="status" id="job-stopped">
-                    <span>{ format!("Stopped: {}.", g.reached) }</span>
-                    <button id="job-go" onclick={send(p, Command::Job(JobCommand::Go))}>{ "Go on" }</button>
-                    <button onclick={send(p, Command::Job(JobCommand::Cancel))} aria-label="Dismiss">{ "✕" }</button>
+                    <span>{ t!(lang, "Stopped: {}.", g.reached) }</span>
+                    <button id="job-go" onclick={send(p, Command::Job(JobCommand::Go))}>{ t!(lang, "Go on") }</button>
+                    <button onclick={send(p, Command::Job(JobCommand::Cancel))} aria-label={t!(lang, "Dismiss")}>{ "✕" }</button>
                 </div>
             };
         }
         html! {
             <div class="banner progress" role="status" {id}>
-                <progress max="1000" value={((g.fraction * 1000.0) as u32).to_string()} aria-label={g.kind.label()} />
-                <span class="progress-line">{ g.line() }</span>
+                <progress max="1000" value={((g.fraction * 1000.0) as u32).to_string()} aria-label={g.kind.label(lang)} />
+                <span class="progress-line">{ g.line(lang) }</span>
                 { match cancel {
-                    Some(c) => html! { <button class="job-cancel" onclick={send(p, Command::Job(c))}>{ "Cancel" }</button> },
+                    Some(c) => html! { <button class="job-cancel" onclick={send(p, Command::Job(c))}>{ t!(lang, "Cancel") }</button> },
                     None => html! {},
                 } }
             </div>
@@ -71,28 +74,28 @@ pub fn scenario_list(p: &PanelProps) -> Html {
     let cards = |break_it: bool| {
         crate::scenario::builtin::names().filter(move |n| crate::scenario::builtin::is_break_it(n) == break_it).map(|name| {
         let sc = crate::scenario::builtin::get(name).expect("built-ins are valid");
-        let title = sc.lesson.as_ref().map_or("Free play".to_string(), |l| l.title.get(lang).to_string());
+        let title = sc.lesson.as_ref().map_or(t!(lang, "Free play").to_string(), |l| l.title.get(lang).to_string());
         let n = name.to_string();
         html! {
             <li class={classes!("card", crate::scenario::builtin::is_break_it(name).then_some("break"))}>
                 <h3><a href={format!("#scenario={name}")} onclick={p.send.reform(move |e: MouseEvent| { e.prevent_default(); Command::LoadBuiltin(n.clone()) })}>{ title }</a></h3>
                 <p>{ sc.description.get(lang).to_string() }</p>
-                <small>{ format!("{name} · {} nodes · {} clients · {} s", sc.nodes, sc.clients.len(), sc.until_ms / 1000) }</small>
+                <small>{ t!(lang, "{name} · {} nodes · {} clients · {} s", sc.nodes, sc.clients.len(), sc.until_ms / 1000) }</small>
             </li>
         }
     })
     };
     html! {
-        <div class="overlay list" role="dialog" aria-label="All scenarios">
+        <div class="overlay list" role="dialog" aria-label={t!(lang, "All scenarios")}>
             <div class="dialog wide">
                 <div class="dialog-head">
-                    <h2>{ "Scenarios" }</h2>
-                    <button id="close-list" onclick={send(p, Command::ScenarioList(false))} aria-label="Close">{ "✕" }</button>
+                    <h2>{ t!(lang, "Scenarios") }</h2>
+                    <button id="close-list" onclick={send(p, Command::ScenarioList(false))} aria-label={t!(lang, "Close")}>{ "✕" }</button>
                 </div>
                 <div id="scenario-list">
-                    <h3>{ "Lessons" }</h3>
+                    <h3>{ t!(lang, "Lessons") }</h3>
                     <ul class="cards">{ for cards(false) }</ul>
-                    <h3>{ "Break it: one safeguard off, one invariant turns red" }</h3>
+                    <h3>{ t!(lang, "Break it: one safeguard off, one invariant turns red") }</h3>
                     <ul class="cards">{ for cards(true) }</ul>
                 </div>
             </div>
@@ -101,23 +104,24 @@ pub fn scenario_list(p: &PanelProps) -> Html {
 }
 
 pub fn help(p: &PanelProps) -> Html {
+    let lang = p.page.borrow().lang;
     html! {
-        <div class="overlay" role="dialog" aria-label="Keyboard shortcuts" onclick={send(p, Command::Help(false))}>
+        <div class="overlay" role="dialog" aria-label={t!(lang, "Keyboard shortcuts")} onclick={send(p, Command::Help(false))}>
             <div class="dialog">
-                <h2>{ "Keyboard shortcuts" }</h2>
+                <h2>{ t!(lang, "Keyboard shortcuts") }</h2>
                 <dl>
-                    <dt>{ "Space" }</dt><dd>{ "play / pause" }</dd>
-                    <dt>{ "→" }</dt><dd>{ "step one event" }</dd>
-                    <dt>{ "←" }</dt><dd>{ "step back" }</dd>
-                    <dt>{ "a" }</dt><dd>{ "run to the next apply" }</dd>
-                    <dt>{ "t" }</dt><dd>{ "take over from here (discard the future)" }</dd>
-                    <dt>{ "n" }</dt><dd>{ "lesson: next caption" }</dd>
-                    <dt>{ "b" }</dt><dd>{ "lesson: back to the previous caption" }</dd>
-                    <dt>{ "1–5" }</dt><dd>{ "lesson: answer the question asked" }</dd>
-                    <dt>{ "r" }</dt><dd>{ "presenter mode: reveal the question's answer" }</dd>
-                    <dt>{ "p" }</dt><dd>{ "presenter mode (large type, one screen)" }</dd>
-                    <dt>{ "?" }</dt><dd>{ "show or hide this help" }</dd>
-                    <dt>{ "Esc" }</dt><dd>{ "close messages" }</dd>
+                    <dt>{ "Space" }</dt><dd>{ t!(lang, "play / pause") }</dd>
+                    <dt>{ "→" }</dt><dd>{ t!(lang, "step one event") }</dd>
+                    <dt>{ "←" }</dt><dd>{ t!(lang, "step back") }</dd>
+                    <dt>{ "a" }</dt><dd>{ t!(lang, "run to the next apply") }</dd>
+                    <dt>{ "t" }</dt><dd>{ t!(lang, "take over from here (discard the future)") }</dd>
+                    <dt>{ "n" }</dt><dd>{ t!(lang, "lesson: next caption") }</dd>
+                    <dt>{ "b" }</dt><dd>{ t!(lang, "lesson: back to the previous caption") }</dd>
+                    <dt>{ "1–5" }</dt><dd>{ t!(lang, "lesson: answer the question asked") }</dd>
+                    <dt>{ "r" }</dt><dd>{ t!(lang, "presenter mode: reveal the question's answer") }</dd>
+                    <dt>{ "p" }</dt><dd>{ t!(lang, "presenter mode (large type, one screen)") }</dd>
+                    <dt>{ "?" }</dt><dd>{ t!(lang, "show or hide this help") }</dd>
+                    <dt>{ "Esc" }</dt><dd>{ t!(lang, "close messages") }</dd>
                 </dl>
             </div>
         </div>

@@ -1,6 +1,7 @@
 //! What the page model asks of the browser ([`Effect`]s other than the frame loop): the address
 //! bar, the clipboard, a download, and the hunt's Web Worker.
 
+use crate::lang::Lang;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -43,6 +44,36 @@ pub fn download(name: &str, text: &str, mime: &str) -> Result<(), JsValue> {
     a.click();
     web_sys::Url::revoke_object_url(&url)
 }
+
+/// The language index.html chose for the document (`<html lang>`): the remembered choice,
+/// else the browser's; English when it has neither.
+pub fn document_lang() -> Lang {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+        .and_then(|e| e.get_attribute("lang"))
+        .and_then(|code| Lang::parse(&code))
+        .unwrap_or_default()
+}
+
+/// The page's language changed: remember it, tell the document (screen readers, hyphenation),
+/// and keep it in the address bar (`&lang=ru`), so a copied address opens in it too.
+pub fn set_lang(lang: Lang) {
+    let Some(w) = web_sys::window() else { return };
+    if let Ok(Some(store)) = w.local_storage() {
+        let _ = store.set_item(LANG_KEY, lang.code());
+    }
+    if let Some(e) = w.document().and_then(|d| d.document_element()) {
+        let _ = e.set_attribute("lang", lang.code());
+    }
+    let frag = fragment();
+    if !frag.is_empty() {
+        set_fragment(&crate::model::with_lang(&frag, lang));
+    }
+}
+
+/// Where the language choice is remembered (index.html reads it before the wasm loads).
+const LANG_KEY: &str = "raftlock-lang";
 
 /// The page's address without its fragment: share links are made on it.
 pub fn base_url() -> String {

@@ -4,6 +4,7 @@
 
 use super::props::{send, Panel, PanelProps};
 use super::{clients, cluster, dialogs, lesson, locks, log};
+use crate::lang::t;
 use crate::model::focus::{self, Side};
 use crate::model::text::fmt_us;
 use crate::model::Command;
@@ -18,6 +19,7 @@ pub fn bar(p: &PanelProps) -> Html {
         crate::scenario::link::encode_url(&page.base_url, &page.pg.scenario, page.pg.now_us())
     };
     let full = link(&page);
+    let lang = page.lang;
     let shared = p.page.clone();
     let at_click = Callback::from(move |e: MouseEvent| {
         let url = link(&shared.borrow());
@@ -29,11 +31,11 @@ pub fn bar(p: &PanelProps) -> Html {
         }
     });
     html! {
-        <header class="embed-bar" role="group" aria-label="Player">
+        <header class="embed-bar" role="group" aria-label={t!(lang, "Player")}>
             <strong class="brand">{ "raftlock" }</strong>
             <button id="play" class="primary" onclick={send(p, Command::TogglePlay)} aria-pressed={page.playing.to_string()}>
-                { if page.playing { "Pause" } else { "Play" } }</button>
-            <a id="open-full" href={full} onclick={at_click} target="_blank" rel="noopener" title="This run at this moment, with every panel and tool">{ "Open in full ↗" }</a>
+                { if page.playing { t!(lang, "Pause") } else { t!(lang, "Play") } }</button>
+            <a id="open-full" href={full} onclick={at_click} target="_blank" rel="noopener" title={t!(lang, "This run at this moment, with every panel and tool")}>{ t!(lang, "Open in full ↗") }</a>
         </header>
     }
 }
@@ -41,7 +43,7 @@ pub fn bar(p: &PanelProps) -> Html {
 /// The run's time (drawn every frame).
 pub fn clock(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    html! { <span class="embed-time" id="time">{ fmt_us(page.pg.now_us() as i64) }</span> }
+    html! { <span class="embed-time" id="time">{ fmt_us(page.pg.now_us() as i64, page.lang) }</span> }
 }
 
 /// The side panel the caption names (the lock view when it names none).
@@ -70,7 +72,7 @@ pub fn page(page: &crate::model::Page, props: impl Fn(u64) -> PanelProps) -> Htm
             { panel(dialogs::progress, props(v + page.job_tick)) }
             { if page.in_lesson() { panel(lesson::lesson_panel, props(v)) } else { html! {} } }
             <div class="embed-stage">
-                <section class="panel cluster-panel" aria-label="Cluster">
+                <section class="panel cluster-panel" aria-label={t!(page.lang, "Cluster")}>
                     { panel(cluster::cluster, props(v)) }
                 </section>
                 <div class="side">{ panel(side, props(v)) }</div>

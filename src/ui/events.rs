@@ -8,14 +8,15 @@ use yew::prelude::*;
 pub fn events(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let w = &page.pg.world;
+    let lang = page.lang;
     let lines: Vec<Html> = w
         .trace
         .lines
         .iter()
         .rev()
-        .filter_map(|l| describe(w, &l.ev).map(|d| (l.t_us, d, matches!(l.ev, TraceEvent::Violation { .. }))))
+        .filter_map(|l| describe(w, &l.ev, lang).map(|d| (l.t_us, d, matches!(l.ev, TraceEvent::Violation { .. }))))
         .take(14)
-        .map(|(t, d, bad)| html! { <li class={classes!(bad.then_some("bad"))}><time>{ fmt_us(t as i64) }</time>{ " " }{ d }</li> })
+        .map(|(t, d, bad)| html! { <li class={classes!(bad.then_some("bad"))}><time>{ fmt_us(t as i64, lang) }</time>{ " " }{ d }</li> })
         .collect();
     html! { <ol class="events" reversed=true aria-live="polite">{ for lines }</ol> }
 }

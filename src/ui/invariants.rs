@@ -2,6 +2,7 @@
 
 use super::props::{send, PanelProps};
 use crate::check::INVARIANTS;
+use crate::lang::t;
 use crate::model::text::{fmt_us, invariant_label};
 use crate::model::Command;
 use yew::prelude::*;
@@ -9,6 +10,7 @@ use yew::prelude::*;
 pub fn invariants(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let w = &page.pg.world;
+    let lang = page.lang;
     let items = INVARIANTS.iter().map(|&inv| {
         let name = inv.name();
         let n = w.checker().broken.get(&inv).copied().unwrap_or(0);
@@ -20,9 +22,9 @@ pub fn invariants(p: &PanelProps) -> Html {
         };
         html! {
             <li class={class} id={format!("inv-{name}")}>
-                { mark }{ invariant_label(inv) }
-                { if n > 0 { format!(" — {n} violation(s)") } else { String::new() } }
-                { if checked { String::new() } else { " — not checked: server clocks drifted or jumped".into() } }
+                { mark }{ invariant_label(inv, lang) }
+                { if n > 0 { t!(lang, " — {n} violation(s)") } else { String::new() } }
+                { if checked { String::new() } else { t!(lang, " — not checked: server clocks drifted or jumped").into() } }
             </li>
         }
     });
@@ -33,15 +35,15 @@ pub fn invariants(p: &PanelProps) -> Html {
     {
         None => html! {},
         Some((t, None)) => {
-            html! { <p id="history-verdict">{ format!("At {}: not checked — server clocks drifted or jumped, so lease expiry says nothing about true time.", fmt_us(t)) }</p> }
+            html! { <p id="history-verdict">{ t!(lang, "At {time}: not checked — server clocks drifted or jumped, so lease expiry says nothing about true time.", time = fmt_us(t, lang)) }</p> }
         }
         Some((t, Some(Ok(holds)))) => {
-            html! { <p id="history-verdict" class="ok">{ format!("✓ At {}: what the clients saw is linearizable as a mutex with leases ({} holds, in token order; drawn on the space-time diagram as bars on the client lanes).", fmt_us(t), holds.len()) }</p> }
+            html! { <p id="history-verdict" class="ok">{ t!(lang, "✓ At {time}: what the clients saw is linearizable as a mutex with leases ({holds} holds, in token order; drawn on the space-time diagram as bars on the client lanes).", time = fmt_us(t, lang), holds = holds.len()) }</p> }
         }
         Some((t, Some(Err(e)))) => html! {
             <p id="history-verdict" class="broken">
-                { format!("✗ At {}: not linearizable as a mutex. The shortest failing prefix ends at {}: {e}. ", fmt_us(t), fmt_us(e.at_us as i64)) }
-                <button id="history-show" onclick={send(p, Command::Seek(e.at_us + 300_000))}>{ "Show it on the diagram" }</button>
+                { t!(lang, "✗ At {time}: not linearizable as a mutex. The shortest failing prefix ends at {end}: {e}. ", time = fmt_us(t, lang), end = fmt_us(e.at_us as i64, lang)) }
+                <button id="history-show" onclick={send(p, Command::Seek(e.at_us + 300_000))}>{ t!(lang, "Show it on the diagram") }</button>
             </p>
         },
     };
@@ -50,7 +52,7 @@ pub fn invariants(p: &PanelProps) -> Html {
             <ul class="invariants">{ for items }</ul>
             <div class="history">
                 <button id="check-history" onclick={send(p, Command::CheckHistory)} disabled={page.checking.is_some()}>
-                    { if page.checking.is_some() { "Checking the clients' history…" } else { "Check the clients' history" } }
+                    { if page.checking.is_some() { t!(lang, "Checking the clients' history…") } else { t!(lang, "Check the clients' history") } }
                 </button>
                 { verdict }
             </div>

@@ -3,6 +3,7 @@
 //! With drift the countdowns differ while the digests (the tables) agree.
 
 use super::props::PanelProps;
+use crate::lang::{t, Lang};
 use crate::model::focus;
 use crate::model::locks::{Agreement, Cell, LockMatrix};
 use crate::model::text::fmt_us;
@@ -14,16 +15,20 @@ fn bar_width(pct: f64) -> u32 {
     ((pct / 4.0).ceil() as u32) * 4
 }
 
-fn cell(c: &Option<Cell>) -> Html {
+fn cell(c: &Option<Cell>, lang: Lang) -> Html {
     let Some(c) = c else {
-        return html! { <td class="free">{ "free" }</td> };
+        return html! { <td class="free">{ t!(lang, "free") }</td> };
     };
     let (bar, text, over) = match c.left_us {
         Some(left) if left > 0 => {
             let pct = (left as f64 / (c.lease_ms.max(1) * 1000) as f64 * 100.0).clamp(0.0, 100.0);
-            (pct, fmt_us(left), false)
+            (pct, fmt_us(left, lang), false)
         }
-        Some(left) => (0.0, format!("over by {}", fmt_us(-left)), true),
+        Some(left) => (
+            0.0,
+            t!(lang, "over by {time}", time = fmt_us(-left, lang)),
+            true,
+        ),
         None => (0.0, "—".to_string(), false),
     };
     html! {
@@ -39,9 +44,12 @@ pub fn lock_view(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let m = LockMatrix::of(&page.pg.world);
     let focus = focus::current(&page);
+    let lang = page.lang;
     let head = m.columns.iter().map(|c| {
-        let sub = c.table.as_ref().map_or("crashed".to_string(), |t| format!("#{:04x}", t.digest));
-        let title = c.table.as_ref().map_or("crashed: no table in memory".to_string(), |t| format!("applied {} entries; table digest {:04x}", t.applied, t.digest));
+        let sub = c.table.as_ref().map_or(t!(lang, "crashed").to_string(), |t| format!("#{:04x}", t.digest));
+        let title = c.table.as_ref().map_or(t!(lang, "crashed: no table in memory").to_string(), |t| {
+            t!(lang, "applied {applied} entries; table digest {digest:04x}", applied = t.applied, digest = t.digest)
+        });
         html! { <th scope="col" class={classes!(focus.node(c.node).then_some("focus"), c.table.is_none().then_some("down"))} title={title}>
             { format!("n{}", c.node + 1) }<small>{ sub }</small></th> }
     });
@@ -49,26 +57,26 @@ pub fn lock_view(p: &PanelProps) -> Html {
         html! {
             <tr class={classes!(focus.key(k).then_some("focus"))} id={format!("lock-row-{k}")}>
                 <th scope="row">{ k.clone() }</th>
-                { for row.iter().map(cell) }
+                { for row.iter().map(|c| cell(c, lang)) }
             </tr>
         }
     });
     let agree = match m.agreement() {
-        Agreement::Same => "all tables the same",
-        Agreement::Lagging => "a node lags behind",
-        Agreement::Split => "split at one index!",
+        Agreement::Same => t!(lang, "all tables the same"),
+        Agreement::Lagging => t!(lang, "a node lags behind"),
+        Agreement::Split => t!(lang, "split at one index!"),
     };
     html! {
-        <section class="panel locks-panel" aria-label="Lock tables" id="locks-panel">
-            <h2>{ "Locks: keys × nodes" }<small>{ format!(" · {agree}") }</small></h2>
+        <section class="panel locks-panel" aria-label={t!(lang, "Lock tables")} id="locks-panel">
+            <h2>{ t!(lang, "Locks: keys × nodes") }<small>{ format!(" · {agree}") }</small></h2>
             <table class="lockview">
-                <thead><tr><th>{ "key" }</th>{ for head }</tr></thead>
+                <thead><tr><th>{ t!(lang, "key") }</th>{ for head }</tr></thead>
                 <tbody>
                     { for rows }
-                    { if m.keys.is_empty() { html! { <tr><td colspan={(m.columns.len() + 1).to_string()} class="none">{ "no locks held on any node" }</td></tr> } } else { html! {} } }
+                    { if m.keys.is_empty() { html! { <tr><td colspan={(m.columns.len() + 1).to_string()} class="none">{ t!(lang, "no locks held on any node") }</td></tr> } } else { html! {} } }
                 </tbody>
             </table>
-            <p class="legend">{ "holder #token and the lease left on that node's own clock" }</p>
+            <p class="legend">{ t!(lang, "holder #token and the lease left on that node's own clock") }</p>
         </section>
     }
 }

@@ -2,6 +2,7 @@
 //! (solid) or not (dashed), each with the result it had when that node applied it.
 
 use super::props::{input_value, send, PanelProps};
+use crate::lang::t;
 use crate::lock::{ApplyResult, LockOp};
 use crate::model::commit::{self, Commit};
 use crate::model::{focus, Command};
@@ -13,6 +14,7 @@ pub fn log(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let (w, log_from) = (&page.pg.world, page.log_from);
     let focus = focus::current(&page);
+    let lang = page.lang;
     let last = (0..w.n)
         .map(|i| match (w.nodes[i].server(), w.nodes[i].persisted()) {
             (Some(s), _) => s.raft.log().last_index(),
@@ -44,14 +46,14 @@ pub fn log(p: &PanelProps) -> Html {
             let Some(e) = log.and_then(|l| l.entry(idx)) else {
                 if log.is_some_and(|l| idx <= l.start()) {
                     // Dropped by log compaction (§7): the node's snapshot holds its effect.
-                    let title = format!("index {idx}: compacted, its effect is in n{}'s snapshot", i + 1);
-                    return html! { <td class="compacted" title={title}><span class="txt">{ "" }</span><span class="meta">{ "snap" }</span><span class="res">{ "" }</span></td> };
+                    let title = t!(lang, "index {idx}: compacted, its effect is in n{n}'s snapshot", n = i + 1);
+                    return html! { <td class="compacted" title={title}><span class="txt">{ "" }</span><span class="meta">{ t!(lang, "snap") }</span><span class="res">{ "" }</span></td> };
                 }
                 return html! { <td class="empty"><span class="txt">{ "" }</span><span class="meta">{ "" }</span><span class="res">{ "" }</span></td> };
             };
             let (kind, text) = match e.cmd.as_ref().map(|c| &c.op) {
                 None => ("noop", "no-op".to_string()),
-                Some(LockOp::Grant { key, lease_ms }) => ("grant", format!("G {key} {lease_ms}ms")),
+                Some(LockOp::Grant { key, lease_ms }) => ("grant", t!(lang, "G {key} {lease_ms}ms")),
                 Some(LockOp::Release { key, .. }) => ("release", format!("R {key}")),
                 Some(LockOp::Expire { key, token }) => ("expire", format!("E {key}·{token}")),
             };
@@ -74,32 +76,33 @@ pub fn log(p: &PanelProps) -> Html {
             let state = commit::of(w, i, idx, e);
             let (class, mark, says) = match state {
                 Commit::Known => ("committed", "", ""),
-                Commit::InCluster => ("cluster", " ◦", " (committed in the cluster; this node does not know it yet)"),
-                Commit::No => ("pending", " ⋯", " (not committed)"),
+                Commit::InCluster => ("cluster", " ◦", t!(lang, " (committed in the cluster; this node does not know it yet)")),
+                Commit::No => ("pending", " ⋯", t!(lang, " (not committed)")),
             };
-            let title = format!("index {idx}, term {}: {}{}{says}", e.term, text, result.as_ref().map_or(" (not applied here)".to_string(), |r| format!(" → {r}")));
+            let outcome = result.as_ref().map_or(t!(lang, " (not applied here)").to_string(), |r| format!(" → {r}"));
+            let title = t!(lang, "index {idx}, term {term}: {text}{outcome}{says}", term = e.term);
             html! {
                 <td class={classes!("entry", kind, class, format!("t{}", e.term % 6), focus.log.contains(&idx).then_some("focus"))} title={title}>
                     <span class="txt">{ text }</span>
-                    <span class="meta">{ format!("t{}{mark}", e.term) }</span>
+                    <span class="meta">{ t!(lang, "t{term}{mark}", term = e.term) }</span>
                     <span class="res">{ short.unwrap_or_default() }</span>
                 </td>
             }
         });
         let snap = slot.snapshot_index();
-        let snap_title = if snap > 0 { format!("snapshot at index {snap}") } else { "no snapshot yet".to_string() };
+        let snap_title = if snap > 0 { t!(lang, "snapshot at index {snap}") } else { t!(lang, "no snapshot yet").to_string() };
         html! { <tr><th scope="row" title={snap_title}>{ format!("n{}", i + 1) }</th>{ for cells }</tr> }
     });
     let follow = log_from.is_none();
     html! {
         <div class="log">
             <div class="logbar">
-                <label>{ "From index " }
-                    <input type="range" min="1" max={max_from.to_string()} value={from.to_string()} aria-label="Scroll the log"
+                <label>{ t!(lang, "From index") }{ " " }
+                    <input type="range" min="1" max={max_from.to_string()} value={from.to_string()} aria-label={t!(lang, "Scroll the log")}
                         oninput={p.send.reform(|e: InputEvent| Command::LogFrom(input_value(&e).parse().ok()))} />
                 </label>
-                <button aria-pressed={follow.to_string()} onclick={send(p, Command::LogFrom(None))}>{ "Follow the end" }</button>
-                <span class="legend">{ "Solid: committed, as that node knows · dotted with ◦: committed in the cluster, not yet known to that node (a restarted node forgets its commit index) · dashed with ⋯: not committed · below each entry: its apply result on that node (Granted{41}: granted with token 41) · grey “snap”: compacted into the node's snapshot" }</span>
+                <button aria-pressed={follow.to_string()} onclick={send(p, Command::LogFrom(None))}>{ t!(lang, "Follow the end") }</button>
+                <span class="legend">{ t!(lang, "Solid: committed, as that node knows · dotted with ◦: committed in the cluster, not yet known to that node (a restarted node forgets its commit index) · dashed with ⋯: not committed · below each entry: its apply result on that node (Granted{{41}}: granted with token 41) · grey “snap”: compacted into the node's snapshot") }</span>
             </div>
             <table class="logtable"><thead><tr><th></th>{ for header }</tr></thead><tbody>{ for rows }</tbody></table>
         </div>
@@ -115,6 +118,7 @@ pub fn log_focus(p: &PanelProps) -> Html {
         return html! {};
     }
     let w = &page.pg.world;
+    let lang = page.lang;
     // One row per index, one column per node: the shape of the lock view.
     let cell = |i: usize, at: u64| {
         let slot = &w.nodes[i];
@@ -125,11 +129,11 @@ pub fn log_focus(p: &PanelProps) -> Html {
         };
         let Some(e) = log.and_then(|l| l.entry(at)) else {
             let gone = log.is_some_and(|l| at <= l.start());
-            return html! { <td class="none">{ if gone { "in its snapshot" } else { "—" } }</td> };
+            return html! { <td class="none">{ if gone { t!(lang, "in its snapshot") } else { "—" } }</td> };
         };
         let text = match e.cmd.as_ref().map(|c| &c.op) {
             None => "no-op".to_string(),
-            Some(LockOp::Grant { key, lease_ms }) => format!("Grant {key} {lease_ms}ms"),
+            Some(LockOp::Grant { key, lease_ms }) => t!(lang, "Grant {key} {lease_ms}ms"),
             Some(LockOp::Release { key, .. }) => format!("Release {key}"),
             Some(LockOp::Expire { key, token }) => format!("Expire {key}·{token}"),
         };
@@ -139,15 +143,23 @@ pub fn log_focus(p: &PanelProps) -> Html {
             other => format!("{other:?}"),
         });
         let (class, says, mark) = match commit::of(w, i, at, e) {
-            Commit::Known => ("committed", "", "committed"),
+            Commit::Known => ("committed", "", t!(lang, "committed")),
             Commit::InCluster => (
                 "cluster",
-                " (committed in the cluster; this node does not know it yet)",
+                t!(
+                    lang,
+                    " (committed in the cluster; this node does not know it yet)"
+                ),
                 "◦",
             ),
-            Commit::No => ("pending", " (not committed)", "⋯"),
+            Commit::No => ("pending", t!(lang, " (not committed)"), "⋯"),
         };
-        let title = format!("n{}: index {at}, term {}: {text}{says}", i + 1, e.term);
+        let title = t!(
+            lang,
+            "n{n}: index {at}, term {term}: {text}{says}",
+            n = i + 1,
+            term = e.term
+        );
         html! {
             <td class={class} title={title}>
                 <span class="txt">{ text }</span>
@@ -166,10 +178,10 @@ pub fn log_focus(p: &PanelProps) -> Html {
         .collect::<Vec<_>>()
         .join(", ");
     html! {
-        <section class="panel log-focus focus" aria-label="Log entries the caption names" id="log-focus">
-            <h2>{ format!("Log entry {which} on each node") }<small>{ " · ◦ committed in the cluster, not yet known there · ⋯ not committed" }</small></h2>
+        <section class="panel log-focus focus" aria-label={t!(lang, "Log entries the caption names")} id="log-focus">
+            <h2>{ t!(lang, "Log entry {which} on each node") }<small>{ t!(lang, " · ◦ committed in the cluster, not yet known there · ⋯ not committed") }</small></h2>
             <table>
-                <thead><tr><th>{ "index" }</th>{ for (1..=w.n).map(|k| html! { <th>{ format!("n{k}") }</th> }) }</tr></thead>
+                <thead><tr><th>{ t!(lang, "index") }</th>{ for (1..=w.n).map(|k| html! { <th>{ format!("n{k}") }</th> }) }</tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
         </section>

@@ -4,6 +4,7 @@
 
 use super::props::PanelProps;
 use crate::check::history::Verdict;
+use crate::lang::{t, Lang};
 use crate::model::text::{fmt_us, num};
 use crate::sim::{MessageKind, World};
 use crate::trace::Event as TraceEvent;
@@ -23,6 +24,7 @@ fn history_overlay(
     now: u64,
     x_of: &dyn Fn(u64) -> f64,
     y_of: &dyn Fn(usize) -> f64,
+    lang: Lang,
 ) -> Vec<Html> {
     let lane = |c: crate::lock::ClientId| w.n + c as usize;
     let mut out = Vec::new();
@@ -40,18 +42,24 @@ fn history_overlay(
             x_of(end),
             y_of(lane(op.client)) - 7.0,
         );
-        let what =
-            format!(
-                "{} {} {}: invoked {}, {}",
-                w.client_name(op.client),
-                if op.acquire { "acquire" } else { "release" },
-                op.key,
-                fmt_us(op.invoke_us as i64),
-                op.answer.as_ref().map_or(
-                    "no answer (either outcome)".to_string(),
-                    |(t, a)| format!("answered {a:?} at {}", fmt_us(*t as i64))
-                )
-            );
+        let (client, key) = (w.client_name(op.client), &op.key);
+        let what_op = if op.acquire {
+            t!(lang, "acquire")
+        } else {
+            t!(lang, "release")
+        };
+        let at = fmt_us(op.invoke_us as i64, lang);
+        let what = match op.answer.as_ref() {
+            None => t!(
+                lang,
+                "{client} {what_op} {key}: invoked {at}, no answer (either outcome)"
+            ),
+            Some((t, a)) => t!(
+                lang,
+                "{client} {what_op} {key}: invoked {at}, answered {a:?} at {when}",
+                when = fmt_us(*t as i64, lang)
+            ),
+        };
         let class = classes!(
             "op",
             red.contains(&i).then_some("conflict"),
@@ -71,19 +79,28 @@ fn history_overlay(
                     x_of(end),
                     y_of(lane(h.client)) + 3.0,
                 );
-                let label = format!(
-                    "linearization: {} holds {} with token {} from {} to {}{}",
-                    w.client_name(h.client),
-                    h.key,
-                    h.token,
-                    fmt_us(h.point_us as i64),
-                    h.end_us.map_or("now".to_string(), |e| fmt_us(e as i64)),
-                    if h.by_expiry {
-                        " (lease expiry)"
-                    } else {
-                        " (release)"
-                    }
-                );
+                let (client, key, token) = (w.client_name(h.client), &h.key, h.token);
+                let from = fmt_us(h.point_us as i64, lang);
+                let label = match (h.end_us, h.by_expiry) {
+                    (Some(e), true) => t!(
+                        lang,
+                        "linearization: {client} holds {key} with token {token} from {from} to {to} (lease expiry)",
+                        to = fmt_us(e as i64, lang)
+                    ),
+                    (Some(e), false) => t!(
+                        lang,
+                        "linearization: {client} holds {key} with token {token} from {from} to {to} (release)",
+                        to = fmt_us(e as i64, lang)
+                    ),
+                    (None, true) => t!(
+                        lang,
+                        "linearization: {client} holds {key} with token {token} from {from} to now (lease expiry)"
+                    ),
+                    (None, false) => t!(
+                        lang,
+                        "linearization: {client} holds {key} with token {token} from {from} to now (release)"
+                    ),
+                };
                 let diamond = (h.point_us >= t0).then(|| {
                     let x = x_of(h.point_us);
                     html! { <path class="point" d={format!("M{} {}l4 4l-4 4l-4 -4z", num(x), num(y - 2.0))} /> }
@@ -102,8 +119,8 @@ fn history_overlay(
             out.push(html! {
                 <g class="prefix-end">
                     <line x1={num(x)} x2={num(x)} y1="4" y2={num(y_of(w.n + w.clients.len()))} />
-                    <text x={num(x - 4.0)} y="10" text-anchor="end">{ "the shortest failing prefix of the history ends here →" }</text>
-                    <title>{ c.message.clone() }</title>
+                    <text x={num(x - 4.0)} y="10" text-anchor="end">{ t!(lang, "the shortest failing prefix of the history ends here →") }</text>
+                    <title>{ c.message_in(lang).to_string() }</title>
                 </g>
             });
         }
@@ -115,6 +132,7 @@ fn history_overlay(
 pub fn spacetime(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let w = &page.pg.world;
+    let lang = page.lang;
     let verdict = page.history.as_ref().and_then(|h| h.1.as_deref());
     let window_us = 2_000_000u64;
     let now = w.now_us;
@@ -126,7 +144,7 @@ pub fn spacetime(p: &PanelProps) -> Html {
         |t: u64| left + (t.saturating_sub(t0)) as f64 / window_us as f64 * (width - left - 10.0);
     let y_of = |e: usize| 14.0 + e as f64 * lane_h;
     let lane_lines = (0..lanes).map(|e| {
-        html! { <g class="lane"><text x="4" y={num(y_of(e) + 4.0)}>{ w.endpoint_name(e) }</text>
+        html! { <g class="lane"><text x="4" y={num(y_of(e) + 4.0)}>{ if e == w.storage_endpoint() { t!(lang, "storage").to_string() } else { w.endpoint_name(e) } }</text>
         <line x1={num(left)} x2={num(width)} y1={num(y_of(e))} y2={num(y_of(e))} /></g> }
     });
     // Lease intervals: from each node's countdown, mapped from its local clock to true time.
@@ -141,7 +159,7 @@ pub fn spacetime(p: &PanelProps) -> Html {
                 let start = end.saturating_sub(l.lease_ms * 1000 * 1_000_000 / slot.clock.rate_ppm() as u64);
                 let (x1, x2) = (x_of(start.max(t0)), x_of(end.min(now + window_us)).min(width));
                 html! { <g class="lease"><rect x={num(x1)} y={num(y_of(i) - 9.0)} width={num((x2 - x1).max(1.0))} height="6" />
-                    <title>{ format!("n{}: lease of {k} (token {}) ends at true time {} by this node's clock", i + 1, l.token, fmt_us(end as i64)) }</title></g> }
+                    <title>{ t!(lang, "n{node}: lease of {k} (token {token}) ends at true time {end} by this node's clock", node = i + 1, token = l.token, end = fmt_us(end as i64, lang)) }</title></g> }
             })
             .collect();
         leases
@@ -175,14 +193,18 @@ pub fn spacetime(p: &PanelProps) -> Html {
         );
     }
     arrow_paths.sort_by_key(|(k, _)| k.name());
-    let arrows = arrow_paths.into_iter().map(|(kind, d)| html! { <path class={classes!("arrow", kind.name())} d={d}><title>{ format!("{} messages", kind.name()) }</title></path> });
+    let arrows = arrow_paths.into_iter().map(|(kind, d)| html! { <path class={classes!("arrow", kind.name())} d={d}><title>{ kind.words(lang) }</title></path> });
     let mut mark_paths: [(&str, &str, String); 4] = [
-        ("role", "role changes", String::new()),
-        ("apply", "applied commands", String::new()),
-        ("fault", "crashes, restarts, pauses", String::new()),
+        ("role", t!(lang, "role changes"), String::new()),
+        ("apply", t!(lang, "applied commands"), String::new()),
+        (
+            "fault",
+            t!(lang, "crashes, restarts, pauses"),
+            String::new(),
+        ),
         (
             "snapshot",
-            "snapshots taken and installed (log compaction)",
+            t!(lang, "snapshots taken and installed (log compaction)"),
             String::new(),
         ),
     ];
@@ -218,13 +240,13 @@ pub fn spacetime(p: &PanelProps) -> Html {
     }
     let marks = mark_paths.into_iter().filter(|m| !m.2.is_empty()).map(|(class, what, d)| html! { <path class={classes!("mark", class)} d={d}><title>{ what }</title></path> });
     html! {
-        <svg class="spacetime" viewBox={format!("0 0 {width} {height}")} role="img" aria-label="Space-time diagram: lanes for nodes, clients and storage; messages as lines; lease intervals as bars">
+        <svg class="spacetime" viewBox={format!("0 0 {width} {height}")} role="img" aria-label={t!(lang, "Space-time diagram: lanes for nodes, clients and storage; messages as lines; lease intervals as bars")}>
             <g class="lanes">{ for lane_lines }</g>
             <g class="leases">{ for leases }</g>
             <g class="arrows">{ for arrows }</g>
             <g class="marks">{ for marks }</g>
-            <g class="history">{ for verdict.map(|v| history_overlay(w, v, t0, now, &x_of, &y_of)).unwrap_or_default() }</g>
-            <text class="axis" x={num(width - 150.0)} y={num(height - 2.0)}>{ format!("true time → {}", fmt_us(now as i64)) }</text>
+            <g class="history">{ for verdict.map(|v| history_overlay(w, v, t0, now, &x_of, &y_of, lang)).unwrap_or_default() }</g>
+            <text class="axis" x={num(width - 150.0)} y={num(height - 2.0)}>{ t!(lang, "true time → {}", fmt_us(now as i64, lang)) }</text>
         </svg>
     }
 }

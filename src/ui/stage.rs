@@ -14,8 +14,10 @@ impl Stage {
     /// After a new caption is reached (or the layout changed), fit the stage to the screen
     /// below the bar and bring what the caption names into view if it is not.
     pub fn after_render(&mut self, page: &Page) {
+        // The language too: its words wrap the bar differently.
         let layout = format!(
-            "{}/{}/{}/{}/{}/{}",
+            "{}/{}/{}/{}/{}/{}/{}",
+            page.lang.code(),
             page.pg.scenario.name,
             page.presenter,
             page.tools_open,

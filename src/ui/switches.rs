@@ -3,6 +3,7 @@
 //! carries it.
 
 use super::props::{change_value, input_value, send, PanelProps};
+use crate::lang::t;
 use crate::model::edit::Edit;
 use crate::model::text::{page_switches, switch_text};
 use crate::model::{Command, RaftField};
@@ -11,18 +12,19 @@ use yew::prelude::*;
 pub fn switches(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let sc = &page.pg.scenario;
+    let lang = page.lang;
     let items = page_switches().map(|s| {
-        let (name, (label, why)) = (s.name(), switch_text(s));
+        let (name, (label, why)) = (s.name(), switch_text(s, lang));
         let on = crate::scenario::hunt::switch_is_on(sc, name);
         html! {
             <li class={classes!(on.then_some("on"))}>
                 <label>
                     <input type="checkbox" id={format!("switch-{name}")} checked={on}
                         onchange={p.send.reform(move |e: Event| Command::Edit(Edit::Switch(name, e.target_unchecked_into::<web_sys::HtmlInputElement>().checked())))} />
-                    <strong>{ label }</strong>{ if on { " (on: the run restarted with it)" } else { "" } }
+                    <strong>{ label }</strong>{ if on { t!(lang, " (on: the run restarted with it)") } else { "" } }
                 </label>
                 <button class="compare" id={format!("compare-{name}")} onclick={send(p, Command::Compare(Some(name)))}
-                    title="Run the same scenario with this switch flipped, side by side">{ "Compare side by side" }</button>
+                    title={t!(lang, "Run the same scenario with this switch flipped, side by side")}>{ t!(lang, "Compare side by side") }</button>
                 <p>{ why }</p>
             </li>
         }
@@ -34,6 +36,7 @@ pub fn switches(p: &PanelProps) -> Html {
 pub fn raft_settings(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let r = &page.pg.scenario.raft;
+    let lang = page.lang;
     let field = |f: RaftField, label: &'static str, value: u64, why: &'static str| {
         // The typed text stays until its change event: frames drawn meanwhile must not put the
         // current value back.
@@ -55,12 +58,12 @@ pub fn raft_settings(p: &PanelProps) -> Html {
     };
     html! {
         <>
-        <h3 class="raft-settings">{ "Raft settings (the run restarts with a new value; links carry them)" }</h3>
+        <h3 class="raft-settings">{ t!(lang, "Raft settings (the run restarts with a new value; links carry them)") }</h3>
         <ul class="switches raft-settings">
-            { field(RaftField::SnapshotEvery, "Snapshot every (applied entries; 0: never)", r.snapshot_every,
-                "Log compaction (Raft §7): each node snapshots its lock table this often and drops its log up to its previous snapshot. A follower that needs a dropped entry gets the leader's snapshot instead (InstallSnapshot); try 8 and crash a node for a few seconds. 0 or 4 to 1,000,000.") }
-            { field(RaftField::MaxBatch, "Entries per AppendEntries", r.max_batch,
-                "The most entries one message carries (etcd's MaxSizePerMsg, counted in entries). With 1, a follower can hold an old-term entry without the new leader's no-op after it: the window of the Figure 8 switch. 1 to 1,024.") }
+            { field(RaftField::SnapshotEvery, t!(lang, "Snapshot every (applied entries; 0: never)"), r.snapshot_every,
+                t!(lang, "Log compaction (Raft §7): each node snapshots its lock table this often and drops its log up to its previous snapshot. A follower that needs a dropped entry gets the leader's snapshot instead (InstallSnapshot); try 8 and crash a node for a few seconds. 0 or 4 to 1,000,000.")) }
+            { field(RaftField::MaxBatch, t!(lang, "Entries per AppendEntries"), r.max_batch,
+                t!(lang, "The most entries one message carries (etcd's MaxSizePerMsg, counted in entries). With 1, a follower can hold an old-term entry without the new leader's no-op after it: the window of the Figure 8 switch. 1 to 1,024.")) }
         </ul>
         </>
     }
@@ -69,28 +72,29 @@ pub fn raft_settings(p: &PanelProps) -> Html {
 /// "Find a bug": the counterexample hunt with the switches that are on, in a Web Worker.
 pub fn hunt_panel(p: &PanelProps) -> Html {
     let page = p.page.borrow();
+    let lang = page.lang;
     let on = crate::scenario::hunt::switches_on(&page.pg.scenario);
     let with = if on.is_empty() {
-        "the seed's design (every switch off)".to_string()
+        t!(lang, "the seed's design (every switch off)").to_string()
     } else {
-        format!("switches on: {}", on.join(", "))
+        t!(lang, "switches on: {}", on.join(", "))
     };
     let running = page.hunt.as_ref().is_some_and(|h| h.running());
     let status = page.hunt.as_ref().map(|h| {
-        let (text, class) = h.status();
+        let (text, class) = h.status(lang);
         html! {
             <div class="hunt-status">
-                <progress id="hunt-progress" max={h.runs.to_string()} value={h.done.to_string()} aria-label="Runs done"></progress>
+                <progress id="hunt-progress" max={h.runs.to_string()} value={h.done.to_string()} aria-label={t!(lang, "Runs done")}></progress>
                 <p id="hunt-status" class={class} aria-live="polite">{ text }</p>
             </div>
         }
     });
     html! {
         <div class="hunt">
-            <p>{ format!("Find a bug: random fault schedules (crashes, pauses, partitions, one-way cuts, loss, drift) with {with}, every invariant checked after every event, in a background worker. It stops at the first violation, shrinks the schedule and opens it here.") }</p>
-            <button id="hunt-start" disabled={running} onclick={send(p, Command::HuntStart(1000))}>{ "Find a bug (1,000 runs)" }</button>
-            <button id="hunt-start-10k" disabled={running} onclick={send(p, Command::HuntStart(10_000))}>{ "10,000 runs" }</button>
-            { if running { html! { <button id="hunt-cancel" onclick={send(p, Command::HuntCancel)}>{ "Stop" }</button> } } else { html! {} } }
+            <p>{ t!(lang, "Find a bug: random fault schedules (crashes, pauses, partitions, one-way cuts, loss, drift) with {with}, every invariant checked after every event, in a background worker. It stops at the first violation, shrinks the schedule and opens it here.") }</p>
+            <button id="hunt-start" disabled={running} onclick={send(p, Command::HuntStart(1000))}>{ t!(lang, "Find a bug (1,000 runs)") }</button>
+            <button id="hunt-start-10k" disabled={running} onclick={send(p, Command::HuntStart(10_000))}>{ t!(lang, "10,000 runs") }</button>
+            { if running { html! { <button id="hunt-cancel" onclick={send(p, Command::HuntCancel)}>{ t!(lang, "Stop") }</button> } } else { html! {} } }
             { status.unwrap_or_default() }
         </div>
     }

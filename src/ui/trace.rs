@@ -3,6 +3,7 @@
 //! and the checker's findings with the rule in the seed's words and a way to go to each.
 
 use super::props::{input_value, send, PanelProps};
+use crate::lang::{role_word, t, Lang};
 use crate::model::text::{fmt_us, num};
 use crate::model::trace_view::Kind;
 use crate::model::Command;
@@ -13,41 +14,52 @@ pub fn trace_panel(p: &PanelProps) -> Html {
     let Some(v) = &page.trace else {
         return html! {};
     };
+    let lang = page.lang;
     let nodes = v.nodes();
     let state = v.state();
     let reached = v.reached();
-    let when = reached.map_or("the start".to_string(), |l| {
-        format!(
-            "line {}{}",
-            l.n,
-            l.t_us
-                .map_or(String::new(), |t| format!(", t = {}", fmt_us(t as i64)))
-        )
+    let when = reached.map_or(t!(lang, "the start").to_string(), |l| match l.t_us {
+        None => t!(lang, "line {n}", n = l.n),
+        Some(t) => t!(
+            lang,
+            "line {n}, t = {time}",
+            n = l.n,
+            time = fmt_us(t as i64, lang)
+        ),
     });
     let keys: std::collections::BTreeSet<&String> =
         state.values().flat_map(|s| s.locks.keys()).collect();
     let rows = keys.iter().map(|k| {
         let cells = nodes.iter().map(|n| match state.get(n).and_then(|s| s.locks.get(*k)) {
             Some((holder, token)) => html! { <td class="held"><span class="who">{ holder.clone() }<b>{ format!(" #{token}") }</b></span></td> },
-            None => html! { <td class="free">{ "free" }</td> },
+            None => html! { <td class="free">{ t!(lang, "free") }</td> },
         });
         html! { <tr><th>{ (*k).clone() }</th>{ for cells }</tr> }
     });
     let heads = nodes.iter().map(|n| {
         let st = state.get(n).cloned().unwrap_or_default();
-        html! { <th>{ format!("n{n}") }<small>{ format!("{} {}", if st.role.is_empty() { "—" } else { &st.role }, if st.term > 0 { format!("term {}", st.term) } else { String::new() }) }</small></th> }
+        html! { <th>{ format!("n{n}") }<small>{ format!("{} {}", if st.role.is_empty() { "—".to_string() } else { role_word(&st.role, lang) }, if st.term > 0 { t!(lang, "term {term}", term = st.term) } else { String::new() }) }</small></th> }
     });
     let applies = nodes.iter().map(|n| {
         let st = state.get(n).cloned().unwrap_or_default();
         let items = st.applies.iter().rev().map(|(line, index, cmd, result)| {
             let l = *line;
-            html! { <li><button class="linkish" onclick={p.send.reform(move |_| Command::TraceLine(l))} title={format!("line {l}")}>{ format!("{index}") }</button>{ format!(" {cmd} → {result}") }</li> }
+            html! { <li><button class="linkish" onclick={p.send.reform(move |_| Command::TraceLine(l))} title={t!(lang, "line {n}", n = l)}>{ format!("{index}") }</button>{ format!(" {cmd} → {result}") }</li> }
         });
-        html! { <div class="trace-node"><h3>{ format!("n{n}: latest applies") }</h3><ol>{ for items }</ol></div> }
+        html! { <div class="trace-node"><h3>{ t!(lang, "n{n}: latest applies") }</h3><ol>{ for items }</ol></div> }
     });
     let writes = v.writes(6).into_iter().map(|l| match &l.kind {
-        Kind::Write { client, key, token, accepted } => html! {
-            <li>{ format!("line {}: {client} wrote {key} with token {token}: {}", l.n, if *accepted { "✓ accepted" } else { "✗ rejected" }) }</li>
+        Kind::Write {
+            client,
+            key,
+            token,
+            accepted,
+        } => html! {
+            <li>{ if *accepted {
+                t!(lang, "line {n}: {client} wrote {key} with token {token}: ✓ accepted", n = l.n)
+            } else {
+                t!(lang, "line {n}: {client} wrote {key} with token {token}: ✗ rejected", n = l.n)
+            } }</li>
         },
         _ => html! {},
     });
@@ -57,57 +69,57 @@ pub fn trace_panel(p: &PanelProps) -> Html {
         let passed = reached.is_some_and(|r| r.n >= line);
         html! {
             <li class={classes!("finding", passed.then_some("reached"))}>
-                <button class="goto" onclick={p.send.reform(move |_| Command::TraceLine(line))}>{ format!("Go to line {line}") }</button>
+                <button class="goto" onclick={p.send.reform(move |_| Command::TraceLine(line))}>{ t!(lang, "Go to line {line}") }</button>
                 <b>{ format!(" {}", f.rule.name()) }</b>{ format!(": {}", f.detail) }
                 <div class="rule">{ f.rule.words() }</div>
             </li>
         }
     });
     let verdict = if v.report.ok() {
-        html! { <p class="ok" id="trace-verdict">{ format!("✓ The checker finds no problem in {} lines.", v.report.seen.lines) }</p> }
+        html! { <p class="ok" id="trace-verdict">{ t!(lang, "✓ The checker finds no problem in {} lines.", v.report.seen.lines) }</p> }
     } else {
-        html! { <p class="broken" id="trace-verdict">{ format!("✗ The checker finds {} problem(s); {so_far} of them at or before this line.", v.report.findings.len() as u64 + v.report.more) }</p> }
+        html! { <p class="broken" id="trace-verdict">{ t!(lang, "✗ The checker finds {} problem(s); {so_far} of them at or before this line.", v.report.findings.len() as u64 + v.report.more) }</p> }
     };
     let timeline = v.finding_marks().into_iter().map(|(at, line, rule)| {
-        html! { <button class="finding-mark" style={format!("left:{:.2}%", at * 100.0)} title={format!("line {line}: {rule}")}
-            aria-label={format!("Go to line {line}: {rule}")} onclick={p.send.reform(move |_| Command::TraceLine(line))}></button> }
+        html! { <button class="finding-mark" style={format!("left:{:.2}%", at * 100.0)} title={t!(lang, "line {line}: {what}", what = rule)}
+            aria-label={t!(lang, "Go to line {line}: {what}", what = rule)} onclick={p.send.reform(move |_| Command::TraceLine(line))}></button> }
     });
     html! {
-        <section class="panel wide trace-panel" aria-label="Trace" id="trace-panel">
+        <section class="panel wide trace-panel" aria-label={t!(lang, "Trace")} id="trace-panel">
             <div class="dialog-head">
-                <h2>{ format!("Trace {} (read-only)", v.name) }</h2>
-                <button id="close-trace" onclick={send(p, Command::CloseTrace)}>{ "Close the trace" }</button>
+                <h2>{ t!(lang, "Trace {name} (read-only)", name = v.name) }</h2>
+                <button id="close-trace" onclick={send(p, Command::CloseTrace)}>{ t!(lang, "Close the trace") }</button>
             </div>
-            <label class="scrub">{ "Line " }
-                <input id="trace-scrubber" type="range" min="0" max={v.lines.len().to_string()} value={v.at.to_string()} aria-label="Trace position"
+            <label class="scrub">{ t!(lang, "Line") }{ " " }
+                <input id="trace-scrubber" type="range" min="0" max={v.lines.len().to_string()} value={v.at.to_string()} aria-label={t!(lang, "Trace position")}
                     oninput={p.send.reform(|e: InputEvent| Command::TraceAt(input_value(&e).parse().unwrap_or(0)))} />
                 <output id="trace-at">{ when }</output>
             </label>
-            <div class="trace-timeline" id="trace-timeline" aria-label="The checker's findings along the trace">{ for timeline }</div>
+            <div class="trace-timeline" id="trace-timeline" aria-label={t!(lang, "The checker's findings along the trace")}>{ for timeline }</div>
             { verdict }
             <ul class="findings" id="trace-findings">{ for findings }</ul>
-            { for v.report.not_checked.iter().map(|m| html! { <p class="muted">{ format!("Not checked: {m}") }</p> }) }
-            { diagram(p, v) }
-            { log_grid(p, v) }
-            <table class="locks trace-locks" aria-label="Lock tables per node">
-                <thead><tr><th>{ "key" }</th>{ for heads }</tr></thead>
+            { for v.report.not_checked.iter().map(|m| html! { <p class="muted">{ t!(lang, "Not checked: {m}") }</p> }) }
+            { diagram(p, v, lang) }
+            { log_grid(p, v, lang) }
+            <table class="locks trace-locks" aria-label={t!(lang, "Lock tables per node")}>
+                <thead><tr><th>{ t!(lang, "key") }</th>{ for heads }</tr></thead>
                 <tbody>
-                    { if keys.is_empty() { html! { <tr><td class="free" colspan={(nodes.len() + 1).to_string()}>{ "no lock held on any node at this line" }</td></tr> } } else { html! {} } }
+                    { if keys.is_empty() { html! { <tr><td class="free" colspan={(nodes.len() + 1).to_string()}>{ t!(lang, "no lock held on any node at this line") }</td></tr> } } else { html! {} } }
                     { for rows }
                 </tbody>
             </table>
             <div class="trace-nodes">{ for applies }</div>
-            <h3>{ "Storage writes (latest first)" }</h3>
+            <h3>{ t!(lang, "Storage writes (latest first)") }</h3>
             <ul class="trace-writes">{ for writes }</ul>
-            <p class="muted">{ "What the trace does not carry (clock rates, messages in flight) is not drawn. Lock tables are what each node's applies said." }</p>
+            <p class="muted">{ t!(lang, "What the trace does not carry (clock rates, messages in flight) is not drawn. Lock tables are what each node's applies said.") }</p>
         </section>
     }
 }
 
 /// The space-time diagram of the trace up to the line reached: a lane per node and the
 /// storage, a mark per event (click: go to its line), the findings in red.
-fn diagram(p: &PanelProps, v: &crate::model::trace_view::TraceView) -> Html {
-    let d = v.diagram(2_000_000, 200);
+fn diagram(p: &PanelProps, v: &crate::model::trace_view::TraceView, lang: Lang) -> Html {
+    let d = v.diagram(2_000_000, 200, lang);
     let (width, lane_h, left) = (1100.0, 24.0, 64.0);
     let height = d.lanes.len() as f64 * lane_h + 22.0;
     let span = (d.to - d.from).max(1) as f64;
@@ -126,39 +138,41 @@ fn diagram(p: &PanelProps, v: &crate::model::trace_view::TraceView) -> Html {
         } else {
             html! { <circle cx={num(x)} cy={num(y)} r="4" /> }
         };
-        html! { <g class={classes!("tmark", m.class)} onclick={p.send.reform(move |_| Command::TraceLine(line))}>{ shape }<title>{ format!("line {line}: {}", m.label) }</title></g> }
+        html! { <g class={classes!("tmark", m.class)} onclick={p.send.reform(move |_| Command::TraceLine(line))}>{ shape }<title>{ t!(lang, "line {line}: {what}", what = m.label) }</title></g> }
     });
     let axis = if d.by_line {
-        format!(
+        t!(
+            lang,
             "lines {} to {} (the trace has no times)",
             d.from.max(1),
             d.to
         )
     } else {
-        format!(
+        t!(
+            lang,
             "true time {} to {}",
-            fmt_us(d.from as i64),
-            fmt_us(d.to as i64)
+            fmt_us(d.from as i64, lang),
+            fmt_us(d.to as i64, lang)
         )
     };
     html! {
         <figure class="trace-diagram">
             <svg class="spacetime trace-spacetime" id="trace-diagram" viewBox={format!("0 0 {width} {height}")} role="img"
-                aria-label={format!("Space-time diagram of the trace: {} events before the line reached, {} finding(s); {axis}", d.marks.iter().filter(|m| m.class != "finding").count(), d.marks.iter().filter(|m| m.class == "finding").count())}>
+                aria-label={t!(lang, "Space-time diagram of the trace: {} events before the line reached, {} finding(s); {axis}", d.marks.iter().filter(|m| m.class != "finding").count(), d.marks.iter().filter(|m| m.class == "finding").count())}>
                 <g class="lanes">{ for lanes }</g>
                 <g class="marks">{ for marks }</g>
             </svg>
-            <figcaption class="muted">{ format!("{axis}: applies (green Grant, blue Release, red-pink Expire), role changes, restarts, the storage's writes, what clients were told; a red line is a finding. Click a mark to go to its line.") }</figcaption>
+            <figcaption class="muted">{ t!(lang, "{axis}: applies (green Grant, blue Release, red-pink Expire), role changes, restarts, the storage's writes, what clients were told; a red line is a finding. Click a mark to go to its line.") }</figcaption>
         </figure>
     }
 }
 
 /// The replicated log as the trace shows it: what each node applied at the latest indexes,
 /// with its result; a row where the nodes disagree is red.
-fn log_grid(p: &PanelProps, v: &crate::model::trace_view::TraceView) -> Html {
+fn log_grid(p: &PanelProps, v: &crate::model::trace_view::TraceView, lang: Lang) -> Html {
     let g = v.log_grid(12);
     if g.indices.is_empty() {
-        return html! { <p class="muted" id="trace-log">{ "No entry applied yet at this line." }</p> };
+        return html! { <p class="muted" id="trace-log">{ t!(lang, "No entry applied yet at this line.") }</p> };
     }
     let heads = g
         .nodes
@@ -169,7 +183,7 @@ fn log_grid(p: &PanelProps, v: &crate::model::trace_view::TraceView) -> Html {
         let cells = row.iter().map(|c| match c {
             Some(c) => {
                 let line = c.line;
-                html! { <td class={classes!("entry", c.differs.then_some("differs"))} title={format!("line {line}, term {}", c.term)}>
+                html! { <td class={classes!("entry", c.differs.then_some("differs"))} title={t!(lang, "line {line}, term {term}", term = c.term)}>
                     <button class="linkish" onclick={p.send.reform(move |_| Command::TraceLine(line))}>{ c.cmd.clone() }</button>
                     <span class="res">{ c.result.clone() }</span></td> }
             }
@@ -178,8 +192,8 @@ fn log_grid(p: &PanelProps, v: &crate::model::trace_view::TraceView) -> Html {
         html! { <tr class={classes!(differs.then_some("differs"))}><th scope="row">{ format!("#{i}") }</th>{ for cells }</tr> }
     });
     html! {
-        <table class="trace-log" id="trace-log" aria-label="The replicated log as applied on each node (latest indexes first)">
-            <thead><tr><th>{ "index" }</th>{ for heads }</tr></thead>
+        <table class="trace-log" id="trace-log" aria-label={t!(lang, "The replicated log as applied on each node (latest indexes first)")}>
+            <thead><tr><th>{ t!(lang, "index") }</th>{ for heads }</tr></thead>
             <tbody>{ for rows }</tbody>
         </table>
     }

@@ -39,11 +39,13 @@ export function serve(root = DIST, prefix = '/', { gzip = false, gate = null } =
   });
 }
 
-export async function launch() {
+/// A fresh browser profile; `locale` ('ru-RU', …) is the browser's language (navigator.languages).
+export async function launch({ locale = 'en-US' } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'raftlock-chromium-'));
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
+    locale,
     viewport: { width: 1280, height: 720 },
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],

@@ -245,7 +245,7 @@ fn every_lesson_asks_two_questions_and_raftlock_run_refuses_a_wrong_declared_ans
         .question
         .as_mut()
         .expect("gc-pause asks B's token before caption 6");
-    assert_eq!(q.choices[q.answer], "4");
+    assert_eq!(q.choices[q.answer].get(raftlock::lang::Lang::En), "4");
     // A teacher edits the question and declares the wrong answer, with its fact.
     q.answer = 0;
     q.checks = vec![

@@ -76,6 +76,7 @@ fn quadratic_check(h: &History, name: &dyn Fn(ClientId) -> String) -> Result<Vec
             if let Some(&(t2, g2, res2)) = gs.get(k + 1) {
                 if end_lb > res2 {
                     conflicts.push(Conflict {
+                        ru: String::new(),
                         message: format!(
                             "{key}: {} was told it holds it (token {t2}) at {}, but {}'s hold (token {token}) cannot have ended before {}",
                             name(g2.client),
@@ -103,6 +104,7 @@ fn quadratic_check(h: &History, name: &dyn Fn(ClientId) -> String) -> Result<Vec
                 g.1.client != op.client && mine.is_none_or(|m| g.0 > m) && g.2 < op.invoke_us
             }) {
                 conflicts.push(Conflict {
+                    ru: String::new(),
                     message: format!(
                         "{key}: {}'s release, sent at {}, succeeded though {} had been told at {} that it holds it (token {})",
                         name(op.client),
@@ -188,6 +190,11 @@ fn history_check_gives_the_quadratic_checks_verdicts_on_random_histories() {
     for i in 0..4000 {
         let h = random_history(&mut rng);
         let (fast, slow) = (check_mutex(&h, &name), quadratic_check(&h, &name));
+        // The oracle writes the English message only.
+        let fast = fast.map_err(|c| Conflict {
+            ru: String::new(),
+            ..c
+        });
         assert_eq!(
             fast,
             slow,

@@ -9,6 +9,7 @@
 //! while the servers' clocks run true. And a client's release may succeed only while no later
 //! grant to another client has already been answered.
 
+use crate::lang::{t, Lang};
 use crate::lock::{ClientId, Token};
 pub use crate::sim::history::{Answer, History, Op, PIN_SPAN};
 use crate::sim::World;
@@ -33,6 +34,8 @@ pub struct Hold {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Conflict {
     pub message: String,
+    /// The message in Russian, for the page.
+    pub ru: String,
     pub ops: [usize; 2],
     pub at_us: u64,
 }
@@ -43,9 +46,19 @@ impl std::fmt::Display for Conflict {
     }
 }
 
+impl Conflict {
+    pub fn message_in(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::Ru => &self.ru,
+            Lang::En => &self.message,
+        }
+    }
+}
+
 /// µs of true time in seconds, for messages.
-fn secs(us: u64) -> String {
-    format!("{}.{:03} s", us / 1_000_000, us % 1_000_000 / 1000)
+fn secs_in(us: u64, lang: Lang) -> String {
+    let (s, ms) = (us / 1_000_000, us % 1_000_000 / 1000);
+    t!(lang, "{s}.{ms:03} s")
 }
 
 /// The holds of a linearization, or why there is none.
@@ -268,14 +281,19 @@ fn describe(
         Found::Overlap { key, k, end_us } => {
             let gs = grants_of(ops, key);
             let ((token, gi, _), (t2, gi2, res2)) = (gs[k], gs[k + 1]);
-            Conflict {
-                message: format!(
+            let words = |lang: Lang| {
+                t!(
+                    lang,
                     "{key}: {} was told it holds it (token {t2}) at {}, but {}'s hold (token {token}) cannot have ended before {}",
                     name(ops[gi2].client),
-                    secs(res2),
+                    secs_in(res2, lang),
                     name(ops[gi].client),
-                    secs(end_us)
-                ),
+                    secs_in(end_us, lang)
+                )
+            };
+            Conflict {
+                message: words(Lang::En),
+                ru: words(Lang::Ru),
                 ops: [h.from() + gi, h.from() + gi2],
                 at_us,
             }
@@ -287,15 +305,20 @@ fn describe(
                 .iter()
                 .find(|g| ops[g.1].client != r.client && g.2 < r.invoke_us)
                 .expect("the sweep found such a grant");
-            Conflict {
-                message: format!(
+            let words = |lang: Lang| {
+                t!(
+                    lang,
                     "{key}: {}'s release, sent at {}, succeeded though {} had been told at {} that it holds it (token {})",
                     name(r.client),
-                    secs(r.invoke_us),
+                    secs_in(r.invoke_us, lang),
                     name(ops[gi].client),
-                    secs(answered),
+                    secs_in(answered, lang),
                     token
-                ),
+                )
+            };
+            Conflict {
+                message: words(Lang::En),
+                ru: words(Lang::Ru),
                 ops: [h.from() + gi, h.from() + op],
                 at_us,
             }

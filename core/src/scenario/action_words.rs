@@ -1,14 +1,20 @@
 //! A timeline action in words, as "What happened" tells it.
 
 use super::Action;
+use crate::lang::{t, Lang};
 
 impl Action {
+    /// The action in English (the CLI's words).
     pub fn words(&self) -> String {
+        self.words_in(Lang::En)
+    }
+
+    pub fn words_in(&self, lang: Lang) -> String {
         match self {
-            Action::Crash { node } => format!("crash n{node}"),
-            Action::Restart { node } => format!("restart n{node}"),
-            Action::Pause { node } => format!("pause n{node}"),
-            Action::Resume { node } => format!("resume n{node}"),
+            Action::Crash { node } => t!(lang, "crash n{node}"),
+            Action::Restart { node } => t!(lang, "restart n{node}"),
+            Action::Pause { node } => t!(lang, "pause n{node}"),
+            Action::Resume { node } => t!(lang, "resume n{node}"),
             Action::Partition { groups } => {
                 let g: Vec<String> = groups
                     .iter()
@@ -19,38 +25,42 @@ impl Action {
                             .join(" ")
                     })
                     .collect();
-                format!("split the network into {}", g.join(" | "))
+                t!(lang, "split the network into {}", g.join(" | "))
             }
-            Action::Isolate { node } => format!("cut n{node} off from the other nodes"),
-            Action::Cut { from, to } => format!("cut the link {from} → {to}"),
-            Action::Heal { from, to } => format!("heal the link {from} → {to}"),
-            Action::HealAll => "heal the whole network".into(),
-            Action::SetRate { node, rate_ppm } => format!(
+            Action::Isolate { node } => t!(lang, "cut n{node} off from the other nodes"),
+            Action::Cut { from, to } => t!(lang, "cut the link {from} → {to}"),
+            Action::Heal { from, to } => t!(lang, "heal the link {from} → {to}"),
+            Action::HealAll => t!(lang, "heal the whole network").into(),
+            Action::SetRate { node, rate_ppm } => t!(
+                lang,
                 "set n{node}'s clock to run at {}× true time",
                 *rate_ppm as f64 / 1e6
             ),
             Action::Jump { node, ms } if *ms >= 0 => {
-                format!("jump n{node}'s clock {ms} ms forward")
+                t!(lang, "jump n{node}'s clock {ms} ms forward")
             }
-            Action::Jump { node, ms } => format!("jump n{node}'s clock {} ms back", -ms),
-            Action::ClientPause { client } => format!("pause client {client}"),
-            Action::ClientResume { client } => format!("resume client {client}"),
-            Action::ClientCrash { client } => format!("crash client {client}"),
-            Action::ClientRestart { client } => format!("restart client {client}"),
-            Action::ClientDisconnect { client } => format!("break client {client}'s connection"),
-            Action::ClientReconnect { client } => format!("reconnect client {client}"),
+            Action::Jump { node, ms } => t!(lang, "jump n{node}'s clock {} ms back", -ms),
+            Action::ClientPause { client } => t!(lang, "pause client {client}"),
+            Action::ClientResume { client } => t!(lang, "resume client {client}"),
+            Action::ClientCrash { client } => t!(lang, "crash client {client}"),
+            Action::ClientRestart { client } => t!(lang, "restart client {client}"),
+            Action::ClientDisconnect { client } => t!(lang, "break client {client}'s connection"),
+            Action::ClientReconnect { client } => t!(lang, "reconnect client {client}"),
             Action::ClientAcquire {
                 client,
                 key,
                 lease_ms,
-            } => format!("client {client} acquires {key} for {lease_ms} ms"),
-            Action::ClientRelease { client, key } => format!("client {client} releases {key}"),
-            Action::DuplicateExpire { key } => format!(
+            } => t!(lang, "client {client} acquires {key} for {lease_ms} ms"),
+            Action::ClientRelease { client, key } => t!(lang, "client {client} releases {key}"),
+            Action::DuplicateExpire { key } => t!(
+                lang,
                 "the leader proposes its last Expire for {key} once more (a duplicated proposal)"
             ),
-            Action::Calm => {
-                "calm: heal everything, restart and resume every node, clocks back to true".into()
-            }
+            Action::Calm => t!(
+                lang,
+                "calm: heal everything, restart and resume every node, clocks back to true"
+            )
+            .into(),
         }
     }
 }

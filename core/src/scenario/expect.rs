@@ -2,6 +2,7 @@
 //! on the run so far) and the facts a caption states (read at the caption's moment). One
 //! vocabulary for both, so a caption cannot say what the run does not do.
 
+use crate::lang::{role_word, t, Lang};
 use crate::sim::World;
 use serde::{Deserialize, Serialize};
 
@@ -316,30 +317,35 @@ fn running(w: &World, k: usize) -> bool {
 }
 
 impl Check {
+    /// The fact in English (the CLI's words).
     pub fn describe(&self) -> String {
+        self.describe_in(Lang::En)
+    }
+
+    pub fn describe_in(&self, lang: Lang) -> String {
         let on = |node: &Option<usize>| match node {
-            Some(n) => format!("n{n}'s table"),
-            None => "every running node's table".into(),
+            Some(n) => t!(lang, "n{n}'s table"),
+            None => t!(lang, "every running node's table").into(),
         };
         match self {
-            Check::WriteRejected { client } => format!("the storage rejects a write by {client}"),
-            Check::WriteAccepted { client } => format!("the storage accepts a write by {client}"),
-            Check::TokensIncrease => "accepted tokens strictly increase".into(),
-            Check::Expired { existed } => format!("an Expire applies with existed: {existed}"),
-            Check::GhostRelease => "the leader releases a ghost lock".into(),
-            Check::LeaderChanges { at_least } => format!("at least {at_least} leader election(s)"),
-            Check::Granted { client, key } => format!("{client} is granted {key}"),
-            Check::NoViolations => "no invariant is violated".into(),
-            Check::Violated { invariant } => format!("{invariant} is violated"),
-            Check::TermAtMost { node, term } => format!("n{node} stays at term {term} or below"),
-            Check::Grants { exactly } => format!("exactly {exactly} Grant(s) commit"),
-            Check::SnapshotInstalled { node } => format!("n{node} installs the leader's snapshot"),
+            Check::WriteRejected { client } => t!(lang, "the storage rejects a write by {client}"),
+            Check::WriteAccepted { client } => t!(lang, "the storage accepts a write by {client}"),
+            Check::TokensIncrease => t!(lang, "accepted tokens strictly increase").into(),
+            Check::Expired { existed } => t!(lang, "an Expire applies with existed: {existed}"),
+            Check::GhostRelease => t!(lang, "the leader releases a ghost lock").into(),
+            Check::LeaderChanges { at_least } => t!(lang, "at least {at_least} leader election(s)"),
+            Check::Granted { client, key } => t!(lang, "{client} is granted {key}"),
+            Check::NoViolations => t!(lang, "no invariant is violated").into(),
+            Check::Violated { invariant } => t!(lang, "{invariant} is violated"),
+            Check::TermAtMost { node, term } => t!(lang, "n{node} stays at term {term} or below"),
+            Check::Grants { exactly } => t!(lang, "exactly {exactly} Grant(s) commit"),
+            Check::SnapshotInstalled { node } => t!(lang, "n{node} installs the leader's snapshot"),
             Check::Holds { client, key, token } => match token {
-                Some(t) => format!("{client} believes it holds {key} with token {t}"),
-                None => format!("{client} believes it holds {key}"),
+                Some(t) => t!(lang, "{client} believes it holds {key} with token {t}"),
+                None => t!(lang, "{client} believes it holds {key}"),
             },
             Check::NotHolding { client, key } => {
-                format!("{client} does not believe it holds {key}")
+                t!(lang, "{client} does not believe it holds {key}")
             }
             Check::Lock {
                 key,
@@ -347,16 +353,15 @@ impl Check {
                 client,
                 token,
             } => {
-                let mut s = format!("{} has {key}", on(node));
-                if let Some(c) = client {
-                    s += &format!(" held by {c}");
+                let table = on(node);
+                match (client, token) {
+                    (Some(c), Some(t)) => t!(lang, "{table} has {key} held by {c} with token {t}"),
+                    (Some(c), None) => t!(lang, "{table} has {key} held by {c}"),
+                    (None, Some(t)) => t!(lang, "{table} has {key} with token {t}"),
+                    (None, None) => t!(lang, "{table} has {key}"),
                 }
-                if let Some(t) = token {
-                    s += &format!(" with token {t}");
-                }
-                s
             }
-            Check::NoLock { key, node } => format!("{} has no lock on {key}", on(node)),
+            Check::NoLock { key, node } => t!(lang, "{} has no lock on {key}", on(node)),
             Check::Node {
                 node,
                 role,
@@ -365,17 +370,18 @@ impl Check {
             } => {
                 let mut parts = Vec::new();
                 if let Some(r) = role {
-                    parts.push(format!("is {r}"));
+                    let r = role_word(r, lang);
+                    parts.push(t!(lang, "is {r}"));
                 }
                 if let Some(t) = term {
-                    parts.push(format!("is in term {t}"));
+                    parts.push(t!(lang, "is in term {t}"));
                 }
                 if let Some(a) = applied {
-                    parts.push(format!("has applied through index {a}"));
+                    parts.push(t!(lang, "has applied through index {a}"));
                 }
                 format!("n{node} {}", parts.join(", "))
             }
-            Check::NoLeader => "no running node is leader".into(),
+            Check::NoLeader => t!(lang, "no running node is leader").into(),
             Check::LogEntry {
                 node,
                 index,
@@ -383,15 +389,18 @@ impl Check {
                 term,
             } => {
                 let what = match op.as_str() {
-                    "grant" => "a Grant",
-                    "release" => "a Release",
-                    "expire" => "an Expire",
-                    "noop" => "a no-op",
-                    _ => return format!("n{node}'s log has no entry at index {index}"),
+                    "grant" => t!(lang, "a Grant"),
+                    "release" => t!(lang, "a Release"),
+                    "expire" => t!(lang, "an Expire"),
+                    "noop" => t!(lang, "a no-op"),
+                    _ => return t!(lang, "n{node}'s log has no entry at index {index}"),
                 };
                 match term {
-                    Some(t) => format!("n{node}'s log has {what} of term {t} at index {index}"),
-                    None => format!("n{node}'s log has {what} at index {index}"),
+                    Some(t) => t!(
+                        lang,
+                        "n{node}'s log has {what} of term {t} at index {index}"
+                    ),
+                    None => t!(lang, "n{node}'s log has {what} at index {index}"),
                 }
             }
         }

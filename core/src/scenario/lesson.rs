@@ -2,7 +2,7 @@
 //! live against the run. They travel inside the scenario document (`"lesson"`), so a teacher's
 //! scenario file or link carries its story.
 
-use crate::lang::Text;
+use crate::lang::{t, Lang, Text};
 use crate::lock::ApplyResult;
 use crate::sim::World;
 use crate::trace::Event;
@@ -258,29 +258,49 @@ impl Moment {
     }
 
     /// The moment in words, as the lesson's "Next" names it.
-    pub fn words(self) -> &'static str {
+    pub fn words(self, lang: Lang) -> &'static str {
         match self {
-            Moment::LeaderElected => "a leader is elected",
-            Moment::GrantCommitted => "a node applies a Grant",
-            Moment::ReleaseCommitted => "a node applies a Release",
-            Moment::ExpireCommitted => "a node applies an Expire",
-            Moment::ExpireProposed => "the leader proposes Expire",
-            Moment::GhostRelease => "the leader releases a ghost lock",
-            Moment::WriteAccepted => "the storage accepts a write",
-            Moment::WriteRejected => "the storage rejects a write",
-            Moment::Violation => "an invariant breaks",
-            Moment::SnapshotTaken => "a node takes a snapshot",
-            Moment::SnapshotInstalled => "a follower installs a snapshot",
-            Moment::ClientGranted => "a client is granted its lock",
-            Moment::ClientBusy => "a client is told busy",
-            Moment::ClientTimeout => "a client times out",
-            Moment::ClientLeaseLost => "a client's lease runs out",
-            Moment::GrantAppliedEverywhere => "every running node applies the Grant",
-            Moment::ReleaseAppliedEverywhere => "every running node applies the Release",
-            Moment::ExpireAppliedEverywhere => "every running node applies the Expire",
-            Moment::LeaderSteppedDown => "a leader steps down",
+            Moment::LeaderElected => t!(lang, "a leader is elected"),
+            Moment::GrantCommitted => t!(lang, "a node applies a Grant"),
+            Moment::ReleaseCommitted => t!(lang, "a node applies a Release"),
+            Moment::ExpireCommitted => t!(lang, "a node applies an Expire"),
+            Moment::ExpireProposed => t!(lang, "the leader proposes Expire"),
+            Moment::GhostRelease => t!(lang, "the leader releases a ghost lock"),
+            Moment::WriteAccepted => t!(lang, "the storage accepts a write"),
+            Moment::WriteRejected => t!(lang, "the storage rejects a write"),
+            Moment::Violation => t!(lang, "an invariant breaks"),
+            Moment::SnapshotTaken => t!(lang, "a node takes a snapshot"),
+            Moment::SnapshotInstalled => t!(lang, "a follower installs a snapshot"),
+            Moment::ClientGranted => t!(lang, "a client is granted its lock"),
+            Moment::ClientBusy => t!(lang, "a client is told busy"),
+            Moment::ClientTimeout => t!(lang, "a client times out"),
+            Moment::ClientLeaseLost => t!(lang, "a client's lease runs out"),
+            Moment::GrantAppliedEverywhere => t!(lang, "every running node applies the Grant"),
+            Moment::ReleaseAppliedEverywhere => t!(lang, "every running node applies the Release"),
+            Moment::ExpireAppliedEverywhere => t!(lang, "every running node applies the Expire"),
+            Moment::LeaderSteppedDown => t!(lang, "a leader steps down"),
         }
     }
+}
+
+/// Whether every text of a scenario's lesson (its description, title, captions and questions)
+/// is given in `lang`.
+pub fn has_lang(sc: &super::Scenario, lang: Lang) -> bool {
+    let Some(l) = &sc.lesson else {
+        return sc.description.is_empty() || sc.description.has(lang);
+    };
+    let texts = std::iter::once(&sc.description)
+        .chain([&l.title])
+        .filter(|t| !t.is_empty())
+        .chain(l.captions.iter().flat_map(|c| {
+            std::iter::once(&c.text).chain(c.question.iter().flat_map(|q| {
+                [&q.prompt, &q.explain]
+                    .into_iter()
+                    .filter(|t| !t.is_empty())
+                    .chain(&q.choices)
+            }))
+        }));
+    texts.into_iter().all(|t| t.has(lang))
 }
 
 /// Waits for a moment in a run: after each step, give it the step's trace lines and the world.
@@ -366,6 +386,27 @@ mod focus_tests {
                 "{bad}: {e}"
             );
         }
+    }
+
+    #[test]
+    fn every_builtin_scenario_has_every_text_in_english_and_in_russian() {
+        for name in crate::scenario::builtin::names() {
+            let sc = crate::scenario::builtin::get(name).expect(name);
+            for lang in Lang::ALL {
+                assert!(has_lang(&sc, lang), "{name} lacks {}", lang.code());
+            }
+        }
+    }
+
+    #[test]
+    fn a_lesson_without_russian_falls_back_to_english_and_is_told_apart() {
+        let mut sc = crate::scenario::builtin::get("gc-pause").unwrap();
+        let caption = &mut sc.lesson.as_mut().unwrap().captions[0].text;
+        let en = caption.en.clone();
+        caption.ru.clear();
+        assert_eq!(caption.get(Lang::Ru), en);
+        assert!(!has_lang(&sc, Lang::Ru));
+        assert!(has_lang(&sc, Lang::En));
     }
 
     #[test]

@@ -14,8 +14,8 @@ pub mod swarm;
 pub mod switch;
 pub mod walk;
 
-use crate::lang::Text;
 use crate::client::{ClientConfig, Step};
+use crate::lang::Text;
 use crate::lock::Switches;
 use crate::raft::RaftConfig;
 use crate::sim::clock::{RATE_PPM_MAX, RATE_PPM_MIN};

@@ -3,8 +3,8 @@
 //! (`checks`, evaluated at the caption's moment), so a question cannot ship with a wrong
 //! "right" answer: `raftlock run` and the tests fail naming it.
 
-use crate::lang::{Lang, Text};
 use super::expect::Check;
+use crate::lang::{Lang, Text};
 use serde::{Deserialize, Serialize};
 
 /// How many choices a question may offer.

@@ -2,9 +2,9 @@
 //! facts the caption states hold there. The page (Next, Back, the lesson's position), `raftlock
 //! run` and the tests all read the same walk.
 
-use crate::lang::Lang;
 use super::lesson::{Focus, Watch};
 use super::Scenario;
+use crate::lang::Lang;
 use crate::sim::World;
 
 /// Counted events a walk may spend looking for captions (the built-in lessons need well under

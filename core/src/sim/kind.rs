@@ -33,6 +33,24 @@ impl MessageKind {
             MessageKind::Write => "write",
         }
     }
+
+    /// What such messages are, in words (the diagram's tooltips).
+    pub fn words(self, lang: crate::lang::Lang) -> &'static str {
+        use crate::lang::t;
+        match self {
+            MessageKind::PreVote => t!(lang, "PreVote requests"),
+            MessageKind::Vote => t!(lang, "vote requests (RequestVote)"),
+            MessageKind::PreVoteReply => t!(lang, "PreVote replies"),
+            MessageKind::VoteReply => t!(lang, "vote replies"),
+            MessageKind::Heartbeat => t!(lang, "heartbeats"),
+            MessageKind::Append => t!(lang, "AppendEntries messages"),
+            MessageKind::AppendReply => t!(lang, "AppendEntries replies"),
+            MessageKind::Snapshot => t!(lang, "InstallSnapshot messages"),
+            MessageKind::Request => t!(lang, "client requests"),
+            MessageKind::Reply => t!(lang, "replies to clients"),
+            MessageKind::Write => t!(lang, "storage writes"),
+        }
+    }
 }
 
 #[cfg(test)]

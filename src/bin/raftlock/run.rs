@@ -150,7 +150,9 @@ impl Run {
                         println!(
                             "  question {} → {}",
                             q.name(),
-                            q.choices.get(q.answer).map_or("?", |c| c.get(raftlock::lang::Lang::En))
+                            q.choices
+                                .get(q.answer)
+                                .map_or("?", |c| c.get(raftlock::lang::Lang::En))
                         );
                         for f in &q.checks {
                             println!(
