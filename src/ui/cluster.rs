@@ -218,7 +218,12 @@ fn node(w: &World, i: usize, focus: &FocusSet, lang: Lang) -> Html {
             <circle class="body" cx={num(x)} cy={num(y)} r={num(NODE_R)} />
             { arc.unwrap_or_default() }
             <text class="name" x={num(x)} y={num(y - 14.0)}>{ format!("n{}", i + 1) }</text>
-            <text class="role" x={num(x)} y={num(y + 1.0)}>{ label }</text>
+            // A long word (Russian "последователь") is condensed to fit inside the circle.
+            { if label.chars().count() > 9 { html! {
+                <text class="role" x={num(x)} y={num(y + 1.0)} textLength={num(NODE_R * 2.0 - 12.0)} lengthAdjust="spacingAndGlyphs">{ label }</text>
+            } } else { html! {
+                <text class="role" x={num(x)} y={num(y + 1.0)}>{ label }</text>
+            } } }
             <text class="term" x={num(x)} y={num(y + 15.0)}>{ t!(lang, "term {term}") }</text>
             <text class="clock" x={num(x)} y={num(y + 66.0)}>{ format!("{} {}", fmt_us(local, lang), fmt_rate(slot.clock.rate_ppm())) }</text>
         </g>
@@ -263,6 +268,9 @@ pub fn cluster(p: &PanelProps) -> Html {
         let up = w.net.is_up(n + c, slot.client.target) && w.net.is_up(slot.client.target, n + c);
         html! { <line class={classes!("conn", (!up).then_some("cut"))} x1={num(cp.0)} y1={num(cp.1)} x2={num(np.0)} y2={num(np.1)} /> }
     });
+    // The storage's box grows with its word (Russian "хранилище" is longer than "storage").
+    let storage_word = t!(lang, "storage");
+    let storage_w = (storage_word.chars().count() as f64 * 8.5 + 16.0).max(68.0);
     html! {
         <svg class="cluster" viewBox="0 0 560 440" preserveAspectRatio="xMidYMid meet" role="img" aria-labelledby="cluster-title">
             <title id="cluster-title">{ t!(lang, "{n} Raft nodes on a ring with their links, {clients} clients and the storage", clients = w.clients.len()) }</title>
@@ -279,8 +287,8 @@ pub fn cluster(p: &PanelProps) -> Html {
             <g class="nodes">{ for (0..n).map(|i| node(w, i, &focus, lang)) }</g>
             { clients(w, &focus) }
             <g class={classes!("storage", focus.storage.then_some("focus"))} id="storage-node">
-                <rect x={num(STORAGE_POS.0 - 34.0)} y={num(STORAGE_POS.1 - 14.0)} width="68" height="28" rx="4" />
-                <text x={num(STORAGE_POS.0)} y={num(STORAGE_POS.1 + 4.0)}>{ t!(lang, "storage") }</text>
+                <rect x={num(STORAGE_POS.0 - storage_w / 2.0)} y={num(STORAGE_POS.1 - 14.0)} width={num(storage_w)} height="28" rx="4" />
+                <text x={num(STORAGE_POS.0)} y={num(STORAGE_POS.1 + 4.0)}>{ storage_word }</text>
             </g>
         </svg>
     }
