@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-pub use raftlock_i18n::t;
+pub use raftlock_i18n::{both, t};
 
 /// The Russian texts: named here so that an edit of the file rebuilds the crate (the macro
 /// reads it at compile time).
@@ -271,5 +271,22 @@ mod catalog_tests {
                 "{en:?} → {text:?} is not Russian"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod both_tests {
+    use super::{both, Lang};
+
+    #[test]
+    fn both_gives_a_text_in_each_language_with_its_arguments() {
+        let node = 3;
+        let t = both!("n{node} crashed");
+        assert_eq!(
+            (t.get(Lang::En), t.get(Lang::Ru)),
+            ("n3 crashed", "n3 упал")
+        );
+        let t = both!("Play");
+        assert_eq!((t.en.as_str(), t.ru.as_str()), ("Play", "Пуск"));
     }
 }

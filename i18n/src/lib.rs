@@ -107,6 +107,20 @@ fn placeholders(s: &str) -> Result<(BTreeSet<String>, usize, bool), String> {
 
 #[proc_macro]
 pub fn t(input: TokenStream) -> TokenStream {
+    expand(input, false)
+}
+
+/// `both!("English text {with} {names}", args…)`: the text in both languages, as a
+/// `crate::lang::Text` — for a message made before the reader's language is known (a scenario
+/// refused, an invariant's violation), shown later in the reader's language. Same checks as `t!`.
+#[proc_macro]
+pub fn both(input: TokenStream) -> TokenStream {
+    let mut with_lang: TokenStream = "(), ".parse().expect("a unit and a comma");
+    with_lang.extend(input);
+    expand(with_lang, true)
+}
+
+fn expand(input: TokenStream, both: bool) -> TokenStream {
     let parts = args(input);
     if parts.len() < 2 {
         return error("t!(lang, \"English text\", args…)");
@@ -160,6 +174,23 @@ pub fn t(input: TokenStream) -> TokenStream {
         ));
     }
     let lang = TokenTree::Group(proc_macro::Group::new(Delimiter::Parenthesis, lang));
+    if both {
+        let (ru, en) = if !en_any && rest.is_empty() {
+            (
+                Literal::string(&ru).to_string(),
+                Literal::string(&en).to_string(),
+            )
+        } else {
+            let tail = format_tail(rest, &en_named);
+            (
+                format!("::std::format!({}{tail})", Literal::string(&ru)),
+                format!("::std::format!({}{tail})", Literal::string(&en)),
+            )
+        };
+        return format!("crate::lang::Text::new({en}, {ru})")
+            .parse()
+            .unwrap_or_else(|_| error("both!: could not build the Text"));
+    }
     if !en_any && rest.is_empty() {
         return format!(
             "if {lang}.is_ru() {{ {} }} else {{ {} }}",
@@ -169,6 +200,19 @@ pub fn t(input: TokenStream) -> TokenStream {
         .parse()
         .expect("two literals");
     }
+    let tail = format_tail(rest, &en_named);
+    format!(
+        "if {lang}.is_ru() {{ ::std::format!({}{tail}) }} else {{ ::std::format!({}{tail}) }}",
+        Literal::string(&ru),
+        Literal::string(&en)
+    )
+    .parse()
+    .unwrap_or_else(|_| error("t!: could not build the format! calls"))
+}
+
+/// The format! arguments after the string: the macro's own, then `name = name` for each
+/// placeholder naming a variable in scope.
+fn format_tail(rest: &[Vec<TokenTree>], en_named: &BTreeSet<String>) -> String {
     // Named arguments given explicitly; the other names are variables in scope.
     let explicit: BTreeSet<String> = rest
         .iter()
@@ -189,11 +233,5 @@ pub fn t(input: TokenStream) -> TokenStream {
     for name in en_named.difference(&explicit) {
         tail += &format!(", {name} = {name}");
     }
-    format!(
-        "if {lang}.is_ru() {{ ::std::format!({}{tail}) }} else {{ ::std::format!({}{tail}) }}",
-        Literal::string(&ru),
-        Literal::string(&en)
-    )
-    .parse()
-    .unwrap_or_else(|_| error("t!: could not build the format! calls"))
+    tail
 }

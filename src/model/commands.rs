@@ -49,7 +49,7 @@ impl Page {
             }
             Command::Act(a) => {
                 if let Err(e) = self.pg.act(a) {
-                    self.error = Some(t!(self.lang, "That action was refused: {e}"));
+                    self.error = Some(t!(self.lang, "That action was refused: {e}", e = e.words(self.lang)));
                 }
             }
             Command::RaftDraft(field, text) => self.raft_draft = Some((field, text)),
@@ -76,7 +76,7 @@ impl Page {
                 }
             }
             Command::LoadJson(json) => {
-                let r = Scenario::from_json(&json).map_err(|e| e.to_string());
+                let r = Scenario::from_json(&json).map_err(|e| e.words(self.lang));
                 self.restart_with(r, t!(self.lang, "That scenario was refused: "));
             }
             Command::Import(text) => {
@@ -85,7 +85,7 @@ impl Page {
                     .map_err(|e| t!(lang, "The file could not be read: {e}"))
                     .and_then(|text| {
                         Scenario::from_json(&text)
-                            .map_err(|e| t!(lang, "That scenario file was refused: {e}"))
+                            .map_err(|e| t!(lang, "That scenario file was refused: {e}", e = e.words(lang)))
                     });
                 self.restart_with(r, "");
             }
@@ -165,7 +165,7 @@ impl Page {
                 let mut sc = self.pg.scenario.clone();
                 let on = !crate::scenario::hunt::switch_is_on(&sc, name);
                 match crate::scenario::hunt::set_switch(&mut sc, name, on)
-                    .and_then(|()| Playground::new(sc).map_err(|e| e.to_string()))
+                    .and_then(|()| Playground::new(sc).map_err(|e| e.words(self.lang)))
                 {
                     Ok(b) => self.compare = Some((b, name)),
                     Err(e) => self.error = Some(e),
@@ -231,7 +231,8 @@ impl Page {
                     fx.push(Effect::StopHunt);
                 }
                 if let Some(json) = found {
-                    match Scenario::from_json(&json).and_then(Playground::new) {
+                    let lang = self.lang;
+                    match Scenario::from_json(&json).and_then(Playground::new).map_err(|e| e.words(lang)) {
                         Ok(pg) => {
                             self.replace(pg);
                             self.error = None;

@@ -27,7 +27,7 @@ impl Edit {
                 sc.clocks.retain(|c| c.node <= n);
                 return sc
                     .validate()
-                    .map_err(|e| t!(lang, "Cannot use {n} nodes: {e}"));
+                    .map_err(|e| t!(lang, "Cannot use {n} nodes: {e}", e = e.words(lang)));
             }
             Edit::Switch(name, on) => crate::scenario::hunt::set_switch(sc, name, on)?,
             Edit::Raft(field, text) => {
@@ -45,6 +45,6 @@ impl Edit {
                 }
             }
         }
-        sc.validate().map_err(|e| e.to_string())
+        sc.validate().map_err(|e| e.words(lang))
     }
 }

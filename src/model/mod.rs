@@ -314,15 +314,16 @@ pub fn playground_from_fragment(
             .ok_or_else(|| t!(lang, "There is no built-in scenario \"{name}\"."))?;
         return Playground::new(sc)
             .map(|pg| Some((pg, 0)))
-            .map_err(|e| e.to_string());
+            .map_err(|e| e.words(lang));
     }
     let shared = crate::scenario::link::decode(frag).map_err(|e| {
         t!(
             lang,
-            "This link could not be opened: {e}. The default scenario is shown instead."
+            "This link could not be opened: {e}. The default scenario is shown instead.",
+            e = e.words(lang)
         )
     })?;
-    let pg = Playground::new(shared.scenario).map_err(|e| e.to_string())?;
+    let pg = Playground::new(shared.scenario).map_err(|e| e.words(lang))?;
     Ok(Some((pg, shared.moment_us)))
 }
 
@@ -461,7 +462,8 @@ impl Page {
 
     /// Restart with an edited document, or keep the run and say why not.
     fn restart_with(&mut self, sc: Result<Scenario, String>, refused: &str) {
-        match sc.and_then(|sc| Playground::new(sc).map_err(|e| e.to_string())) {
+        let lang = self.lang;
+        match sc.and_then(|sc| Playground::new(sc).map_err(|e| e.words(lang))) {
             Ok(pg) => {
                 self.replace(pg);
                 self.error = None;

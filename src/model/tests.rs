@@ -631,3 +631,23 @@ fn set_lang_switches_every_word_keeps_the_run_and_rides_in_the_share_link() {
         Page::from_fragment_with_clock("#scenario=gc-pause", std::rc::Rc::new(|| 0.0), Lang::Ru);
     assert_eq!(q.lang, Lang::Ru);
 }
+
+#[test]
+fn a_bad_link_or_file_is_refused_in_the_readers_language() {
+    let clock = || std::rc::Rc::new(|| 0.0);
+    let p = Page::from_fragment_with_clock("#v7.abc.0", clock(), Lang::Ru);
+    let e = p.error.clone().expect("refused");
+    assert!(e.contains("ссылка в формате v7"), "{e}");
+    assert!(!e.contains("this link"), "{e}");
+    let p = Page::from_fragment_with_clock("#v7.abc.0", clock(), Lang::En);
+    assert!(p.error.unwrap().contains("this link is format v7"));
+    let mut p = page("gc-pause");
+    p.apply(Command::SetLang(Lang::Ru));
+    let h = hash(&p);
+    p.apply(Command::Import(Ok(
+        r#"{"version":1,"seed":1,"nodes":9}"#.into()
+    )));
+    let e = p.error.clone().expect("refused");
+    assert!(e.contains("nodes: 9 вне диапазона 1..=7"), "{e}");
+    assert_eq!(hash(&p), h, "the run stays");
+}

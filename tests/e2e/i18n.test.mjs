@@ -129,6 +129,16 @@ test('a lang in the link wins over the browser\'s language', async () => {
   } finally { await fresh2.close(); }
 });
 
+test('a broken link is refused in Russian, and the default scenario stays', async () => {
+  const { page, errors } = await openApp(ru.context, `${srv.url}#v7.abc.0`);
+  const e = await page.locator('#error').innerText();
+  assert.match(e, /ссылка в формате v7/);
+  assert.doesNotMatch(e, /this link|could not/);
+  assert.equal((await snap(page)).nodes.length, 5);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a lesson without Russian falls back to English and says so', async () => {
   const doc = {
     version: 1, name: 'english-only', seed: 7, nodes: 3, until_ms: 3000,

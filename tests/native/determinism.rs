@@ -116,11 +116,13 @@ fn invalid_scenario_is_refused_with_the_field_at_fault() {
     assert!(Scenario::from_json("{not json")
         .unwrap_err()
         .message
+        .en
         .contains("not a JSON scenario"));
     assert!(
         Scenario::from_json(r#"{"version":1,"seed":1,"nodes":3,"bogus":1}"#)
             .unwrap_err()
             .message
+            .en
             .contains("bogus")
     );
 }

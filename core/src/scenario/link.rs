@@ -7,6 +7,7 @@
 //! clear message. The decoder enforces limits (64 KB link, 1 MB document) and never panics.
 
 use super::{Scenario, ScenarioError};
+use crate::lang::both;
 use base64::Engine;
 
 pub const LINK_VERSION: &str = "v1";
@@ -37,17 +38,17 @@ pub fn encode_url(base: &str, sc: &Scenario, moment_us: u64) -> String {
     format!("{base}#{}", encode_fragment(sc, moment_us))
 }
 
-fn bad(message: impl Into<String>) -> ScenarioError {
+fn bad(message: crate::lang::Text) -> ScenarioError {
     ScenarioError {
         field: "link".into(),
-        message: message.into(),
+        message,
     }
 }
 
 /// Decode a fragment or a whole URL. Every failure is a message; the caller keeps its state.
 pub fn decode(link: &str) -> Result<Shared, ScenarioError> {
     if link.len() > LINK_BYTES_MAX {
-        return Err(bad(format!(
+        return Err(bad(both!(
             "the link is {} KB; links are at most {} KB",
             link.len() / 1024,
             LINK_BYTES_MAX / 1024
@@ -61,39 +62,43 @@ pub fn decode(link: &str) -> Result<Shared, ScenarioError> {
             && version.starts_with('v')
             && version[1..].chars().all(|c| c.is_ascii_digit())
         {
-            return Err(bad(format!(
+            return Err(bad(both!(
                 "this link is format {version}; this version of raftlock reads {LINK_VERSION}"
             )));
         }
-        return Err(bad(
-            "this is not a raftlock link (it should start with #v1.)",
-        ));
+        return Err(bad(both!(
+            "this is not a raftlock link (it should start with #v1.)"
+        )));
     }
     let payload = parts
         .next()
-        .ok_or_else(|| bad("the link is cut short: the scenario is missing"))?;
+        .ok_or_else(|| bad(both!("the link is cut short: the scenario is missing")))?;
     let moment = parts
         .next()
-        .ok_or_else(|| bad("the link is cut short: the moment is missing"))?;
+        .ok_or_else(|| bad(both!("the link is cut short: the moment is missing")))?;
     if parts.next().is_some() {
-        return Err(bad("the link has extra parts at its end"));
+        return Err(bad(both!("the link has extra parts at its end")));
     }
-    let moment_us: u64 = moment.parse().map_err(|_| {
-        bad(format!(
-            "the moment \"{}\" is not a number",
-            truncate(moment)
+    let moment_us: u64 = moment
+        .parse()
+        .map_err(|_| bad(both!("the moment \"{}\" is not a number", truncate(moment))))?;
+    let packed = b64().decode(payload).map_err(|_| {
+        bad(both!(
+            "the link is garbled (not base64url); was it cut or changed?"
         ))
     })?;
-    let packed = b64()
-        .decode(payload)
-        .map_err(|_| bad("the link is garbled (not base64url); was it cut or changed?"))?;
     let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, DOC_BYTES_MAX).map_err(
-        |_| bad("the link is garbled (its data does not unpack); was it cut or changed?"),
+        |_| {
+            bad(both!(
+                "the link is garbled (its data does not unpack); was it cut or changed?"
+            ))
+        },
     )?;
-    let text = String::from_utf8(json).map_err(|_| bad("the link's document is not text"))?;
+    let text =
+        String::from_utf8(json).map_err(|_| bad(both!("the link's document is not text")))?;
     let scenario = Scenario::from_json(&text)?;
     if moment_us > scenario.until_ms.saturating_mul(1000) {
-        return Err(bad(format!(
+        return Err(bad(both!(
             "the moment {moment_us} µs is after the end of the run ({} ms)",
             scenario.until_ms
         )));

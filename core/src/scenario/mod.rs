@@ -15,7 +15,7 @@ pub mod switch;
 pub mod walk;
 
 use crate::client::{ClientConfig, Step};
-use crate::lang::Text;
+use crate::lang::{both, Text};
 use crate::lock::Switches;
 use crate::raft::RaftConfig;
 use crate::sim::clock::{RATE_PPM_MAX, RATE_PPM_MIN};
@@ -382,29 +382,41 @@ fn default_until() -> u64 {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScenarioError {
     pub field: String,
-    pub message: String,
+    /// In both languages (the CLI and the trace use the English; the page its reader's).
+    pub message: crate::lang::Text,
+}
+
+impl ScenarioError {
+    /// The field and the message in `lang`.
+    pub fn words(&self, lang: crate::lang::Lang) -> String {
+        if self.field.is_empty() {
+            self.message.get(lang).to_string()
+        } else {
+            format!("{}: {}", self.field, self.message.get(lang))
+        }
+    }
 }
 
 impl std::fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.field.is_empty() {
-            write!(f, "{}", self.message)
+            write!(f, "{}", self.message.en)
         } else {
-            write!(f, "{}: {}", self.field, self.message)
+            write!(f, "{}: {}", self.field, self.message.en)
         }
     }
 }
 
-fn err<T>(field: impl Into<String>, message: impl Into<String>) -> Result<T, ScenarioError> {
+fn err<T>(field: impl Into<String>, message: crate::lang::Text) -> Result<T, ScenarioError> {
     Err(ScenarioError {
         field: field.into(),
-        message: message.into(),
+        message,
     })
 }
 
 fn check_range(field: &str, v: u64, lo: u64, hi: u64) -> Result<(), ScenarioError> {
     if v < lo || v > hi {
-        return err(field, format!("{v} is out of range {lo}..={hi}"));
+        return err(field, both!("{v} is out of range {lo}..={hi}"));
     }
     Ok(())
 }
@@ -428,21 +440,21 @@ impl Scenario {
         }
         let v: Version = serde_json::from_str(s).map_err(|e| ScenarioError {
             field: String::new(),
-            message: format!("not a JSON scenario: {e}"),
+            message: both!("not a JSON scenario: {e}"),
         })?;
         match v.version.as_ref().and_then(|n| n.as_u64()) {
             Some(v) if v == FORMAT_VERSION as u64 => {}
             Some(v) => {
                 return err(
                     "version",
-                    format!("version {v} is not supported (this build reads {FORMAT_VERSION})"),
+                    both!("version {v} is not supported (this build reads {FORMAT_VERSION})"),
                 )
             }
-            None => return err("version", "missing (expected 1)"),
+            None => return err("version", both!("missing (expected 1)")),
         }
         let sc: Scenario = serde_json::from_str(s).map_err(|e| ScenarioError {
             field: String::new(),
-            message: e.to_string(),
+            message: both!("the document does not fit the format: {e}"),
         })?;
         sc.validate()?;
         Ok(sc)
@@ -462,7 +474,7 @@ impl Scenario {
 
     pub fn validate(&self) -> Result<(), ScenarioError> {
         if self.version != FORMAT_VERSION {
-            return err("version", format!("{} is not supported", self.version));
+            return err("version", both!("{} is not supported", self.version));
         }
         check_range("nodes", self.nodes as u64, 1, NODES_MAX as u64)?;
         check_range("until_ms", self.until_ms, 1, RUN_MS_MAX)?;
@@ -534,18 +546,21 @@ impl Scenario {
                     .chars()
                     .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
             {
-                return err(format!("{f}.name"), "must be 1 to 16 letters, digits or _");
+                return err(
+                    format!("{f}.name"),
+                    both!("must be 1 to 16 letters, digits or _"),
+                );
             }
             if c.name == "storage"
                 || (c.name.starts_with('n') && c.name[1..].parse::<u64>().is_ok())
             {
                 return err(
                     format!("{f}.name"),
-                    format!("\"{}\" is reserved for an endpoint", c.name),
+                    both!("\"{}\" is reserved for an endpoint", c.name),
                 );
             }
             if self.clients[..i].iter().any(|o| o.name == c.name) {
-                return err(format!("{f}.name"), format!("\"{}\" is used twice", c.name));
+                return err(format!("{f}.name"), both!("\"{}\" is used twice", c.name));
             }
             check_range(
                 &format!("{f}.script (length)"),
@@ -587,7 +602,7 @@ impl Scenario {
             {
                 return err(
                     format!("{f}.repeat"),
-                    "a repeating script needs an acquire or a sleep of more than 0 ms",
+                    both!("a repeating script needs an acquire or a sleep of more than 0 ms"),
                 );
             }
         }
@@ -599,7 +614,10 @@ impl Scenario {
             }
             for (i, c) in l.captions.iter().enumerate() {
                 if c.at_ms.is_some() == c.on.is_some() {
-                    return err(format!("lesson.captions[{i}]"), "give either at_ms or on");
+                    return err(
+                        format!("lesson.captions[{i}]"),
+                        both!("give either at_ms or on"),
+                    );
                 }
                 check_range(
                     &format!("lesson.captions[{i}].text (length)"),
@@ -619,7 +637,7 @@ impl Scenario {
                 if let Some(q) = &c.question {
                     let g = format!("lesson.captions[{i}].question");
                     if let Some((field, message)) = q.mistake() {
-                        return err(format!("{g}.{field}"), message);
+                        return err(format!("{g}.{field}"), crate::lang::Text::new(message, ""));
                     }
                     for (j, f) in q.checks.iter().enumerate() {
                         self.validate_check(&format!("{g}.checks[{j}]"), f)?;
@@ -632,7 +650,7 @@ impl Scenario {
                         lesson::Focus::Client(name)
                             if !self.clients.iter().any(|c| &c.name == name) =>
                         {
-                            return err(g, format!("there is no client \"{name}\""));
+                            return err(g, both!("there is no client \"{name}\""));
                         }
                         lesson::Focus::Key(k) => check_key(&g, k)?,
                         _ => {}
@@ -657,7 +675,7 @@ impl Scenario {
     fn validate_check(&self, f: &str, c: &lesson::Check) -> Result<(), ScenarioError> {
         let has_client = |name: &str| self.clients.iter().any(|c| c.name == name);
         if let Some((field, message)) = c.mistake(self.nodes, has_client) {
-            return err(format!("{f}.{field}"), message);
+            return err(format!("{f}.{field}"), crate::lang::Text::new(message, ""));
         }
         match c {
             lesson::Check::Lock { key, .. }
@@ -673,13 +691,13 @@ impl Scenario {
         let node = |k: usize| check_range(&format!("{f}.node"), k as u64, 1, self.nodes as u64);
         let client = |name: &str| match self.endpoint(name) {
             Some(EndpointRef::Client(_)) => Ok(()),
-            _ => err(format!("{f}.client"), format!("no client named \"{name}\"")),
+            _ => err(format!("{f}.client"), both!("no client named \"{name}\"")),
         };
         let endpoint = |field: &str, name: &str| match self.endpoint(name) {
             Some(_) => Ok(()),
             None => err(
                 format!("{f}.{field}"),
-                format!("\"{name}\" is not n1..n{}, a client or storage", self.nodes),
+                both!("\"{name}\" is not n1..n{}, a client or storage", self.nodes),
             ),
         };
         match a {
@@ -707,7 +725,7 @@ impl Scenario {
                 if self.endpoint(from) == self.endpoint(to) {
                     return err(
                         format!("{f}.to"),
-                        format!("\"{to}\" is the same as \"from\": a link joins two ends"),
+                        both!("\"{to}\" is the same as \"from\": a link joins two ends"),
                     );
                 }
                 Ok(())
@@ -752,7 +770,7 @@ impl Scenario {
 
 fn check_key(field: &str, key: &str) -> Result<(), ScenarioError> {
     if key.is_empty() || key.len() > 32 {
-        return err(field, "a key has 1 to 32 characters");
+        return err(field, both!("a key has 1 to 32 characters"));
     }
     Ok(())
 }
