@@ -310,7 +310,7 @@ impl Page {
                 "t = {} : {} — {}",
                 text::fmt_us(*t as i64, self.lang),
                 v.invariant,
-                v.detail
+                v.detail.get(self.lang)
             )
         });
         self.playing = false;

@@ -651,3 +651,20 @@ fn a_bad_link_or_file_is_refused_in_the_readers_language() {
     assert!(e.contains("nodes: 9 вне диапазона 1..=7"), "{e}");
     assert_eq!(hash(&p), h, "the run stays");
 }
+
+#[test]
+fn a_violation_reads_in_the_readers_language_and_the_trace_keeps_the_english() {
+    use crate::trace::Event as TraceEvent;
+    let mut p = page("break-token-counter");
+    p.apply(Command::RunTo(u64::MAX));
+    let (_, v) = p.pg.world.violations().first().cloned().expect("the counter repeats a token");
+    let ev = TraceEvent::Violation {
+        invariant: v.invariant.name(),
+        detail: v.detail.en.clone(),
+    };
+    let ru = text::describe(&p.pg.world, &ev, Lang::Ru).unwrap();
+    assert!(ru.starts_with("НАРУШЕНИЕ"), "{ru}");
+    assert!(ru.contains("выдал токен"), "{ru}");
+    let en = text::describe(&p.pg.world, &ev, Lang::En).unwrap();
+    assert!(en.contains("issued token"), "{en}");
+}

@@ -143,7 +143,17 @@ pub fn describe(w: &World, ev: &TraceEvent, lang: Lang) -> Option<String> {
             let verdict = if *accepted { t!(lang, "accepted") } else { t!(lang, "REJECTED") };
             t!(lang, "storage: {client} writes {key} with token {token} → {verdict}")
         }
-        TraceEvent::Violation { invariant, detail } => t!(lang, "VIOLATION {invariant}: {detail}"),
+        TraceEvent::Violation { invariant, detail } => {
+            // The trace keeps the English (its hash is the same in every language); the
+            // checker's own record has the detail in both.
+            let detail = w
+                .violations()
+                .iter()
+                .rev()
+                .find(|(_, v)| v.detail.en == *detail)
+                .map_or(detail.as_str(), |(_, v)| v.detail.get(lang));
+            t!(lang, "VIOLATION {invariant}: {detail}")
+        }
     })
 }
 

@@ -17,7 +17,7 @@ fn pane_lines(w: &World, lang: Lang) -> Vec<(&'static str, String)> {
             format!(
                 "✗ {}: {}",
                 invariant_label(viol.invariant, lang),
-                viol.detail
+                viol.detail.get(lang)
             ),
         ));
     }

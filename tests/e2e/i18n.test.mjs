@@ -60,11 +60,16 @@ test('a browser in ru-RU opens the page in Russian, with no English word left ou
   await page.click('#help');
   await page.waitForSelector('[role=dialog]');
   const help = await englishLeft(page);
-  console.log('english left', JSON.stringify({ free, lesson, help }));
-  assert.deepEqual({ free, lesson, help }, { free: [], lesson: [], help: [] }, 'English words left in the Russian page');
-  assert.match(await page.locator('#caption').innerText(), /[а-яё]/i);
+    assert.match(await page.locator('#caption').innerText(), /[а-яё]/i);
   await page.keyboard.press('Escape');
   console.log('screenshot', await shot(page, 'ru-lesson'));
+  // A break-it lesson at its violation: the event line and its detail.
+  await page.goto(`${srv.url}#scenario=break-token-counter`);
+  await page.waitForFunction(() => window.raftlock && window.raftlock.lesson());
+  await page.evaluate(() => window.raftlock.runTo(1e12));
+  await page.waitForFunction(() => /НАРУШЕНИЕ/.test(document.querySelector('ol.events').textContent));
+  const broken = await englishLeft(page);
+  assert.deepEqual({ free, lesson, help, broken }, { free: [], lesson: [], help: [], broken: [] }, 'English words left in the Russian page');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -13,6 +13,7 @@ pub mod trace;
 
 pub use invariant::Invariant;
 
+use crate::lang::{both, t, Lang};
 use crate::lock::{ApplyResult, LockCommand, LockMachine, LockOp};
 use crate::raft::{Index, NodeId, Role, Term};
 use crate::sim::{Finding, Observer, World};
@@ -21,10 +22,10 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation {
     pub invariant: Invariant,
-    pub detail: String,
+    pub detail: crate::lang::Text,
 }
 
-fn v(invariant: Invariant, detail: String) -> Violation {
+fn v(invariant: Invariant, detail: crate::lang::Text) -> Violation {
     Violation { invariant, detail }
 }
 
@@ -212,7 +213,7 @@ impl Checker {
             if index != known + 1 {
                 self.pending.push(v(
                     Invariant::StateMachineSafety,
-                    format!("n{} applied index {index} out of order", i + 1),
+                    both!("n{} applied index {index} out of order", i + 1),
                 ));
                 return false;
             }
@@ -221,7 +222,7 @@ impl Checker {
             if r != result {
                 self.pending.push(v(
                     Invariant::LockTablesAgree,
-                    format!("n{} applied index {index} with result {result:?}, the reference gives {r:?}", i + 1),
+                    both!("n{} applied index {index} with result {result:?}, the reference gives {r:?}", i + 1),
                 ));
             }
             self.reference_cmds.push(digest);
@@ -236,7 +237,7 @@ impl Checker {
         if self.reference_cmds.get(k) != Some(&digest) {
             self.pending.push(v(
                 Invariant::StateMachineSafety,
-                format!(
+                both!(
                     "n{} applied a different command at index {index} than another node did",
                     i + 1
                 ),
@@ -244,7 +245,7 @@ impl Checker {
         } else if self.reference_digests.get(k) != Some(&digest_after) {
             self.pending.push(v(
                 Invariant::LockTablesAgree,
-                format!("n{}'s lock table after index {index} differs from another node's at the same index", i + 1),
+                both!("n{}'s lock table after index {index} differs from another node's at the same index", i + 1),
             ));
         }
         first
@@ -297,7 +298,7 @@ impl Checker {
             {
                 self.pending.push(v(
                     Invariant::TokensStrictlyIncrease,
-                    format!(
+                    both!(
                         "n{} issued token {token} at index {index}; token {} was issued before",
                         i + 1,
                         self.reference.max_token
@@ -309,7 +310,7 @@ impl Checker {
             {
                 self.pending.push(v(
                     Invariant::ExpireDeletesOnlyOnTokenMatch,
-                    format!(
+                    both!(
                         "Expire{{{key}, {token}}} at index {index} deleted the lock with token {}",
                         before.map_or("none".into(), |l| l.token.to_string())
                     ),
@@ -324,7 +325,7 @@ impl Checker {
                 {
                     self.pending.push(v(
                         Invariant::ReleaseDeletesOnlyHeldLock,
-                        format!(
+                        both!(
                             "Release{{{key}}} at index {index} from client #{} deleted a lock held by client #{} (token {})",
                             cmd.client.map_or(-1, |c| c as i64),
                             before.and_then(|l| l.holder).map_or(-1, |c| c as i64),
@@ -411,7 +412,7 @@ impl Checker {
                 *self.broken.entry(v.invariant).or_insert(0) += 1;
                 let f = Finding {
                     invariant: v.invariant.name(),
-                    detail: v.detail.clone(),
+                    detail: v.detail.en.clone(),
                 };
                 self.violations.push((now_us, v));
                 f
@@ -516,7 +517,7 @@ pub fn election_safety(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
         match c.leaders.get(&term) {
             Some(&j) if j != i => out.push(v(
                 Invariant::ElectionSafety,
-                format!("n{} and n{} both lead term {term}", j + 1, i + 1),
+                both!("n{} and n{} both lead term {term}", j + 1, i + 1),
             )),
             Some(_) => {}
             None => {
@@ -541,7 +542,7 @@ pub fn leader_append_only(c: &mut Checker, w: &World, out: &mut Vec<Violation>) 
                         log.prefix_hash(idx)
                     };
                     if t == term && (log.last_index() < idx || now_at != Some(h)) {
-                        out.push(v(Invariant::LeaderAppendOnly, format!("leader n{} of term {term} changed its log at or before index {idx}", i + 1)));
+                        out.push(v(Invariant::LeaderAppendOnly, both!("leader n{} of term {term} changed its log at or before index {idx}", i + 1)));
                     }
                 }
                 Some((
@@ -624,7 +625,7 @@ pub fn log_matching(
         if ta == tb && ha != hb {
             return Some(v(
                 Invariant::LogMatching,
-                format!(
+                both!(
                     "n{} and n{} agree on the term at index {idx} but not on the entries before it",
                     a + 1,
                     b + 1
@@ -664,8 +665,8 @@ pub fn leader_completeness(c: &mut Checker, w: &World, out: &mut Vec<Violation>)
             let log = s.raft.log();
             if log.last_index() < idx || (idx >= log.start() && log.prefix_hash(idx) != Some(h)) {
                 // A lasting state: reported once per leader and term.
-                let detail = format!("leader n{} of term {term} lacks entries up to index {idx} committed in term {t}", i + 1);
-                if c.reported.insert(detail.clone()) {
+                let detail = both!("leader n{} of term {term} lacks entries up to index {idx} committed in term {t}", i + 1);
+                if c.reported.insert(detail.en.clone()) {
                     out.push(v(Invariant::LeaderCompleteness, detail));
                 }
             }
@@ -689,7 +690,7 @@ pub fn state_machine_safety(
     (idx > 0 && ha != hb).then(|| {
         v(
             Invariant::StateMachineSafety,
-            format!(
+            both!(
                 "n{} and n{} committed different entries at or before index {idx}",
                 a + 1,
                 b + 1
@@ -718,8 +719,8 @@ pub fn lock_tables_agree(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
         }
         if let Some(want) = c.reference_digest(applied as Index) {
             if s.machine.digest() != want {
-                let detail = format!("n{}'s lock table at applied index {applied} differs from the other nodes' at that index", i + 1);
-                if c.reported.insert(detail.clone()) {
+                let detail = both!("n{}'s lock table at applied index {applied} differs from the other nodes' at that index", i + 1);
+                if c.reported.insert(detail.en.clone()) {
                     out.push(v(Invariant::LockTablesAgree, detail));
                 }
             }
@@ -754,7 +755,7 @@ pub fn ghost_lock_released(c: &mut Checker, w: &World, out: &mut Vec<Violation>)
         {
             out.push(v(
                 Invariant::GhostLockReleased,
-                format!("n{} could not tell the client it got {key} (token {token}), and the lock is still held 1 s later", node + 1),
+                both!("n{} could not tell the client it got {key} (token {token}), and the lock is still held 1 s later", node + 1),
             ));
         }
     }
@@ -805,12 +806,19 @@ pub fn one_believed_holder(c: &mut Checker, w: &World, out: &mut Vec<Violation>)
     let mut found = Vec::new();
     for (k, b) in believers {
         if b.len() > 1 {
-            let who: Vec<String> = b.iter().map(|(n, t)| format!("{n} (token {t})")).collect();
-            found.push(format!("{} all believe they hold {k}", who.join(" and ")));
+            let who: Vec<crate::lang::Text> =
+                b.iter().map(|(n, t)| both!("{n} (token {t})")).collect();
+            let (en, ru): (Vec<&str>, Vec<&str>) =
+                who.iter().map(|w| (w.en.as_str(), w.ru.as_str())).unzip();
+            let (en, ru) = (en.join(" and "), ru.join(" и "));
+            found.push(crate::lang::Text::new(
+                t!(Lang::En, "{who} all believe they hold {k}", who = en),
+                t!(Lang::Ru, "{who} all believe they hold {k}", who = ru),
+            ));
         }
     }
     for detail in found {
-        if c.reported.insert(detail.clone()) {
+        if c.reported.insert(detail.en.clone()) {
             out.push(v(Invariant::OneBelievedHolder, detail));
         }
     }
@@ -902,12 +910,12 @@ pub fn leader_liveness(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
             {
                 let heard = majority_heard_at(c, w, i, since);
                 if now.saturating_sub(heard) <= HEALTHY_WINDOW_US && heard > since {
-                    let detail = format!(
+                    let detail = both!(
                         "n{} lost the leadership of term {term} although a majority answered it {} ms ago: a needless election",
                         i + 1,
                         (now - heard) / 1000
                     );
-                    if c.reported.insert(detail.clone()) {
+                    if c.reported.insert(detail.en.clone()) {
                         out.push(v(Invariant::HealthyLeaderNotDeposed, detail));
                     }
                 }
@@ -933,12 +941,12 @@ pub fn leader_liveness(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
         if is_checked(w, Invariant::IsolatedLeaderStepsDown)
             && now.saturating_sub(heard.max(since)) > limit
         {
-            let detail = format!(
+            let detail = both!(
                 "n{} still leads term {term} but has not heard from a majority for over {} ms",
                 i + 1,
                 limit / 1000
             );
-            if c.reported.insert(detail.clone()) {
+            if c.reported.insert(detail.en.clone()) {
                 out.push(v(Invariant::IsolatedLeaderStepsDown, detail));
             }
         }
@@ -955,7 +963,7 @@ pub fn storage_accepts_stale_token(
     (accepted && token < highest_before).then(|| {
         v(
             Invariant::StorageAcceptsStaleToken,
-            format!("the storage accepted a write to {key} with token {token} after one with token {highest_before}"),
+            both!("the storage accepted a write to {key} with token {token} after one with token {highest_before}"),
         )
     })
 }

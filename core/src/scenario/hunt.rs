@@ -107,7 +107,7 @@ pub fn run_to_violation(sc: &Scenario) -> (Option<(&'static str, String, u64)>, 
             w.step();
             events += 1;
             if let Some((t, v)) = w.violations().first() {
-                return Some((v.invariant.name(), v.detail.clone(), *t));
+                return Some((v.invariant.name(), v.detail.en.clone(), *t));
             }
         }
         None
