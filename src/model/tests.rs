@@ -657,7 +657,12 @@ fn a_violation_reads_in_the_readers_language_and_the_trace_keeps_the_english() {
     use crate::trace::Event as TraceEvent;
     let mut p = page("break-token-counter");
     p.apply(Command::RunTo(u64::MAX));
-    let (_, v) = p.pg.world.violations().first().cloned().expect("the counter repeats a token");
+    let (_, v) =
+        p.pg.world
+            .violations()
+            .first()
+            .cloned()
+            .expect("the counter repeats a token");
     let ev = TraceEvent::Violation {
         invariant: v.invariant.name(),
         detail: v.detail.en.clone(),

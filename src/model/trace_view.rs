@@ -166,7 +166,8 @@ impl TraceView {
             ));
         }
         // One pass: each line read once, checked, and kept for the view.
-        let refused = |e: LineError| t!(lang, "That trace file was refused: {e}.");
+        let refused =
+            |e: LineError| t!(lang, "That trace file was refused: {e}.", e = e.words(lang));
         let mut check = TraceCheck::new();
         let mut lines = Vec::new();
         for (i, l) in text.lines().enumerate() {
@@ -518,7 +519,7 @@ impl TraceView {
                     "line {}: {} — {}",
                     f.line,
                     f.rule.name(),
-                    f.rule.words()
+                    f.rule.words(lang)
                 ),
             });
         }

@@ -70,8 +70,8 @@ pub fn trace_panel(p: &PanelProps) -> Html {
         html! {
             <li class={classes!("finding", passed.then_some("reached"))}>
                 <button class="goto" onclick={p.send.reform(move |_| Command::TraceLine(line))}>{ t!(lang, "Go to line {line}") }</button>
-                <b>{ format!(" {}", f.rule.name()) }</b>{ format!(": {}", f.detail) }
-                <div class="rule">{ f.rule.words() }</div>
+                <b>{ format!(" {}", f.rule.name()) }</b>{ format!(": {}", f.detail.get(lang)) }
+                <div class="rule">{ f.rule.words(lang) }</div>
             </li>
         }
     });

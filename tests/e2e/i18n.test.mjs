@@ -4,7 +4,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
-import { serve, launch, openApp, openTools, shot, snap } from './helpers.mjs';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { serve, launch, openApp, openTools, shot, snap, DIST } from './helpers.mjs';
 
 let srv, ru, en;
 before(async () => {
@@ -140,6 +144,22 @@ test('a broken link is refused in Russian, and the default scenario stays', asyn
   assert.match(e, /ссылка в формате v7/);
   assert.doesNotMatch(e, /this link|could not/);
   assert.equal((await snap(page)).nodes.length, 5);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a student\'s trace is checked in Russian: the finding and the seed\'s rule in the reader\'s words', async () => {
+  const CLI = path.resolve(DIST, '../target/release/raftlock');
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'raftlock-ru-trace-')), 'stale.jsonl');
+  execFileSync(CLI, ['run', '--builtin', 'gc-pause', '--trace', file]);
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"accepted":false', '"accepted":true'));
+  const { page, errors } = await openApp(ru.context, srv.url);
+  await openTools(page);
+  await page.setInputFiles('#open-trace', file);
+  await page.waitForFunction(() => window.raftlock.trace() !== null);
+  const findings = await page.textContent('#trace-panel, .trace-panel, main, body');
+  assert.match(findings, /хранилище приняло токен 2 для k после того, как приняло токен 4/);
+  assert.match(findings, /Fencing: хранилище принимает запись только с токеном/);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -75,7 +75,7 @@ fn clients_see_a_mutex_with_leases() {
     let f = &r.findings[0];
     assert_eq!((f.line, f.excerpt.clone()), (5, vec![3, 5]));
     assert!(
-        f.detail.contains("B was told it holds it (token 2)"),
+        f.detail.en.contains("B was told it holds it (token 2)"),
         "{}",
         f.detail
     );
@@ -227,7 +227,7 @@ fn each_hand_mutation_is_caught_with_its_rule_and_line() {
         ls.remove(i);
     });
     assert_eq!(rules(&r), [Rule::AppliesInOrder].into());
-    assert!(r.findings[0].detail.contains("skipped 2"), "{r:?}");
+    assert!(r.findings[0].detail.en.contains("skipped 2"), "{r:?}");
 }
 
 #[test]
@@ -237,7 +237,7 @@ fn a_malformed_line_is_an_error_with_its_number_and_unknown_kinds_are_ignored() 
     )
     .unwrap_err();
     assert_eq!(e.line, 2);
-    assert!(e.message.starts_with("not a trace event"), "{e}");
+    assert!(e.message.en.starts_with("not a trace event"), "{e}");
     let e = check_text(
         r#"{"ev":"apply","node":1,"index":1,"cmd":{"op":"grant","key":"k"},"result":{"r":"noop"}}"#,
     )
@@ -440,6 +440,7 @@ fn apply_result() {
     assert!(
         r.findings[0]
             .detail
+            .en
             .contains("gave Released; the seed's rules give NotFound"),
         "{:?}",
         r.findings

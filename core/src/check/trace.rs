@@ -18,6 +18,7 @@
 
 mod clients;
 
+use crate::lang::{both, t, Lang, Text};
 use crate::lock::machine::{ApplyResult, LockCommand, LockMachine, LockOp};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -70,19 +71,19 @@ impl Rule {
     }
 
     /// The rule as the seed (or the Raft paper) says it.
-    pub fn words(self) -> &'static str {
+    pub fn words(self, lang: Lang) -> String {
         match self {
-            Rule::TokenIsTheGrantsIndex => "Grant carries no token: the token is assigned deterministically by every node's state machine at the moment it applies the entry (its log index), so all nodes compute the same token.",
-            Rule::ExpireDeletesOnlyOnTokenMatch => "Expire: the lock is deleted only if the token matches, so a late or duplicated Expire cannot erase a lock that was granted again in between.",
-            Rule::DeletedOnlyByCommittedExpire => "Every node tracks the remaining lease time with its own local clock, but a lock is only ever deleted through a committed Expire command.",
-            Rule::ApplyResult => "Apply results: Granted{token} when the key was free; GrantRejected for a key already held; Released, or NotFound when the key was not held; Expired{existed} telling whether a lock was really deleted; Noop.",
-            Rule::ReleaseDeletesOnlyTheHoldersLock => "Release: a client releases the lock it holds; the leader proposes a client's Release only for that client's lock.",
-            Rule::SameEntryOnEveryNode => "All nodes apply the same commands in the same order (Raft's Log Matching and State Machine Safety: no two nodes apply different entries at one index).",
-            Rule::SameResultOnEveryNode => "Since all nodes apply the same commands in the same order, they always arrive at the same state (and the same apply result).",
-            Rule::AppliesInOrder => "The state machine applies committed commands in order: each node applies index after index, without gaps, except where it installs a snapshot.",
-            Rule::OneLeaderPerTerm => "Election Safety: at most one leader can be elected in a given term.",
-            Rule::StorageRejectsStaleTokens => "Fencing: the storage accepts a write only with a token at least as high as any it accepted for that key.",
-            Rule::ClientsSeeAMutexWithLeases => "What the clients were told is explainable by one lock per key, held by one client at a time, each hold ending by its Release or by its lease's expiry; the fencing tokens (log indexes) order the holds. Leases assume the servers' clocks run true: with drift or a jump this can fail, and the fencing tokens are what keeps the storage safe.",
+            Rule::TokenIsTheGrantsIndex => t!(lang, "Grant carries no token: the token is assigned deterministically by every node's state machine at the moment it applies the entry (its log index), so all nodes compute the same token.").into(),
+            Rule::ExpireDeletesOnlyOnTokenMatch => t!(lang, "Expire: the lock is deleted only if the token matches, so a late or duplicated Expire cannot erase a lock that was granted again in between.").into(),
+            Rule::DeletedOnlyByCommittedExpire => t!(lang, "Every node tracks the remaining lease time with its own local clock, but a lock is only ever deleted through a committed Expire command.").into(),
+            Rule::ApplyResult => t!(lang, "Apply results: Granted{{token}} when the key was free; GrantRejected for a key already held; Released, or NotFound when the key was not held; Expired{{existed}} telling whether a lock was really deleted; Noop."),
+            Rule::ReleaseDeletesOnlyTheHoldersLock => t!(lang, "Release: a client releases the lock it holds; the leader proposes a client's Release only for that client's lock.").into(),
+            Rule::SameEntryOnEveryNode => t!(lang, "All nodes apply the same commands in the same order (Raft's Log Matching and State Machine Safety: no two nodes apply different entries at one index).").into(),
+            Rule::SameResultOnEveryNode => t!(lang, "Since all nodes apply the same commands in the same order, they always arrive at the same state (and the same apply result).").into(),
+            Rule::AppliesInOrder => t!(lang, "The state machine applies committed commands in order: each node applies index after index, without gaps, except where it installs a snapshot.").into(),
+            Rule::OneLeaderPerTerm => t!(lang, "Election Safety: at most one leader can be elected in a given term.").into(),
+            Rule::StorageRejectsStaleTokens => t!(lang, "Fencing: the storage accepts a write only with a token at least as high as any it accepted for that key.").into(),
+            Rule::ClientsSeeAMutexWithLeases => t!(lang, "What the clients were told is explainable by one lock per key, held by one client at a time, each hold ending by its Release or by its lease's expiry; the fencing tokens (log indexes) order the holds. Leases assume the servers' clocks run true: with drift or a jump this can fail, and the fencing tokens are what keeps the storage safe.").into(),
         }
     }
 }
@@ -93,7 +94,8 @@ pub struct Finding {
     pub line: u64,
     pub t_us: Option<u64>,
     pub rule: Rule,
-    pub detail: String,
+    /// In both languages (the CLI prints the English).
+    pub detail: Text,
     /// The line numbers of the smallest excerpt that shows it (this line included).
     pub excerpt: Vec<u64>,
 }
@@ -102,12 +104,24 @@ pub struct Finding {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LineError {
     pub line: u64,
-    pub message: String,
+    pub message: Text,
+}
+
+impl LineError {
+    /// The error in `lang`.
+    pub fn words(&self, lang: Lang) -> String {
+        t!(
+            lang,
+            "line {line}: {message}",
+            line = self.line,
+            message = self.message.get(lang)
+        )
+    }
 }
 
 impl std::fmt::Display for LineError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
+        write!(f, "line {}: {}", self.line, self.message.en)
     }
 }
 
@@ -224,29 +238,33 @@ impl Report {
     }
 }
 
-fn result_of(r: &RawResult) -> Result<ApplyResult, String> {
+fn result_of(r: &RawResult) -> Result<ApplyResult, Text> {
     Ok(match r.r.as_str() {
         "granted" => ApplyResult::Granted {
-            token: r.token.ok_or("result granted without a token")?,
+            token: r
+                .token
+                .ok_or_else(|| both!("result granted without a token"))?,
         },
         "grant_rejected" => ApplyResult::GrantRejected,
         "released" => ApplyResult::Released,
         "not_found" => ApplyResult::NotFound,
         "expired" => ApplyResult::Expired {
-            existed: r.existed.ok_or("result expired without existed")?,
+            existed: r
+                .existed
+                .ok_or_else(|| both!("result expired without existed"))?,
         },
         "noop" => ApplyResult::Noop,
-        other => return Err(format!("unknown apply result \"{other}\"")),
+        other => return Err(both!("unknown apply result \"{other}\"")),
     })
 }
 
-fn op_of(c: &RawCmd) -> Result<Option<LockOp>, String> {
-    let key = || c.key.clone().ok_or(format!("{} without a key", c.op));
+fn op_of(c: &RawCmd) -> Result<Option<LockOp>, Text> {
+    let key = || c.key.clone().ok_or_else(|| both!("{} without a key", c.op));
     Ok(Some(match c.op.as_str() {
         "noop" => return Ok(None),
         "grant" => LockOp::Grant {
             key: key()?.into(),
-            lease_ms: c.lease_ms.ok_or("grant without lease_ms")?,
+            lease_ms: c.lease_ms.ok_or_else(|| both!("grant without lease_ms"))?,
         },
         "release" => LockOp::Release {
             key: key()?.into(),
@@ -254,9 +272,9 @@ fn op_of(c: &RawCmd) -> Result<Option<LockOp>, String> {
         },
         "expire" => LockOp::Expire {
             key: key()?.into(),
-            token: c.token.ok_or("expire without a token")?,
+            token: c.token.ok_or_else(|| both!("expire without a token"))?,
         },
-        other => return Err(format!("unknown command \"{other}\"")),
+        other => return Err(both!("unknown command \"{other}\"")),
     }))
 }
 
@@ -294,7 +312,7 @@ impl TraceCheck {
         line: u64,
         t_us: Option<u64>,
         rule: Rule,
-        detail: String,
+        detail: Text,
         mut excerpt: Vec<u64>,
     ) {
         if self.findings.len() >= self.max_findings {
@@ -334,14 +352,14 @@ impl TraceCheck {
     /// Check one event, read from line `n` by [`parse_line`].
     pub fn event(&mut self, n: u64, raw: &Raw) -> Result<(), LineError> {
         self.seen.lines += 1;
-        let bad = |m: String| LineError {
+        let bad = |m: Text| LineError {
             line: n,
             message: m,
         };
         let need = |what: &str, v: Option<u64>| {
             v.ok_or_else(|| LineError {
                 line: n,
-                message: format!("a {} event without {what}", raw.ev),
+                message: both!("a {} event without {what}", raw.ev),
             })
         };
         match raw.ev.as_str() {
@@ -355,9 +373,7 @@ impl TraceCheck {
                             n,
                             raw.t_us,
                             Rule::OneLeaderPerTerm,
-                            format!(
-                                "n{node} became leader of term {term}; n{other} already led it"
-                            ),
+                            both!("n{node} became leader of term {term}; n{other} already led it"),
                             vec![at],
                         ),
                         Some(_) => {}
@@ -393,11 +409,11 @@ impl TraceCheck {
                 let key = raw
                     .key
                     .clone()
-                    .ok_or_else(|| bad("a write without a key".into()))?;
+                    .ok_or_else(|| bad(both!("a write without a key")))?;
                 let token = need("token", raw.token)?;
                 let accepted = raw
                     .accepted
-                    .ok_or_else(|| bad("a write without accepted".into()))?;
+                    .ok_or_else(|| bad(both!("a write without accepted")))?;
                 let highest = self.storage.get(&key).copied();
                 if accepted {
                     if let Some((h, at)) = highest.filter(|(h, _)| token < *h) {
@@ -405,7 +421,7 @@ impl TraceCheck {
                             n,
                             raw.t_us,
                             Rule::StorageRejectsStaleTokens,
-                            format!("the storage accepted token {token} for {key} after accepting token {h}"),
+                            both!("the storage accepted token {token} for {key} after accepting token {h}"),
                             vec![at],
                         );
                     } else {
@@ -425,7 +441,7 @@ impl TraceCheck {
         self.seen.clients += 1;
         let name = raw.client.as_deref().ok_or_else(|| LineError {
             line: n,
-            message: "a client event without client".into(),
+            message: both!("a client event without client"),
         })?;
         let id = self.client_id(name);
         self.history.event(n, id, raw)
@@ -433,26 +449,26 @@ impl TraceCheck {
 
     fn apply(&mut self, n: u64, raw: &Raw) -> Result<(), LineError> {
         self.seen.applies += 1;
-        let bad = |m: String| LineError {
+        let bad = |m: Text| LineError {
             line: n,
             message: m,
         };
         let node = raw
             .node
-            .ok_or_else(|| bad("an apply without node".into()))?;
+            .ok_or_else(|| bad(both!("an apply without node")))?;
         let index = raw
             .index
-            .ok_or_else(|| bad("an apply without index".into()))?;
+            .ok_or_else(|| bad(both!("an apply without index")))?;
         let term = raw.term.unwrap_or(0);
         let cmd = raw
             .cmd
             .as_ref()
-            .ok_or_else(|| bad("an apply without cmd".into()))?;
+            .ok_or_else(|| bad(both!("an apply without cmd")))?;
         let op = op_of(cmd).map_err(bad)?;
         let result = result_of(
             raw.result
                 .as_ref()
-                .ok_or_else(|| bad("an apply without result".into()))?,
+                .ok_or_else(|| bad(both!("an apply without result")))?,
         )
         .map_err(bad)?;
         let t = raw.t_us;
@@ -463,12 +479,12 @@ impl TraceCheck {
         pos.line = n;
         if index != before + 1 {
             let what = if index > before + 1 {
-                format!(
+                both!(
                     "n{node} applied index {index} after {before}: skipped {}",
                     before + 1
                 )
             } else {
-                format!("n{node} applied index {index} again after {before}")
+                both!("n{node} applied index {index} again after {before}")
             };
             self.find(n, t, Rule::AppliesInOrder, what, vec![before_line]);
         }
@@ -481,7 +497,7 @@ impl TraceCheck {
                     n,
                     t,
                     Rule::SameEntryOnEveryNode,
-                    format!(
+                    both!(
                         "n{node} applied {} (term {term}) at index {index}; {seen} (term {}) was applied there before",
                         describe(&op),
                         e.term
@@ -498,7 +514,7 @@ impl TraceCheck {
                     n,
                     t,
                     Rule::SameResultOnEveryNode,
-                    format!(
+                    both!(
                         "n{node}'s {} at index {index} gave {}; it gave {} before",
                         describe(&op),
                         said(result),
@@ -570,7 +586,7 @@ impl TraceCheck {
                         line,
                         by_t,
                         Rule::ReleaseDeletesOnlyTheHoldersLock,
-                        format!("{client}'s Release{{{key}}} at index {next} deleted the lock {holder} held (token {})", l.token),
+                        both!("{client}'s Release{{{key}}} at index {next} deleted the lock {holder} held (token {})", l.token),
                         vec![],
                     );
                 }
@@ -624,13 +640,12 @@ impl TraceCheck {
             }
             _ => Rule::ApplyResult,
         };
-        let who = format!("n{node}'s ");
         self.find(
             n,
             t,
             rule,
-            format!(
-                "{who}{} at index {index} gave {}; the seed's rules give {}",
+            both!(
+                "n{node}'s {} at index {index} gave {}; the seed's rules give {}",
                 describe(op),
                 said(got),
                 said(expected)
@@ -679,7 +694,7 @@ pub fn parse_line(n: u64, text: &str) -> Result<Option<Raw>, LineError> {
     }
     serde_json::from_str(text).map(Some).map_err(|e| LineError {
         line: n,
-        message: format!("not a trace event: {e}"),
+        message: both!("not a trace event: {e}"),
     })
 }
 

@@ -120,7 +120,7 @@ fn text(r: &Report, lines: &BTreeMap<u64, String>) -> String {
             fmt_t(f.t_us),
             f.rule.name(),
             f.detail,
-            f.rule.words()
+            f.rule.words(raftlock::lang::Lang::En)
         );
         for l in &f.excerpt {
             out += &format!("  {l:>8} | {}\n", lines.get(l).map_or("", String::as_str));
@@ -150,8 +150,8 @@ fn json(r: &Report, lines: &BTreeMap<u64, String>) -> String {
         .iter()
         .map(|f| {
             serde_json::json!({
-                "line": f.line, "t_us": f.t_us, "rule": f.rule.name(), "words": f.rule.words(),
-                "detail": f.detail,
+                "line": f.line, "t_us": f.t_us, "rule": f.rule.name(), "words": f.rule.words(raftlock::lang::Lang::En),
+                "detail": f.detail.en,
                 "excerpt": f.excerpt.iter().map(|l| serde_json::json!({ "line": l, "text": lines.get(l) })).collect::<Vec<_>>(),
             })
         })

@@ -26,7 +26,7 @@ pub(super) struct ClientHistory {
 }
 
 /// A conflict found: the line that ends it, its time, the message, the two lines.
-pub(super) type Found = (u64, Option<u64>, String, Vec<u64>);
+pub(super) type Found = (u64, Option<u64>, crate::lang::Text, Vec<u64>);
 
 impl ClientHistory {
     /// A Grant first applied at `index` with this lease.
@@ -38,7 +38,7 @@ impl ClientHistory {
     pub(super) fn event(&mut self, n: u64, id: u32, raw: &Raw) -> Result<(), LineError> {
         let bad = |m: &str| LineError {
             line: n,
-            message: format!("a client event without {m}"),
+            message: crate::lang::both!("a client event without {m}"),
         };
         let op = raw.op.as_deref().ok_or_else(|| bad("op"))?;
         let outcome = raw.outcome.as_deref().ok_or_else(|| bad("outcome"))?;
@@ -110,14 +110,20 @@ impl ClientHistory {
             not_checked.push("the clients' history exactly: client events carry no invoked_us, so each operation is taken to start at the client's previous event (the check can miss a problem, never invent one)".into());
         }
         let name = |c: u32| names.get(c as usize).cloned().unwrap_or_default();
-        let Conflict { message, ops, .. } =
-            crate::check::history::check_mutex(&self.history, &name).err()?;
+        let Conflict {
+            message, ru, ops, ..
+        } = crate::check::history::check_mutex(&self.history, &name).err()?;
         let lines = ops.map(|i| self.lines[i]);
         let t = self
             .history
             .ops
             .get(ops[0].max(ops[1]))
             .and_then(|o| o.answer.as_ref().map(|a| a.0));
-        Some((lines[0].max(lines[1]), t, message, lines.to_vec()))
+        Some((
+            lines[0].max(lines[1]),
+            t,
+            crate::lang::Text::new(message, ru),
+            lines.to_vec(),
+        ))
     }
 }
