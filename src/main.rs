@@ -56,7 +56,8 @@ pub fn hunt_shrink(switches: &str, seed: u32) -> String {
     match raftlock::scenario::hunt::shrink_seed(&names, seed as u64) {
         Ok(Some(f)) => serde_json::json!({
             "invariant": f.invariant,
-            "detail": f.detail,
+            "detail": f.detail.en,
+            "detail_ru": f.detail.ru,
             "seed": f.seed,
             "original_actions": f.original_actions,
             "actions": f.shrunk.timeline.len(),

@@ -15,6 +15,8 @@ pub struct WorkerReport {
     pub seed: u64,
     pub invariant: String,
     pub detail: String,
+    /// The detail in Russian (empty from an older worker: the English stands in).
+    pub detail_ru: String,
     pub original_actions: usize,
     pub actions: usize,
     pub scenario: String,
@@ -31,7 +33,7 @@ pub enum HuntPhase {
     Found {
         seed: u64,
         invariant: String,
-        detail: String,
+        detail: crate::lang::Text,
         original_actions: usize,
         actions: usize,
     },
@@ -83,7 +85,7 @@ impl Hunt {
                 self.phase = HuntPhase::Found {
                     seed: r.seed,
                     invariant: r.invariant,
-                    detail: r.detail,
+                    detail: crate::lang::Text::new(r.detail, r.detail_ru),
                     original_actions: r.original_actions,
                     actions: r.actions,
                 };
@@ -116,7 +118,8 @@ impl Hunt {
             HuntPhase::Found { seed, invariant, detail, original_actions, actions } => (
                 t!(
                     lang,
-                    "Found: {invariant} broke in run {seed} ({detail}). Shrunk from {original_actions} to {actions} fault actions and opened in the page; the address bar holds its share link."
+                    "Found: {invariant} broke in run {seed} ({detail}). Shrunk from {original_actions} to {actions} fault actions and opened in the page; the address bar holds its share link.",
+                    detail = detail.get(lang)
                 ),
                 "broken",
             ),

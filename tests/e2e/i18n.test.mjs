@@ -164,6 +164,20 @@ test('a student\'s trace is checked in Russian: the finding and the seed\'s rule
   await page.close();
 });
 
+test('the hunt reports in Russian and opens its find as a Russian lesson', async () => {
+  const { page, errors } = await openApp(ru.context, srv.url);
+  await page.check('#switch-no_check_quorum');
+  await page.click('#hunt-start');
+  await page.waitForFunction(() => /^Найдено/.test(document.querySelector('#hunt-status')?.textContent || ''), null, { timeout: 60000 });
+  const status = await page.locator('#hunt-status').textContent();
+  assert.match(status, /isolated_leader_steps_down нарушен в прогоне 2 \(n\d всё ещё лидер терма/);
+  await page.waitForFunction(() => window.raftlock.lesson() !== null);
+  assert.equal(await page.locator('#lesson-untranslated').count(), 0, 'the found lesson has its Russian');
+  assert.match((await page.evaluate(() => window.raftlock.lesson())).caption, /Найдено поиском/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a lesson without Russian falls back to English and says so', async () => {
   const doc = {
     version: 1, name: 'english-only', seed: 7, nodes: 3, until_ms: 3000,

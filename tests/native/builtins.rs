@@ -188,6 +188,14 @@ fn hunt_finds_each_switch_within_bounded_runs_and_shrinks_it() {
             "{switch}: the invariant its safeguard protects"
         );
         assert!(found.shrunk.timeline.len() <= found.original_actions);
+        // The found lesson reads in both languages.
+        for lang in raftlock::lang::Lang::ALL {
+            assert!(
+                raftlock::scenario::lesson::has_lang(&found.shrunk, lang),
+                "{switch}: the hunt's lesson in {}",
+                lang.code()
+            );
+        }
         assert_eq!(
             hunt::first_violation(&found.shrunk).map(|v| v.0),
             Some(invariant),

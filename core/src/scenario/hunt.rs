@@ -3,6 +3,7 @@
 //! the shortest run that still break the same invariant, ready to open as a scenario or link.
 
 use super::{swarm, Action, Scenario, TimedAction};
+use crate::lang::{both, t, Lang, Text};
 use crate::rng::Rng;
 use crate::sim::World;
 
@@ -93,12 +94,12 @@ fn figure_8_faults(sc: &mut Scenario, r: &mut Rng) {
 }
 
 /// The first violation of a run, if any: (invariant, detail, true time µs).
-pub fn first_violation(sc: &Scenario) -> Option<(&'static str, String, u64)> {
+pub fn first_violation(sc: &Scenario) -> Option<(&'static str, Text, u64)> {
     run_to_violation(sc).0
 }
 
 /// Run until the first violation (or the end); also the number of events simulated.
-pub fn run_to_violation(sc: &Scenario) -> (Option<(&'static str, String, u64)>, u64) {
+pub fn run_to_violation(sc: &Scenario) -> (Option<(&'static str, Text, u64)>, u64) {
     let mut events = 0;
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut w = World::new(sc, false).ok()?;
@@ -107,13 +108,13 @@ pub fn run_to_violation(sc: &Scenario) -> (Option<(&'static str, String, u64)>, 
             w.step();
             events += 1;
             if let Some((t, v)) = w.violations().first() {
-                return Some((v.invariant.name(), v.detail.en.clone(), *t));
+                return Some((v.invariant.name(), v.detail.clone(), *t));
             }
         }
         None
     }));
     (
-        run.unwrap_or(Some(("panic", "the run panicked".into(), 0))),
+        run.unwrap_or(Some(("panic", both!("the run panicked"), 0))),
         events,
     )
 }
@@ -216,7 +217,8 @@ pub struct Found {
     pub seed: u64,
     pub runs: u64,
     pub invariant: &'static str,
-    pub detail: String,
+    /// In both languages (the CLI prints the English).
+    pub detail: Text,
     pub original_actions: usize,
     pub shrunk: Scenario,
 }
@@ -252,19 +254,35 @@ pub fn shrink_seed(switches: &[&str], seed: u64) -> Result<Option<Found>, String
         return Ok(None);
     };
     let mut shrunk = shrink(&sc, invariant);
-    shrunk.description = format!(
-        "Found by the hunt (seed {seed}{}): {detail}. The fault schedule was shrunk from {} to {} actions.",
-        if switches.is_empty() { String::new() } else { format!(", switches: {}", switches.join(", ")) },
-        sc.timeline.len(),
-        shrunk.timeline.len()
-    )
-    .into();
+    let list = switches.join(", ");
+    let with = |lang: Lang| {
+        if switches.is_empty() {
+            String::new()
+        } else {
+            t!(lang, ", switches: {list}")
+        }
+    };
+    let (before, after) = (sc.timeline.len(), shrunk.timeline.len());
+    shrunk.description = Text::new(
+        t!(
+            Lang::En,
+            "Found by the hunt (seed {seed}{with}): {detail}. The fault schedule was shrunk from {before} to {after} actions.",
+            with = with(Lang::En),
+            detail = detail.en
+        ),
+        t!(
+            Lang::Ru,
+            "Found by the hunt (seed {seed}{with}): {detail}. The fault schedule was shrunk from {before} to {after} actions.",
+            with = with(Lang::Ru),
+            detail = detail.get(Lang::Ru)
+        ),
+    );
     shrunk.lesson = Some(super::lesson::Lesson {
-        title: format!("Found by the hunt: {invariant}").into(),
+        title: both!("Found by the hunt: {invariant}"),
         captions: vec![super::lesson::Caption {
             at_ms: None,
             on: Some(super::lesson::Moment::Violation),
-            text: detail.clone().into(),
+            text: detail.clone(),
             focus: Vec::new(),
             checks: Vec::new(),
             question: None,
