@@ -295,7 +295,7 @@ impl TraceView {
             .collect();
         serde_json::json!({
             "name": self.name, "lines": self.lines.len(), "at": self.at, "line": self.reached().map(|l| l.n),
-            "ok": self.report.ok(), "notChecked": self.report.not_checked,
+            "ok": self.report.ok(), "notChecked": self.report.not_checked.iter().map(|m| &m.en).collect::<Vec<_>>(),
             "findings": self.report.findings.iter().map(|f| serde_json::json!({ "line": f.line, "rule": f.rule.name() })).collect::<Vec<_>>(),
             "nodes": nodes,
         })

@@ -98,7 +98,7 @@ pub fn trace_panel(p: &PanelProps) -> Html {
             <div class="trace-timeline" id="trace-timeline" aria-label={t!(lang, "The checker's findings along the trace")}>{ for timeline }</div>
             { verdict }
             <ul class="findings" id="trace-findings">{ for findings }</ul>
-            { for v.report.not_checked.iter().map(|m| html! { <p class="muted">{ t!(lang, "Not checked: {m}") }</p> }) }
+            { for v.report.not_checked.iter().map(|m| html! { <p class="muted">{ t!(lang, "Not checked: {m}", m = m.get(lang)) }</p> }) }
             { diagram(p, v, lang) }
             { log_grid(p, v, lang) }
             <table class="locks trace-locks" aria-label={t!(lang, "Lock tables per node")}>

@@ -80,7 +80,7 @@ fn clients_see_a_mutex_with_leases() {
         f.detail
     );
     assert!(
-        r.not_checked.iter().all(|m| !m.contains("invoked_us")),
+        r.not_checked.iter().all(|m| !m.en.contains("invoked_us")),
         "exact: the times are given"
     );
     // After A's lease (invoked 0.8 s + 1 s), B's grant is explainable by A's expiry.
@@ -94,7 +94,7 @@ fn clients_see_a_mutex_with_leases() {
         .replace(r#","invoked_us":1050000"#, "");
     let r = check_text(&loose).unwrap();
     assert!(r.findings.is_empty(), "{r:?}");
-    assert!(r.not_checked.iter().any(|m| m.contains("no invoked_us")));
+    assert!(r.not_checked.iter().any(|m| m.en.contains("no invoked_us")));
     // With an earlier event of A's at 0.9 s, the loose check catches it too.
     let earlier = loose.replacen(
         "\n",
@@ -137,7 +137,7 @@ fn clients_see_a_mutex_with_leases() {
         .unwrap()
         .not_checked
         .iter()
-        .any(|m| m.contains("no client events")));
+        .any(|m| m.en.contains("no client events")));
 }
 
 #[test]
@@ -249,8 +249,14 @@ fn a_malformed_line_is_an_error_with_its_number_and_unknown_kinds_are_ignored() 
     let r = check_text("{\"ev\":\"heartbeat\",\"who\":3}\n\n{\"ev\":\"role\",\"node\":1,\"role\":\"leader\",\"term\":1,\"extra\":true}").unwrap();
     assert!(r.ok());
     assert_eq!(r.seen.ignored, 1);
-    assert!(r.not_checked.iter().any(|m| m.contains("no apply events")));
-    assert!(r.not_checked.iter().any(|m| m.contains("no write events")));
+    assert!(r
+        .not_checked
+        .iter()
+        .any(|m| m.en.contains("no apply events")));
+    assert!(r
+        .not_checked
+        .iter()
+        .any(|m| m.en.contains("no write events")));
 }
 
 /// A student's smallest trace: applies alone, three nodes, written by hand.
@@ -416,7 +422,9 @@ fn same_result_on_every_node() {
     let r = check_text(&agree).unwrap();
     assert!(r.ok(), "{:?}", r.findings);
     assert!(
-        r.not_checked.iter().any(|m| m.contains("from index 1 on")),
+        r.not_checked
+            .iter()
+            .any(|m| m.en.contains("from index 1 on")),
         "{:?}",
         r.not_checked
     );

@@ -229,7 +229,8 @@ pub struct Report {
     /// Findings beyond `max_findings`, counted only.
     pub more: u64,
     /// The checks that could not run, and why.
-    pub not_checked: Vec<String>,
+    /// What the trace could not show, in both languages.
+    pub not_checked: Vec<Text>,
 }
 
 impl Report {
@@ -663,19 +664,20 @@ impl TraceCheck {
         }
         self.findings.sort_by_key(|f| f.line);
         if self.seen.applies == 0 {
-            not_checked
-                .push("apply results, the same entry on every node, order: no apply events".into());
+            not_checked.push(both!(
+                "apply results, the same entry on every node, order: no apply events"
+            ));
         }
         if let Some(i) = self.gap_at {
-            not_checked.push(format!(
+            not_checked.push(both!(
                 "apply results from index {i} on: the trace has no apply of index {i}"
             ));
         }
         if self.seen.roles == 0 {
-            not_checked.push("one leader per term: no role events".into());
+            not_checked.push(both!("one leader per term: no role events"));
         }
         if self.seen.writes == 0 {
-            not_checked.push("fencing at the storage: no write events".into());
+            not_checked.push(both!("fencing at the storage: no write events"));
         }
         Report {
             seen: self.seen,

@@ -2,7 +2,7 @@
 //! on the run so far) and the facts a caption states (read at the caption's moment). One
 //! vocabulary for both, so a caption cannot say what the run does not do.
 
-use crate::lang::{role_word, t, Lang};
+use crate::lang::{both, role_word, t, Lang, Text};
 use crate::sim::World;
 use serde::{Deserialize, Serialize};
 
@@ -536,7 +536,7 @@ impl Check {
         &self,
         nodes: usize,
         has_client: impl Fn(&str) -> bool,
-    ) -> Option<(&'static str, String)> {
+    ) -> Option<(&'static str, Text)> {
         let node_ok = |n: usize| (1..=nodes).contains(&n);
         let (node, client) = match self {
             Check::TermAtMost { node, .. } | Check::SnapshotInstalled { node } => {
@@ -558,11 +558,11 @@ impl Check {
                 if let Some(r) = role.as_deref().filter(|r| !ROLE_NAMES.contains(r)) {
                     return Some((
                         "role",
-                        format!("\"{r}\" is not a role ({})", ROLE_NAMES.join(", ")),
+                        both!("\"{r}\" is not a role ({})", ROLE_NAMES.join(", ")),
                     ));
                 }
                 if role.is_none() && term.is_none() && applied.is_none() {
-                    return Some(("node", "give role, term or applied".into()));
+                    return Some(("node", both!("give role, term or applied")));
                 }
                 (Some(*node), None)
             }
@@ -570,7 +570,7 @@ impl Check {
                 if !OP_NAMES.contains(&op.as_str()) {
                     return Some((
                         "op",
-                        format!("\"{op}\" is not an entry ({})", OP_NAMES.join(", ")),
+                        both!("\"{op}\" is not an entry ({})", OP_NAMES.join(", ")),
                     ));
                 }
                 (Some(*node), None)
@@ -578,10 +578,10 @@ impl Check {
             _ => (None, None),
         };
         if let Some(n) = node.filter(|&n| !node_ok(n)) {
-            return Some(("node", format!("{n} is out of range 1..={nodes}")));
+            return Some(("node", both!("{n} is out of range 1..={nodes}")));
         }
         if let Some(c) = client.filter(|c| !has_client(c)) {
-            return Some(("client", format!("there is no client \"{c}\"")));
+            return Some(("client", both!("there is no client \"{c}\"")));
         }
         None
     }

@@ -637,7 +637,7 @@ impl Scenario {
                 if let Some(q) = &c.question {
                     let g = format!("lesson.captions[{i}].question");
                     if let Some((field, message)) = q.mistake() {
-                        return err(format!("{g}.{field}"), crate::lang::Text::new(message, ""));
+                        return err(format!("{g}.{field}"), message);
                     }
                     for (j, f) in q.checks.iter().enumerate() {
                         self.validate_check(&format!("{g}.checks[{j}]"), f)?;
@@ -675,7 +675,7 @@ impl Scenario {
     fn validate_check(&self, f: &str, c: &lesson::Check) -> Result<(), ScenarioError> {
         let has_client = |name: &str| self.clients.iter().any(|c| c.name == name);
         if let Some((field, message)) = c.mistake(self.nodes, has_client) {
-            return err(format!("{f}.{field}"), crate::lang::Text::new(message, ""));
+            return err(format!("{f}.{field}"), message);
         }
         match c {
             lesson::Check::Lock { key, .. }

@@ -4,7 +4,7 @@
 //! "right" answer: `raftlock run` and the tests fail naming it.
 
 use super::expect::Check;
-use crate::lang::{Lang, Text};
+use crate::lang::{both, Lang, Text};
 use serde::{Deserialize, Serialize};
 
 /// How many choices a question may offer.
@@ -27,24 +27,24 @@ pub struct Question {
 
 impl Question {
     /// What is wrong with the question's shape, as (field, message).
-    pub fn mistake(&self) -> Option<(&'static str, String)> {
+    pub fn mistake(&self) -> Option<(&'static str, Text)> {
         if self.prompt.is_blank() || self.prompt.len() > 500 {
             return Some((
                 "prompt",
-                "a question needs a prompt of 1 to 500 characters".into(),
+                both!("a question needs a prompt of 1 to 500 characters"),
             ));
         }
         if !CHOICES.contains(&self.choices.len()) {
             return Some((
                 "choices",
-                format!(
+                both!(
                     "a question offers 2 to 5 choices, not {}",
                     self.choices.len()
                 ),
             ));
         }
         if self.choices.iter().any(|c| c.is_blank() || c.len() > 200) {
-            return Some(("choices", "every choice needs 1 to 200 characters".into()));
+            return Some(("choices", both!("every choice needs 1 to 200 characters")));
         }
         let mut seen = std::collections::BTreeSet::new();
         let distinct = Lang::ALL.iter().all(|&l| {
@@ -52,12 +52,12 @@ impl Question {
             self.choices.iter().all(|c| seen.insert(c.get(l).trim()))
         });
         if !distinct {
-            return Some(("choices", "two choices say the same".into()));
+            return Some(("choices", both!("two choices say the same")));
         }
         if self.answer >= self.choices.len() {
             return Some((
                 "answer",
-                format!(
+                both!(
                     "{} is not a choice: the choices count from 0 to {}",
                     self.answer,
                     self.choices.len() - 1
@@ -65,10 +65,10 @@ impl Question {
             ));
         }
         if self.explain.len() > 1000 {
-            return Some(("explain", "at most 1,000 characters".into()));
+            return Some(("explain", both!("at most 1,000 characters")));
         }
         if self.checks.len() > 8 {
-            return Some(("checks", "at most 8 facts".into()));
+            return Some(("checks", both!("at most 8 facts")));
         }
         None
     }
@@ -100,7 +100,7 @@ mod tests {
         let out = q(r#"{"prompt":"?","choices":["3","4"],"answer":2,"explain":""}"#).unwrap();
         let (field, msg) = out.mistake().unwrap();
         assert_eq!(field, "answer");
-        assert!(msg.contains("0 to 1"), "{msg}");
+        assert!(msg.en.contains("0 to 1"), "{msg}");
         let same = q(r#"{"prompt":"?","choices":["3"," 3"],"answer":0,"explain":""}"#).unwrap();
         assert_eq!(same.mistake().unwrap().0, "choices");
         let blank = q(r#"{"prompt":" ","choices":["a","b"],"answer":0,"explain":""}"#).unwrap();

@@ -159,7 +159,7 @@ fn json(r: &Report, lines: &BTreeMap<u64, String>) -> String {
     let s = &r.seen;
     serde_json::json!({
         "ok": r.ok(), "lines": s.lines, "applies": s.applies, "roles": s.roles, "writes": s.writes,
-        "ignored": s.ignored, "findings": findings, "more": r.more, "not_checked": r.not_checked,
+        "ignored": s.ignored, "findings": findings, "more": r.more, "not_checked": r.not_checked.iter().map(|m| &m.en).collect::<Vec<_>>(),
     })
     .to_string()
 }

@@ -94,20 +94,25 @@ impl ClientHistory {
     }
 
     /// The verdict, with what could not be checked added to `not_checked`.
-    pub(super) fn finish(&self, names: &[String], not_checked: &mut Vec<String>) -> Option<Found> {
+    pub(super) fn finish(
+        &self,
+        names: &[String],
+        not_checked: &mut Vec<crate::lang::Text>,
+    ) -> Option<Found> {
         if self.untimed > 0 {
-            not_checked.push(format!(
+            not_checked.push(crate::lang::both!(
                 "the clients' history: {} client event(s) without t_us were left out",
                 self.untimed
             ));
         }
         if self.lines.is_empty() {
-            not_checked
-                .push("the clients' history as a mutex with leases: no client events".into());
+            not_checked.push(crate::lang::both!(
+                "the clients' history as a mutex with leases: no client events"
+            ));
             return None;
         }
         if !self.exact {
-            not_checked.push("the clients' history exactly: client events carry no invoked_us, so each operation is taken to start at the client's previous event (the check can miss a problem, never invent one)".into());
+            not_checked.push(crate::lang::both!("the clients' history exactly: client events carry no invoked_us, so each operation is taken to start at the client's previous event (the check can miss a problem, never invent one)"));
         }
         let name = |c: u32| names.get(c as usize).cloned().unwrap_or_default();
         let Conflict {
