@@ -113,7 +113,10 @@ impl Page {
             Command::OpenFragment(frag) => match playground_from_fragment(
                 {
                     let (frag, lang) = super::split_lang(&frag);
-                    self.lang = lang.unwrap_or(self.lang);
+                    if let Some(l) = lang.filter(|l| *l != self.lang) {
+                        self.lang = l;
+                        fx.push(Effect::Lang(l));
+                    }
                     let (embed, frag) = super::embed::split(&frag);
                     self.embed = embed;
                     frag.to_string()
@@ -177,10 +180,7 @@ impl Page {
                     &self.pg.scenario,
                     self.pg.now_us(),
                 );
-                let url = match url.split_once('#') {
-                    Some((base, frag)) => format!("{base}{}", super::with_lang(&format!("#{frag}"), self.lang)),
-                    None => url,
-                };
+                let url = super::url_with_lang(&url, self.lang);
                 let frag = url.split_once('#').map_or("", |(_, f)| f);
                 fx.push(Effect::SetFragment(format!("#{frag}")));
                 fx.push(Effect::Clipboard(url.clone()));
@@ -249,6 +249,13 @@ impl Page {
             Command::SetLang(l) => {
                 self.lang = l;
                 fx.push(Effect::Lang(l));
+                // What was written in the other language: the links carry their language, the
+                // stop message its words.
+                self.share_url = None;
+                self.embed_code = None;
+                if self.stopped_at.is_some() {
+                    self.note_violation();
+                }
             }
             Command::Presenter(on) => self.presenter = on,
             Command::Tools(open) => self.tools_open = open,

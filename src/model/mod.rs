@@ -166,6 +166,18 @@ pub enum Command {
     Error(String),
 }
 
+/// The key a shortcut reads: the letter typed, or on another alphabet's layout (Russian: т for
+/// n) the Latin letter of the same key, so the shortcuts the help lists work on every layout.
+pub fn shortcut_key(key: &str, code: &str) -> String {
+    let mut chars = key.chars();
+    match (chars.next(), chars.next(), code.strip_prefix("Key")) {
+        (Some(c), None, Some(letter)) if c.is_alphabetic() && !c.is_ascii() => {
+            letter.to_ascii_lowercase()
+        }
+        _ => key.to_string(),
+    }
+}
+
 impl Command {
     /// The keyboard shortcut `key`, if it is one.
     pub fn from_key(key: &str, page: &Page) -> Option<Command> {
@@ -270,27 +282,45 @@ pub struct Page {
     pub lang: Lang,
 }
 
-/// A fragment's language (`…&lang=ru`, as share links carry it), and the fragment without it.
+/// A fragment's language (`…&lang=ru`, as share links carry it, or a hand-made `#lang=ru`), and
+/// the fragment without it.
 pub fn split_lang(frag: &str) -> (String, Option<Lang>) {
+    let (hash, body) = frag.strip_prefix('#').map_or(("", frag), |b| ("#", b));
     let mut lang = None;
     let mut rest = Vec::new();
-    for (i, part) in frag.split('&').enumerate() {
+    for part in body.split('&') {
         match part.strip_prefix("lang=") {
-            Some(code) if i > 0 => lang = Lang::parse(code).or(lang),
-            _ => rest.push(part),
+            Some(code) => lang = Lang::parse(code).or(lang),
+            None => rest.push(part),
         }
     }
-    (rest.join("&"), lang)
+    let rest = rest.join("&");
+    (
+        if rest.is_empty() {
+            rest
+        } else {
+            format!("{hash}{rest}")
+        },
+        lang,
+    )
 }
 
-/// The fragment with the page's language: English links carry none (the reader's browser
-/// decides), Russian ones `&lang=ru`.
+/// The fragment with the page's language: English links carry none (the reader's remembered
+/// choice, else their browser's, decides), Russian ones `&lang=ru`.
 pub fn with_lang(frag: &str, lang: Lang) -> String {
     let (frag, _) = split_lang(frag);
     match lang {
         Lang::En => frag,
         _ if frag.trim_start_matches('#').is_empty() => frag,
         l => format!("{frag}&lang={}", l.code()),
+    }
+}
+
+/// A whole URL with the page's language in its fragment (its query, if any, untouched).
+pub fn url_with_lang(url: &str, lang: Lang) -> String {
+    match url.split_once('#') {
+        Some((base, frag)) => format!("{base}{}", with_lang(&format!("#{frag}"), lang)),
+        None => url.to_string(),
     }
 }
 

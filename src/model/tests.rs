@@ -673,3 +673,38 @@ fn a_violation_reads_in_the_readers_language_and_the_trace_keeps_the_english() {
     let en = text::describe(&p.pg.world, &ev, Lang::En).unwrap();
     assert!(en.contains("issued token"), "{en}");
 }
+
+#[test]
+fn shortcuts_work_on_a_russian_keyboard_layout() {
+    assert_eq!(shortcut_key("т", "KeyN"), "n");
+    assert_eq!(shortcut_key("и", "KeyB"), "b");
+    assert_eq!(shortcut_key("n", "KeyN"), "n");
+    assert_eq!(shortcut_key("?", "Slash"), "?");
+    assert_eq!(shortcut_key("ArrowRight", "ArrowRight"), "ArrowRight");
+    let p = page("gc-pause");
+    assert_eq!(
+        Command::from_key(&shortcut_key("т", "KeyN"), &p),
+        Command::from_key("n", &p)
+    );
+}
+
+#[test]
+fn a_hand_made_lang_link_opens_the_default_page_in_that_language() {
+    assert_eq!(split_lang("#lang=ru"), (String::new(), Some(Lang::Ru)));
+    assert_eq!(
+        split_lang("#lang=ru&scenario=gc-pause"),
+        ("#scenario=gc-pause".to_string(), Some(Lang::Ru))
+    );
+    let p = Page::from_fragment_with_clock("#lang=ru", std::rc::Rc::new(|| 0.0), Lang::En);
+    assert_eq!((p.lang, p.error.clone()), (Lang::Ru, None));
+    // A share link with the page's language still decodes (the CLI's --link too).
+    let mut q = page("gc-pause");
+    q.apply(Command::SetLang(Lang::Ru));
+    q.apply(Command::Share);
+    let url = q.share_url.clone().unwrap();
+    assert!(url.ends_with("&lang=ru"), "{url}");
+    assert!(crate::scenario::link::decode(&url).is_ok());
+    // Switching back drops the links made in Russian.
+    q.apply(Command::SetLang(Lang::En));
+    assert_eq!(q.share_url, None);
+}

@@ -55,7 +55,9 @@ pub enum Kind {
         client: String,
         op: String,
         key: String,
+        /// As the trace names it (granted, busy, …), and the token it came with.
         outcome: String,
+        token: Option<u64>,
     },
     Other(String),
 }
@@ -145,10 +147,8 @@ fn kind_of(v: Raw) -> Kind {
             client: v.client.unwrap_or_default(),
             op: v.op.unwrap_or_default(),
             key: v.key.unwrap_or_default(),
-            outcome: match (v.outcome, v.token) {
-                (Some(o), Some(t)) => format!("{o} (token {t})"),
-                (o, _) => o.unwrap_or_default(),
-            },
+            outcome: v.outcome.unwrap_or_default(),
+            token: v.token,
         },
         _ => Kind::Other(v.ev),
     }
@@ -481,6 +481,7 @@ impl TraceView {
                     op,
                     key,
                     outcome,
+                    token,
                 } => (
                     clients,
                     if outcome.starts_with("granted") {
@@ -490,6 +491,14 @@ impl TraceView {
                     },
                     {
                         let op = super::text::client_word(op, lang);
+                        let outcome = match token {
+                            Some(t) => t!(
+                                lang,
+                                "{outcome} (token {t})",
+                                outcome = super::text::client_word(outcome, lang)
+                            ),
+                            None => super::text::client_word(outcome, lang),
+                        };
                         t!(lang, "{client} {op} {key}: {outcome}")
                     },
                 ),

@@ -141,7 +141,8 @@ impl Component for App {
             if tag == "SELECT" || tag == "TEXTAREA" || (tag == "INPUT" && e.key() != "Escape") {
                 return;
             }
-            let cmd = Command::from_key(&e.key(), &p.borrow());
+            let key = crate::model::shortcut_key(&e.key(), &e.code());
+            let cmd = Command::from_key(&key, &p.borrow());
             if let Some(cmd) = cmd {
                 e.prevent_default();
                 link.send_message(Msg::Command(cmd));

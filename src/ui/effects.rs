@@ -1,7 +1,7 @@
 //! What the page model asks of the browser ([`Effect`]s other than the frame loop): the address
 //! bar, the clipboard, a download, and the hunt's Web Worker.
 
-use crate::lang::Lang;
+use crate::lang::{t, Lang};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -45,8 +45,8 @@ pub fn download(name: &str, text: &str, mime: &str) -> Result<(), JsValue> {
     web_sys::Url::revoke_object_url(&url)
 }
 
-/// The language index.html chose for the document (`<html lang>`): the remembered choice,
-/// else the browser's; English when it has neither.
+/// The language index.html chose for the document (`<html lang>`): a `lang` in the link, else
+/// the remembered choice, else the browser's; English when it has none of them.
 pub fn document_lang() -> Lang {
     web_sys::window()
         .and_then(|w| w.document())
@@ -63,12 +63,19 @@ pub fn set_lang(lang: Lang) {
     if let Ok(Some(store)) = w.local_storage() {
         let _ = store.set_item(LANG_KEY, lang.code());
     }
-    if let Some(e) = w.document().and_then(|d| d.document_element()) {
-        let _ = e.set_attribute("lang", lang.code());
+    if let Some(d) = w.document() {
+        if let Some(e) = d.document_element() {
+            let _ = e.set_attribute("lang", lang.code());
+        }
+        d.set_title(t!(
+            lang,
+            "raftlock — Raft, leases and fencing tokens, in your browser"
+        ));
     }
     let frag = fragment();
     if !frag.is_empty() {
-        set_fragment(&crate::model::with_lang(&frag, lang));
+        let f = crate::model::with_lang(&frag, lang);
+        set_fragment(if f.is_empty() { "#" } else { &f });
     }
 }
 

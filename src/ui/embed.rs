@@ -16,7 +16,10 @@ use yew::prelude::*;
 pub fn bar(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let link = |page: &crate::model::Page| {
-        crate::scenario::link::encode_url(&page.base_url, &page.pg.scenario, page.pg.now_us())
+        crate::model::url_with_lang(
+            &crate::scenario::link::encode_url(&page.base_url, &page.pg.scenario, page.pg.now_us()),
+            page.lang,
+        )
     };
     let full = link(&page);
     let lang = page.lang;

@@ -42,7 +42,7 @@ pub fn invariants(p: &PanelProps) -> Html {
         }
         Some((t, Some(Err(e)))) => html! {
             <p id="history-verdict" class="broken">
-                { t!(lang, "✗ At {time}: not linearizable as a mutex. The shortest failing prefix ends at {end}: {e}. ", time = fmt_us(t, lang), end = fmt_us(e.at_us as i64, lang)) }
+                { t!(lang, "✗ At {time}: not linearizable as a mutex. The shortest failing prefix ends at {end}: {e}. ", time = fmt_us(t, lang), end = fmt_us(e.at_us as i64, lang), e = e.message_in(lang)) }
                 <button id="history-show" onclick={send(p, Command::Seek(e.at_us + 300_000))}>{ t!(lang, "Show it on the diagram") }</button>
             </p>
         },

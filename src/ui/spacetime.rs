@@ -54,11 +54,22 @@ fn history_overlay(
                 lang,
                 "{client} {what_op} {key}: invoked {at}, no answer (either outcome)"
             ),
-            Some((t, a)) => t!(
-                lang,
-                "{client} {what_op} {key}: invoked {at}, answered {a:?} at {when}",
-                when = fmt_us(*t as i64, lang)
-            ),
+            Some((t, a)) => {
+                use crate::sim::history::Answer;
+                let a = match a {
+                    Answer::Granted { token, lease_ms } => {
+                        t!(lang, "Granted{{{token}}} with a {lease_ms} ms lease")
+                    }
+                    Answer::Busy => t!(lang, "busy").into(),
+                    Answer::Released => t!(lang, "released").into(),
+                    Answer::NotHolder => t!(lang, "not the holder").into(),
+                };
+                t!(
+                    lang,
+                    "{client} {what_op} {key}: invoked {at}, answered {a} at {when}",
+                    when = fmt_us(*t as i64, lang)
+                )
+            }
         };
         let class = classes!(
             "op",

@@ -55,6 +55,8 @@ test('a browser in ru-RU opens the page in Russian, with no English word left ou
   assert.equal(await lang(page), 'ru');
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'ru');
   await page.evaluate(() => window.raftlock.runTo(3_000_000));
+  await page.click('#check-history');
+  await page.waitForSelector('#history-verdict');
   const free = await englishLeft(page);
   // A lesson with a question, and the help dialog.
   await page.goto(`${srv.url}#scenario=gc-pause`);
@@ -114,6 +116,21 @@ test('switching the language mid-run keeps the run, its moment and its hash, and
   assert.match(await page.locator('#error').innerText(), /xx/);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('a hand-made #lang=ru opens the default page in Russian, and a link that arrives later switches it', async () => {
+  const fresh = await launch({ locale: 'en-US' });
+  try {
+    const { page, errors } = await openApp(fresh.context, `${srv.url}#lang=ru`);
+    assert.equal(await lang(page), 'ru');
+    assert.equal(await page.locator('#error').count(), 0, 'no error');
+    // A link pasted into the open page carries its language to the document too.
+    await page.evaluate(() => { location.hash = '#scenario=gc-pause&lang=en'; });
+    await page.waitForFunction(() => window.raftlock.lang() === 'en' && document.documentElement.lang === 'en');
+    assert.equal(await page.evaluate(() => document.title), 'raftlock — Raft, leases and fencing tokens, in your browser');
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally { await fresh.close(); }
 });
 
 test('a lang in the link wins over the browser\'s language', async () => {

@@ -310,10 +310,15 @@ impl Checker {
             {
                 self.pending.push(v(
                     Invariant::ExpireDeletesOnlyOnTokenMatch,
-                    both!(
-                        "Expire{{{key}, {token}}} at index {index} deleted the lock with token {}",
-                        before.map_or("none".into(), |l| l.token.to_string())
-                    ),
+                    match before {
+                        Some(l) => both!(
+                            "Expire{{{key}, {token}}} at index {index} deleted the lock with token {}",
+                            l.token
+                        ),
+                        None => both!(
+                            "Expire{{{key}, {token}}} at index {index} deleted the lock with token none"
+                        ),
+                    },
                 ));
             }
             (LockOp::Release { key, token }, ApplyResult::Released) => {

@@ -55,6 +55,8 @@ pub fn decode(link: &str) -> Result<Shared, ScenarioError> {
         )));
     }
     let frag = link.rsplit_once('#').map_or(link, |(_, f)| f).trim();
+    // The page's own parameters ride after the link (`&lang=ru`); base64url has no '&'.
+    let frag = frag.split('&').next().unwrap_or(frag);
     let mut parts = frag.split('.');
     let version = parts.next().unwrap_or_default();
     if version != LINK_VERSION {
