@@ -86,6 +86,11 @@ impl Text {
         }
     }
 
+    /// Made by one function for each language (for a text whose arguments are words too).
+    pub fn by_lang(text: impl Fn(Lang) -> String) -> Text {
+        Text::new(text(Lang::En), text(Lang::Ru))
+    }
+
     /// The text in `lang`, or in the other language when it has none in `lang`.
     pub fn get(&self, lang: Lang) -> &str {
         let (want, other) = match lang {

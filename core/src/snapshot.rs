@@ -91,26 +91,28 @@ pub struct Snapshot {
     pub trace_count: u64,
 }
 
-pub fn client_state(c: &crate::client::Client) -> String {
+/// What a client is doing, in words (the API's snapshot keeps English; the page its reader's).
+pub fn client_state(c: &crate::client::Client, lang: crate::lang::Lang) -> String {
     use crate::client::Phase;
+    use crate::lang::t;
     use crate::lock::server::RequestOp;
     match &c.phase {
-        Phase::Starting => "starting".into(),
+        Phase::Starting => t!(lang, "starting").into(),
         Phase::Waiting {
             op: RequestOp::Acquire { key, .. },
             ..
-        } => format!("acquiring {key}"),
+        } => t!(lang, "acquiring {key}"),
         Phase::Waiting {
             op: RequestOp::Release { key, .. },
             ..
-        } => format!("releasing {key}"),
+        } => t!(lang, "releasing {key}"),
         Phase::Backoff { op, .. } => match op {
-            RequestOp::Acquire { key, .. } => format!("waiting to retry {key}"),
-            RequestOp::Release { key, .. } => format!("waiting to release {key}"),
+            RequestOp::Acquire { key, .. } => t!(lang, "waiting to retry {key}"),
+            RequestOp::Release { key, .. } => t!(lang, "waiting to release {key}"),
         },
-        Phase::Working { key, token } => format!("working on {key} with token {token}"),
-        Phase::Sleeping => "sleeping".into(),
-        Phase::Done => "done".into(),
+        Phase::Working { key, token } => t!(lang, "working on {key} with token {token}"),
+        Phase::Sleeping => t!(lang, "sleeping").into(),
+        Phase::Done => t!(lang, "done").into(),
     }
 }
 
@@ -185,7 +187,7 @@ pub fn snapshot(w: &World) -> Snapshot {
                 state: if c.crashed {
                     "crashed".into()
                 } else {
-                    client_state(&c.client)
+                    client_state(&c.client, crate::lang::Lang::En)
                 },
                 crashed: c.crashed,
                 paused: c.paused,

@@ -64,23 +64,20 @@ fn args(input: TokenStream) -> Vec<Vec<TokenTree>> {
     out
 }
 
-/// The names a format string's placeholders use (`{name}`, `{name:>3}`), and whether it has
-/// any placeholder or escaped brace at all.
-fn placeholders(s: &str) -> Result<(BTreeSet<String>, usize, bool), String> {
-    let (mut named, mut positional, mut any) = (BTreeSet::new(), 0, false);
+/// The names a format string's placeholders use (`{name}`, `{name:>3}`), and how many
+/// positional ones (`{}`, `{0}`) it has.
+fn placeholders(s: &str) -> Result<(BTreeSet<String>, usize), String> {
+    let (mut named, mut positional) = (BTreeSet::new(), 0);
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
             '{' if chars.peek() == Some(&'{') => {
                 chars.next();
-                any = true;
             }
             '}' if chars.peek() == Some(&'}') => {
                 chars.next();
-                any = true;
             }
             '{' => {
-                any = true;
                 let mut inner = String::new();
                 loop {
                     match chars.next() {
@@ -102,7 +99,7 @@ fn placeholders(s: &str) -> Result<(BTreeSet<String>, usize, bool), String> {
             _ => {}
         }
     }
-    Ok((named, positional, any))
+    Ok((named, positional))
 }
 
 #[proc_macro]
@@ -160,11 +157,11 @@ fn expand(input: TokenStream, both: bool) -> TokenStream {
         },
     };
     let rest = &parts[2..];
-    let (en_named, en_pos, en_any) = match placeholders(&en) {
+    let (en_named, en_pos) = match placeholders(&en) {
         Ok(p) => p,
         Err(e) => return error(&format!("t!: {e}")),
     };
-    let (ru_named, ru_pos, _) = match placeholders(&ru) {
+    let (ru_named, ru_pos) = match placeholders(&ru) {
         Ok(p) => p,
         Err(e) => return error(&format!("t!: the Russian of {en:?}: {e}")),
     };
@@ -174,11 +171,15 @@ fn expand(input: TokenStream, both: bool) -> TokenStream {
         ));
     }
     let lang = TokenTree::Group(proc_macro::Group::new(Delimiter::Parenthesis, lang));
+    // No placeholder and no argument: two literals (an escaped brace, `Granted{{41}}`, is
+    // unescaped here), so a plain text stays a `&'static str`.
+    let plain = en_named.is_empty() && en_pos == 0 && rest.is_empty();
+    let unescape = |s: &str| s.replace("{{", "{").replace("}}", "}");
     if both {
-        let (ru, en) = if !en_any && rest.is_empty() {
+        let (ru, en) = if plain {
             (
-                Literal::string(&ru).to_string(),
-                Literal::string(&en).to_string(),
+                Literal::string(&unescape(&ru)).to_string(),
+                Literal::string(&unescape(&en)).to_string(),
             )
         } else {
             let tail = format_tail(rest, &en_named);
@@ -191,11 +192,11 @@ fn expand(input: TokenStream, both: bool) -> TokenStream {
             .parse()
             .unwrap_or_else(|_| error("both!: could not build the Text"));
     }
-    if !en_any && rest.is_empty() {
+    if plain {
         return format!(
             "if {lang}.is_ru() {{ {} }} else {{ {} }}",
-            Literal::string(&ru),
-            Literal::string(&en)
+            Literal::string(&unescape(&ru)),
+            Literal::string(&unescape(&en))
         )
         .parse()
         .expect("two literals");

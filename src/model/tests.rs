@@ -708,3 +708,59 @@ fn a_hand_made_lang_link_opens_the_default_page_in_that_language() {
     q.apply(Command::SetLang(Lang::En));
     assert_eq!(q.share_url, None);
 }
+
+#[test]
+fn node_link_and_answer_words_are_in_the_readers_language() {
+    use crate::sim::history::Answer;
+    assert_eq!(text::node_label("follower", Lang::Ru), "последователь");
+    assert_eq!(text::node_label("leader", Lang::En), "LEADER");
+    assert_eq!(
+        text::node_state_words("paused", Lang::Ru),
+        t!(Lang::Ru, "paused")
+    );
+    assert_eq!(
+        text::link_label(1, 2, true, Lang::En),
+        "link n1 to n2: up; click to cut"
+    );
+    assert!(text::link_label(1, 2, false, Lang::Ru).contains("n1 → n2"));
+    let granted = Answer::Granted {
+        token: 4,
+        lease_ms: 1500,
+    };
+    assert_eq!(
+        text::answer_words(&granted, Lang::En),
+        "Granted{4} with a 1500 ms lease"
+    );
+    assert_eq!(
+        text::answer_words(&granted, Lang::Ru),
+        "Granted{4} с арендой 1500 мс"
+    );
+}
+
+#[test]
+fn a_lasting_violation_is_reported_once_in_both_languages() {
+    use crate::check::Invariant;
+    let mut p = page("break-followers-delete");
+    p.apply(Command::RunTo(u64::MAX));
+    let details: Vec<_> =
+        p.pg.world
+            .violations()
+            .iter()
+            .filter(|(_, v)| v.invariant == Invariant::LockTablesAgree)
+            .map(|(_, v)| v.detail.clone())
+            .collect();
+    assert!(
+        !details.is_empty(),
+        "followers deleting on their own clock split the tables"
+    );
+    let unique: std::collections::BTreeSet<_> = details.iter().map(|d| d.en.clone()).collect();
+    assert_eq!(
+        unique.len(),
+        details.len(),
+        "each lasting split reported once"
+    );
+    assert!(
+        details.iter().all(|d| d.ru.contains("таблица блокировок")),
+        "{details:?}"
+    );
+}

@@ -68,6 +68,49 @@ pub fn kind_letter(kind: MessageKind) -> &'static str {
     }
 }
 
+/// A node's state (a role, "crashed" or "paused") as its circle says it: short, for the circle.
+pub fn node_label(state: &str, lang: Lang) -> &'static str {
+    match state {
+        "leader" => t!(lang, "LEADER"),
+        "candidate" => t!(lang, "candidate"),
+        "precandidate" => t!(lang, "pre-cand."),
+        "crashed" => t!(lang, "CRASHED"),
+        "paused" => t!(lang, "PAUSED"),
+        _ => t!(lang, "follower"),
+    }
+}
+
+/// A node's state in words, for its title.
+pub fn node_state_words(state: &str, lang: Lang) -> String {
+    match state {
+        "crashed" => t!(lang, "crashed").into(),
+        "paused" => t!(lang, "paused").into(),
+        role => role_word(role, lang),
+    }
+}
+
+/// A link's accessible name: its ends, whether it is up, and what a click does.
+pub fn link_label(from: usize, to: usize, up: bool, lang: Lang) -> String {
+    if up {
+        t!(lang, "link n{from} to n{to}: up; click to cut")
+    } else {
+        t!(lang, "link n{from} to n{to}: cut; click to heal")
+    }
+}
+
+/// What a client was answered, in words (the space-time diagram's history bars).
+pub fn answer_words(a: &crate::sim::history::Answer, lang: Lang) -> String {
+    use crate::sim::history::Answer;
+    match a {
+        Answer::Granted { token, lease_ms } => {
+            t!(lang, "Granted{{{token}}} with a {lease_ms} ms lease")
+        }
+        Answer::Busy => t!(lang, "busy").into(),
+        Answer::Released => t!(lang, "released").into(),
+        Answer::NotHolder => t!(lang, "not the holder").into(),
+    }
+}
+
 /// A client's operation and its outcome as the trace names them, in words.
 pub fn client_word(word: &str, lang: Lang) -> String {
     match word {

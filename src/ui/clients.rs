@@ -10,31 +10,6 @@ use crate::scenario::Action;
 use crate::sim::World;
 use yew::prelude::*;
 
-/// What a client is doing, in words (`snapshot::client_state`'s words, which the API keeps in
-/// English).
-fn client_state(c: &crate::client::Client, lang: Lang) -> String {
-    use crate::client::Phase;
-    use crate::lock::server::RequestOp;
-    match &c.phase {
-        Phase::Starting => t!(lang, "starting").into(),
-        Phase::Waiting {
-            op: RequestOp::Acquire { key, .. },
-            ..
-        } => t!(lang, "acquiring {key}"),
-        Phase::Waiting {
-            op: RequestOp::Release { key, .. },
-            ..
-        } => t!(lang, "releasing {key}"),
-        Phase::Backoff { op, .. } => match op {
-            RequestOp::Acquire { key, .. } => t!(lang, "waiting to retry {key}"),
-            RequestOp::Release { key, .. } => t!(lang, "waiting to release {key}"),
-        },
-        Phase::Working { key, token } => t!(lang, "working on {key} with token {token}"),
-        Phase::Sleeping => t!(lang, "sleeping").into(),
-        Phase::Done => t!(lang, "done").into(),
-    }
-}
-
 fn actions(w: &World, c: usize, p: &PanelProps, lang: Lang) -> Html {
     let slot = &w.clients[c];
     let name = slot.client.cfg.name.clone();
@@ -92,7 +67,7 @@ pub fn clients(p: &PanelProps) -> Html {
             })
             .collect::<Vec<_>>()
             .join("; ");
-        let state = if slot.crashed { t!(lang, "crashed").to_string() } else { client_state(&slot.client, lang) };
+        let state = if slot.crashed { t!(lang, "crashed").to_string() } else { crate::snapshot::client_state(&slot.client, lang) };
         html! {
             <tr id={format!("client-row-{name}")} class={classes!(focus.client(&name).then_some("focus"))}>
                 <th scope="row" title={t!(lang, "what it believes is on its own clock, with its safety margin")}>{ name.clone() }</th>
@@ -126,11 +101,11 @@ pub fn storage(p: &PanelProps) -> Html {
         html! {
             <li class={class}>
                 <time>{ fmt_us(x.t_us as i64, lang) }</time>
-                { format!(" {}", if x.accepted {
+                { " " }{ if x.accepted {
                     t!(lang, "{who} wrote {key} with token {token}: ✓ accepted", key = x.key, token = x.token)
                 } else {
                     t!(lang, "{who} wrote {key} with token {token}: ✗ rejected (stale token)", key = x.key, token = x.token)
-                }) }
+                } }
             </li>
         }
     });

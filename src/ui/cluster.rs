@@ -4,10 +4,12 @@
 //! role or term). Parts the lesson's caption names are highlighted.
 
 use super::props::{send, PanelProps};
-use crate::lang::{role_word, t, Lang};
+use crate::lang::{t, Lang};
 use crate::model::focus::{self, FocusSet};
 use crate::model::locks::lease_arc;
-use crate::model::text::{fmt_rate, fmt_us, kind_letter, num};
+use crate::model::text::{
+    fmt_rate, fmt_us, kind_letter, link_label, node_label, node_state_words, num,
+};
 use crate::model::Command;
 use crate::raft::Role;
 use crate::scenario::Action;
@@ -115,21 +117,7 @@ fn links(w: &World, p: &PanelProps, lang: Lang) -> Html {
             } else {
                 Action::Heal { from, to }
             };
-            let label = if up {
-                t!(
-                    lang,
-                    "link n{a} to n{b}: up; click to cut",
-                    a = a + 1,
-                    b = b + 1
-                )
-            } else {
-                t!(
-                    lang,
-                    "link n{a} to n{b}: cut; click to heal",
-                    a = a + 1,
-                    b = b + 1
-                )
-            };
+            let label = link_label(a + 1, b + 1, up, lang);
             let mid = ((p0.0 + q0.0) / 2.0, (p0.1 + q0.1) / 2.0);
             out.push(html! {
                 <g class={classes!("link", (!up).then_some("cut"))} id={format!("link-{}-{}", a + 1, b + 1)} role="button"
@@ -179,20 +167,7 @@ fn node(w: &World, i: usize, focus: &FocusSet, lang: Lang) -> Html {
     } else {
         role.name()
     };
-    let label = match state {
-        "leader" => t!(lang, "LEADER"),
-        "candidate" => t!(lang, "candidate"),
-        "precandidate" => t!(lang, "pre-cand."),
-        "crashed" => t!(lang, "CRASHED"),
-        "paused" => t!(lang, "PAUSED"),
-        _ => t!(lang, "follower"),
-    };
-    // The state in words for the node's title.
-    let state_words = match state {
-        "crashed" => t!(lang, "crashed").to_string(),
-        "paused" => t!(lang, "paused").to_string(),
-        role => role_word(role, lang),
-    };
+    let (label, state_words) = (node_label(state, lang), node_state_words(state, lang));
     let local = w.local_now(i);
     // The lease countdown on this node's own clock: a full ring is a whole lease, an empty
     // red ring a countdown that is over while the lock waits for its committed Expire.

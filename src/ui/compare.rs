@@ -35,24 +35,13 @@ fn pane_lines(w: &World, lang: Lang) -> Vec<(&'static str, String)> {
         }
     }
     for x in w.storage.writes.iter().rev().take(6) {
+        let (client, key, token) = (w.client_name(x.client), &x.key, x.token);
         v.push((
             "write",
             if x.accepted {
-                t!(
-                    lang,
-                    "{client} wrote {key} with token {token}: accepted",
-                    client = w.client_name(x.client),
-                    key = x.key,
-                    token = x.token
-                )
+                t!(lang, "{client} wrote {key} with token {token}: accepted")
             } else {
-                t!(
-                    lang,
-                    "{client} wrote {key} with token {token}: rejected",
-                    client = w.client_name(x.client),
-                    key = x.key,
-                    token = x.token
-                )
+                t!(lang, "{client} wrote {key} with token {token}: rejected")
             },
         ));
     }

@@ -55,15 +55,7 @@ fn history_overlay(
                 "{client} {what_op} {key}: invoked {at}, no answer (either outcome)"
             ),
             Some((t, a)) => {
-                use crate::sim::history::Answer;
-                let a = match a {
-                    Answer::Granted { token, lease_ms } => {
-                        t!(lang, "Granted{{{token}}} with a {lease_ms} ms lease")
-                    }
-                    Answer::Busy => t!(lang, "busy").into(),
-                    Answer::Released => t!(lang, "released").into(),
-                    Answer::NotHolder => t!(lang, "not the holder").into(),
-                };
+                let a = crate::model::text::answer_words(a, lang);
                 t!(
                     lang,
                     "{client} {what_op} {key}: invoked {at}, answered {a} at {when}",

@@ -29,6 +29,22 @@ fn v(invariant: Invariant, detail: crate::lang::Text) -> Violation {
     Violation { invariant, detail }
 }
 
+/// A lasting state's finding, reported once: its English (the key of `reported`) is made each
+/// time the state holds, its Russian only when the finding is new.
+fn once(
+    c: &mut Checker,
+    out: &mut Vec<Violation>,
+    invariant: Invariant,
+    detail: impl Fn(Lang) -> String,
+) {
+    let en = detail(Lang::En);
+    if !c.reported.contains(&en) {
+        let ru = detail(Lang::Ru);
+        c.reported.insert(en.clone());
+        out.push(v(invariant, crate::lang::Text::new(en, ru)));
+    }
+}
+
 /// History the invariants need beyond the present state.
 #[derive(Clone, Debug)]
 pub struct Checker {
@@ -666,14 +682,13 @@ pub fn leader_completeness(c: &mut Checker, w: &World, out: &mut Vec<Violation>)
             continue;
         }
         let term = s.raft.term();
-        if let Some((t, &(idx, h))) = c.committed.range(..term).next_back() {
+        if let Some((&t, &(idx, h))) = c.committed.range(..term).next_back() {
             let log = s.raft.log();
             if log.last_index() < idx || (idx >= log.start() && log.prefix_hash(idx) != Some(h)) {
                 // A lasting state: reported once per leader and term.
-                let detail = both!("leader n{} of term {term} lacks entries up to index {idx} committed in term {t}", i + 1);
-                if c.reported.insert(detail.en.clone()) {
-                    out.push(v(Invariant::LeaderCompleteness, detail));
-                }
+                once(c, out, Invariant::LeaderCompleteness, |lang| {
+                    t!(lang, "leader n{} of term {term} lacks entries up to index {idx} committed in term {t}", i + 1)
+                });
             }
         }
     }
@@ -724,10 +739,9 @@ pub fn lock_tables_agree(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
         }
         if let Some(want) = c.reference_digest(applied as Index) {
             if s.machine.digest() != want {
-                let detail = both!("n{}'s lock table at applied index {applied} differs from the other nodes' at that index", i + 1);
-                if c.reported.insert(detail.en.clone()) {
-                    out.push(v(Invariant::LockTablesAgree, detail));
-                }
+                once(c, out, Invariant::LockTablesAgree, |lang| {
+                    t!(lang, "n{}'s lock table at applied index {applied} differs from the other nodes' at that index", i + 1)
+                });
             }
         }
     }
@@ -808,23 +822,13 @@ pub fn one_believed_holder(c: &mut Checker, w: &World, out: &mut Vec<Violation>)
                 .push((cs.client.cfg.name.clone(), h.token));
         }
     }
-    let mut found = Vec::new();
     for (k, b) in believers {
         if b.len() > 1 {
-            let who: Vec<crate::lang::Text> =
-                b.iter().map(|(n, t)| both!("{n} (token {t})")).collect();
-            let (en, ru): (Vec<&str>, Vec<&str>) =
-                who.iter().map(|w| (w.en.as_str(), w.ru.as_str())).unzip();
-            let (en, ru) = (en.join(" and "), ru.join(" и "));
-            found.push(crate::lang::Text::new(
-                t!(Lang::En, "{who} all believe they hold {k}", who = en),
-                t!(Lang::Ru, "{who} all believe they hold {k}", who = ru),
-            ));
-        }
-    }
-    for detail in found {
-        if c.reported.insert(detail.en.clone()) {
-            out.push(v(Invariant::OneBelievedHolder, detail));
+            once(c, out, Invariant::OneBelievedHolder, |lang| {
+                let who: Vec<String> = b.iter().map(|(n, t)| t!(lang, "{n} (token {t})")).collect();
+                let who = who.join(t!(lang, " and "));
+                t!(lang, "{who} all believe they hold {k}")
+            });
         }
     }
 }
@@ -915,14 +919,11 @@ pub fn leader_liveness(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
             {
                 let heard = majority_heard_at(c, w, i, since);
                 if now.saturating_sub(heard) <= HEALTHY_WINDOW_US && heard > since {
-                    let detail = both!(
-                        "n{} lost the leadership of term {term} although a majority answered it {} ms ago: a needless election",
+                    once(c, out, Invariant::HealthyLeaderNotDeposed, |lang| {
+                        t!(lang, "n{} lost the leadership of term {term} although a majority answered it {} ms ago: a needless election",
                         i + 1,
-                        (now - heard) / 1000
-                    );
-                    if c.reported.insert(detail.en.clone()) {
-                        out.push(v(Invariant::HealthyLeaderNotDeposed, detail));
-                    }
+                        (now - heard) / 1000)
+                    });
                 }
             }
         }
@@ -946,14 +947,14 @@ pub fn leader_liveness(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
         if is_checked(w, Invariant::IsolatedLeaderStepsDown)
             && now.saturating_sub(heard.max(since)) > limit
         {
-            let detail = both!(
-                "n{} still leads term {term} but has not heard from a majority for over {} ms",
-                i + 1,
-                limit / 1000
-            );
-            if c.reported.insert(detail.en.clone()) {
-                out.push(v(Invariant::IsolatedLeaderStepsDown, detail));
-            }
+            once(c, out, Invariant::IsolatedLeaderStepsDown, |lang| {
+                t!(
+                    lang,
+                    "n{} still leads term {term} but has not heard from a majority for over {} ms",
+                    i + 1,
+                    limit / 1000
+                )
+            });
         }
     }
 }

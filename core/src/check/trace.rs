@@ -71,19 +71,19 @@ impl Rule {
     }
 
     /// The rule as the seed (or the Raft paper) says it.
-    pub fn words(self, lang: Lang) -> String {
+    pub fn words(self, lang: Lang) -> &'static str {
         match self {
-            Rule::TokenIsTheGrantsIndex => t!(lang, "Grant carries no token: the token is assigned deterministically by every node's state machine at the moment it applies the entry (its log index), so all nodes compute the same token.").into(),
-            Rule::ExpireDeletesOnlyOnTokenMatch => t!(lang, "Expire: the lock is deleted only if the token matches, so a late or duplicated Expire cannot erase a lock that was granted again in between.").into(),
-            Rule::DeletedOnlyByCommittedExpire => t!(lang, "Every node tracks the remaining lease time with its own local clock, but a lock is only ever deleted through a committed Expire command.").into(),
+            Rule::TokenIsTheGrantsIndex => t!(lang, "Grant carries no token: the token is assigned deterministically by every node's state machine at the moment it applies the entry (its log index), so all nodes compute the same token."),
+            Rule::ExpireDeletesOnlyOnTokenMatch => t!(lang, "Expire: the lock is deleted only if the token matches, so a late or duplicated Expire cannot erase a lock that was granted again in between."),
+            Rule::DeletedOnlyByCommittedExpire => t!(lang, "Every node tracks the remaining lease time with its own local clock, but a lock is only ever deleted through a committed Expire command."),
             Rule::ApplyResult => t!(lang, "Apply results: Granted{{token}} when the key was free; GrantRejected for a key already held; Released, or NotFound when the key was not held; Expired{{existed}} telling whether a lock was really deleted; Noop."),
-            Rule::ReleaseDeletesOnlyTheHoldersLock => t!(lang, "Release: a client releases the lock it holds; the leader proposes a client's Release only for that client's lock.").into(),
-            Rule::SameEntryOnEveryNode => t!(lang, "All nodes apply the same commands in the same order (Raft's Log Matching and State Machine Safety: no two nodes apply different entries at one index).").into(),
-            Rule::SameResultOnEveryNode => t!(lang, "Since all nodes apply the same commands in the same order, they always arrive at the same state (and the same apply result).").into(),
-            Rule::AppliesInOrder => t!(lang, "The state machine applies committed commands in order: each node applies index after index, without gaps, except where it installs a snapshot.").into(),
-            Rule::OneLeaderPerTerm => t!(lang, "Election Safety: at most one leader can be elected in a given term.").into(),
-            Rule::StorageRejectsStaleTokens => t!(lang, "Fencing: the storage accepts a write only with a token at least as high as any it accepted for that key.").into(),
-            Rule::ClientsSeeAMutexWithLeases => t!(lang, "What the clients were told is explainable by one lock per key, held by one client at a time, each hold ending by its Release or by its lease's expiry; the fencing tokens (log indexes) order the holds. Leases assume the servers' clocks run true: with drift or a jump this can fail, and the fencing tokens are what keeps the storage safe.").into(),
+            Rule::ReleaseDeletesOnlyTheHoldersLock => t!(lang, "Release: a client releases the lock it holds; the leader proposes a client's Release only for that client's lock."),
+            Rule::SameEntryOnEveryNode => t!(lang, "All nodes apply the same commands in the same order (Raft's Log Matching and State Machine Safety: no two nodes apply different entries at one index)."),
+            Rule::SameResultOnEveryNode => t!(lang, "Since all nodes apply the same commands in the same order, they always arrive at the same state (and the same apply result)."),
+            Rule::AppliesInOrder => t!(lang, "The state machine applies committed commands in order: each node applies index after index, without gaps, except where it installs a snapshot."),
+            Rule::OneLeaderPerTerm => t!(lang, "Election Safety: at most one leader can be elected in a given term."),
+            Rule::StorageRejectsStaleTokens => t!(lang, "Fencing: the storage accepts a write only with a token at least as high as any it accepted for that key."),
+            Rule::ClientsSeeAMutexWithLeases => t!(lang, "What the clients were told is explainable by one lock per key, held by one client at a time, each hold ending by its Release or by its lease's expiry; the fencing tokens (log indexes) order the holds. Leases assume the servers' clocks run true: with drift or a jump this can fail, and the fencing tokens are what keeps the storage safe."),
         }
     }
 }
@@ -121,7 +121,7 @@ impl LineError {
 
 impl std::fmt::Display for LineError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message.en)
+        f.write_str(&self.words(Lang::En))
     }
 }
 

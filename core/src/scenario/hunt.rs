@@ -3,7 +3,7 @@
 //! the shortest run that still break the same invariant, ready to open as a scenario or link.
 
 use super::{swarm, Action, Scenario, TimedAction};
-use crate::lang::{both, t, Lang, Text};
+use crate::lang::{both, t, Text};
 use crate::rng::Rng;
 use crate::sim::World;
 
@@ -255,28 +255,19 @@ pub fn shrink_seed(switches: &[&str], seed: u64) -> Result<Option<Found>, String
     };
     let mut shrunk = shrink(&sc, invariant);
     let list = switches.join(", ");
-    let with = |lang: Lang| {
-        if switches.is_empty() {
+    let (before, after) = (sc.timeline.len(), shrunk.timeline.len());
+    shrunk.description = Text::by_lang(|lang| {
+        let with = if switches.is_empty() {
             String::new()
         } else {
             t!(lang, ", switches: {list}")
-        }
-    };
-    let (before, after) = (sc.timeline.len(), shrunk.timeline.len());
-    shrunk.description = Text::new(
+        };
         t!(
-            Lang::En,
+            lang,
             "Found by the hunt (seed {seed}{with}): {detail}. The fault schedule was shrunk from {before} to {after} actions.",
-            with = with(Lang::En),
-            detail = detail.en
-        ),
-        t!(
-            Lang::Ru,
-            "Found by the hunt (seed {seed}{with}): {detail}. The fault schedule was shrunk from {before} to {after} actions.",
-            with = with(Lang::Ru),
-            detail = detail.get(Lang::Ru)
-        ),
-    );
+            detail = detail.get(lang)
+        )
+    });
     shrunk.lesson = Some(super::lesson::Lesson {
         title: both!("Found by the hunt: {invariant}"),
         captions: vec![super::lesson::Caption {

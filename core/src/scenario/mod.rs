@@ -399,11 +399,7 @@ impl ScenarioError {
 
 impl std::fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.field.is_empty() {
-            write!(f, "{}", self.message.en)
-        } else {
-            write!(f, "{}: {}", self.field, self.message.en)
-        }
+        f.write_str(&self.words(crate::lang::Lang::En))
     }
 }
 
