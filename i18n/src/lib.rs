@@ -2,8 +2,10 @@
 //!
 //! The English text is written in the code and is the key; its Russian comes from
 //! `i18n/ru.json` (an object of English → Russian) at compile time. The macro expands to
-//! `if lang.is_ru() { RU } else { EN }`: two `&'static str` for a plain text, two `format!`
-//! calls for a text with placeholders or arguments (only the chosen one runs). So:
+//! `if lang.is_ru() { RU } else { EN }`: two `&'static str` for a plain text; for a text with
+//! placeholders, one call of `crate::lang::fill(chosen text, &[&arg as &dyn Display, …])` with
+//! each placeholder rewritten as its argument's number (a text with a format spec, `{x:>3}`,
+//! keeps two `format!` calls). So:
 //!
 //! - a text without its Russian does not compile (the error names it and the file);
 //! - the two texts must have the same placeholders (a typo in one does not compile);
@@ -181,6 +183,15 @@ fn expand(input: TokenStream, both: bool) -> TokenStream {
                 Literal::string(&unescape(&ru)).to_string(),
                 Literal::string(&unescape(&en)).to_string(),
             )
+        } else if let Some((en, ru, args)) = filled(&en, &ru, rest, &en_named) {
+            // The arguments once, for both texts.
+            return format!(
+                "{{ let __args: &[&dyn ::core::fmt::Display] = &[{args}]; crate::lang::Text::new(crate::lang::fill({}, __args), crate::lang::fill({}, __args)) }}",
+                Literal::string(&en),
+                Literal::string(&ru)
+            )
+            .parse()
+            .unwrap_or_else(|_| error("both!: could not build the Text"));
         } else {
             let tail = format_tail(rest, &en_named);
             (
@@ -201,6 +212,17 @@ fn expand(input: TokenStream, both: bool) -> TokenStream {
         .parse()
         .expect("two literals");
     }
+    if let Some((en, ru, args)) = filled(&en, &ru, rest, &en_named) {
+        // One call of a shared function instead of two format! expansions: the texts hold their
+        // arguments' numbers (`{0}`), and the arguments are `&dyn Display`.
+        return format!(
+            "crate::lang::fill(if {lang}.is_ru() {{ {} }} else {{ {} }}, &[{args}])",
+            Literal::string(&ru),
+            Literal::string(&en)
+        )
+        .parse()
+        .unwrap_or_else(|_| error("t!: could not build the fill call"));
+    }
     let tail = format_tail(rest, &en_named);
     format!(
         "if {lang}.is_ru() {{ ::std::format!({}{tail}) }} else {{ ::std::format!({}{tail}) }}",
@@ -209,6 +231,81 @@ fn expand(input: TokenStream, both: bool) -> TokenStream {
     )
     .parse()
     .unwrap_or_else(|_| error("t!: could not build the format! calls"))
+}
+
+/// For `crate::lang::fill`: both texts with each placeholder replaced by its argument's number
+/// (`{0}`, `{1}`, …; escaped braces stay escaped), and the arguments as `&(expr), …`. None for a
+/// text with a format spec (`{x:>3}`, `{r:?}`): those keep `format!`.
+fn filled(
+    en: &str,
+    ru: &str,
+    rest: &[Vec<TokenTree>],
+    en_named: &BTreeSet<String>,
+) -> Option<(String, String, String)> {
+    let mut names: Vec<String> = Vec::new();
+    let mut exprs: Vec<String> = Vec::new();
+    let mut positional = 0;
+    for a in rest {
+        match a.as_slice() {
+            [TokenTree::Ident(i), TokenTree::Punct(p), value @ ..]
+                if p.as_char() == '=' && p.spacing() == Spacing::Alone =>
+            {
+                names.push(i.to_string());
+                exprs.push(value.iter().cloned().collect::<TokenStream>().to_string());
+            }
+            _ => {
+                names.push(positional.to_string());
+                positional += 1;
+                exprs.push(a.iter().cloned().collect::<TokenStream>().to_string());
+            }
+        }
+    }
+    for name in en_named {
+        if !names.contains(name) {
+            names.push(name.clone());
+            exprs.push(name.clone());
+        }
+    }
+    let number = |text: &str| -> Option<String> {
+        let mut out = String::new();
+        let mut next = 0;
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '{' if chars.peek() == Some(&'{') => {
+                    chars.next();
+                    out.push_str("{{");
+                }
+                '}' if chars.peek() == Some(&'}') => {
+                    chars.next();
+                    out.push_str("}}");
+                }
+                '{' => {
+                    let inner: String = chars.by_ref().take_while(|c| *c != '}').collect();
+                    if inner.contains(':') {
+                        return None;
+                    }
+                    let name = inner.trim();
+                    let name = if name.is_empty() {
+                        next += 1;
+                        (next - 1).to_string()
+                    } else {
+                        name.to_string()
+                    };
+                    let i = names.iter().position(|n| *n == name)?;
+                    out.push_str(&format!("{{{i}}}"));
+                }
+                c => out.push(c),
+            }
+        }
+        Some(out)
+    };
+    let args = exprs
+        .iter()
+        .map(|e| format!("&({e}) as &dyn ::core::fmt::Display"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    Some((number(en)?, number(ru)?, args))
 }
 
 /// The format! arguments after the string: the macro's own, then `name = name` for each

@@ -66,15 +66,15 @@ impl Page {
             }
             Command::LoadBuiltin(name) => {
                 self.list_open = false;
-                match crate::scenario::builtin::get(&name).map(Playground::new) {
-                    Some(Ok(pg)) => {
-                        self.replace(pg);
-                        self.error = None;
-                        fx.push(Effect::SetFragment(format!("#scenario={name}")));
-                    }
-                    _ => self.error = Some(t!(self.lang, "There is no built-in scenario \"{name}\".")),
-                }
+                self.load_builtin(name, &mut fx);
             }
+            Command::Fetched(name, text) => match self.library.arrived(&name, text, self.lang) {
+                Some(Ok(sc)) => self.open_builtin(&name, sc, &mut fx),
+                Some(Err(why)) => {
+                    self.error = Some(t!(self.lang, "The lesson \"{name}\" could not be loaded: {why}."))
+                }
+                None => {}
+            },
             Command::LoadJson(json) => {
                 let r = Scenario::from_json(&json).map_err(|e| e.words(self.lang));
                 self.restart_with(r, t!(self.lang, "That scenario was refused: "));
@@ -119,6 +119,10 @@ impl Page {
                     }
                     let (embed, frag) = super::embed::split(&frag);
                     self.embed = embed;
+                    if let Some(name) = super::builtin_in(frag) {
+                        self.load_builtin(name.to_string(), &mut fx);
+                        return fx;
+                    }
                     frag.to_string()
                 }
                 .as_str(),
@@ -260,7 +264,12 @@ impl Page {
             Command::Presenter(on) => self.presenter = on,
             Command::Tools(open) => self.tools_open = open,
             Command::Help(h) => self.help = h,
-            Command::ScenarioList(open) => self.list_open = open,
+            Command::ScenarioList(open) => {
+                self.list_open = open;
+                if open {
+                    fx.extend(self.library.request_all());
+                }
+            }
             Command::LogFrom(f) => self.log_from = f,
             Command::DismissError => {
                 self.error = None;
@@ -308,6 +317,32 @@ impl Page {
         self.replay_job(job::JobKind::LessonNext, |pg| {
             pg.rewind_events(events, t_us)
         });
+    }
+
+    /// Open a built-in now if the page has its document, else fetch it and say it is loading
+    /// (the run in view stays until it arrives).
+    fn load_builtin(&mut self, name: String, fx: &mut Vec<Effect>) {
+        match self.library.get(&name) {
+            Some(sc) => self.open_builtin(&name, sc, fx),
+            None if crate::scenario::builtin::is_builtin(&name) => {
+                self.error = None;
+                fx.extend(self.library.request(&name));
+                self.library.loading = Some(name);
+            }
+            None => self.error = Some(t!(self.lang, "There is no built-in scenario \"{name}\".")),
+        }
+    }
+
+    fn open_builtin(&mut self, name: &str, sc: crate::scenario::Scenario, fx: &mut Vec<Effect>) {
+        self.library.loading = None;
+        match Playground::new(sc) {
+            Ok(pg) => {
+                self.replace(pg);
+                self.error = None;
+                fx.push(Effect::SetFragment(format!("#scenario={name}")));
+            }
+            Err(e) => self.error = Some(e.words(self.lang)),
+        }
     }
 
     pub(super) fn note_violation(&mut self) {

@@ -143,6 +143,11 @@ impl Watcher {
     /// The events since the last call, oldest first.
     pub fn poll(&mut self, page: &Page) -> Vec<Value> {
         let mut out = Vec::new();
+        // A lesson on its way (a link or a load message named a built-in): the host hears of
+        // the run it asked for, not of the one shown meanwhile.
+        if page.library.loading.is_some() {
+            return out;
+        }
         let sc = &page.pg.scenario;
         let view = super::lesson::view(page);
         let now_ms = page.pg.now_us() as f64 / 1000.0;

@@ -10,6 +10,7 @@
 //! - [`focus`]: what the current caption names, resolved to parts of the page;
 //! - [`edit`]: the controls that edit the scenario document and restart the run;
 //! - [`job`]: long work in slices (a far link, a seek, Next, the history check);
+//! - [`library`]: the built-in scenarios, fetched as files when the build does not carry them;
 //! - [`embed`]: the player for a course page's `<iframe>`, and its `postMessage` API;
 //! - `commands`: what each command does ([`Page::apply`] calls it).
 
@@ -21,6 +22,7 @@ pub mod focus;
 pub mod hunt;
 pub mod job;
 pub mod lesson;
+pub mod library;
 pub mod locks;
 pub mod quiz;
 pub mod text;
@@ -127,6 +129,8 @@ pub enum Command {
     /// Replace the run: a built-in by name, a document (JSON), a link fragment (`v1.…` or
     /// `scenario=NAME`).
     LoadBuiltin(String),
+    /// A built-in's file fetched (its name, its text or why it could not be had).
+    Fetched(String, Result<String, String>),
     LoadJson(String),
     /// A file the user picked: its text, or why it could not be read.
     Import(Result<String, String>),
@@ -221,6 +225,8 @@ pub enum Effect {
     StopHunt,
     /// The language changed: remember it, and say it to the document and the address bar.
     Lang(Lang),
+    /// Fetch a built-in's document, `scenarios/NAME.json`, and answer [`Command::Fetched`].
+    Fetch(String),
 }
 
 /// The whole page's state.
@@ -280,6 +286,8 @@ pub struct Page {
     pub loaded: u64,
     /// The language of every word on the page (and of a lesson that has it).
     pub lang: Lang,
+    /// The built-in scenarios' documents, compiled in or fetched.
+    pub library: library::Library,
 }
 
 /// A fragment's language (`…&lang=ru`, as share links carry it, or a hand-made `#lang=ru`), and
@@ -328,6 +336,13 @@ pub fn default_scenario() -> Scenario {
     Scenario::from_json(PLAYGROUND_JSON).expect("the built-in playground scenario is valid")
 }
 
+/// The built-in a fragment names (`scenario=NAME`): it opens through the page's library
+/// (compiled in, fetched before, or fetched now).
+fn builtin_in(frag: &str) -> Option<&str> {
+    let name = frag.trim_start_matches('#').strip_prefix("scenario=")?;
+    crate::scenario::builtin::is_builtin(name).then_some(name)
+}
+
 /// What a URL fragment asks for: a share link (`v1.…`) with its moment, a built-in
 /// (`scenario=NAME`) at its start, or nothing. Errors are messages for the page. The run is not
 /// advanced here: the page replays to the moment in slices.
@@ -340,11 +355,8 @@ pub fn playground_from_fragment(
         return Ok(None);
     }
     if let Some(name) = frag.strip_prefix("scenario=") {
-        let sc = crate::scenario::builtin::get(name)
-            .ok_or_else(|| t!(lang, "There is no built-in scenario \"{name}\"."))?;
-        return Playground::new(sc)
-            .map(|pg| Some((pg, 0)))
-            .map_err(|e| e.words(lang));
+        // A built-in's name is not asked for here ([`builtin_in`]).
+        return Err(t!(lang, "There is no built-in scenario \"{name}\"."));
     }
     let shared = crate::scenario::link::decode(frag).map_err(|e| {
         t!(
@@ -397,6 +409,7 @@ impl Page {
             embed_code: None,
             loaded: 0,
             lang: Lang::En,
+            library: library::Library::default(),
         };
         page.lesson.follow(&page.pg.scenario);
         page.work_jobs(job::FRAME_BUDGET_MS);
@@ -412,10 +425,29 @@ impl Page {
     /// The same, with the page's wall clock (a far moment is reached by a job, in slices) and
     /// the reader's language (a `lang` in the fragment wins over it).
     pub fn from_fragment_with_clock(frag: &str, clock: Rc<dyn Fn() -> f64>, lang: Lang) -> Page {
+        Page::open_fragment(frag, clock, lang, library::Library::default())
+    }
+
+    /// The same, with the built-ins' documents as `library` has them.
+    pub fn open_fragment(
+        frag: &str,
+        clock: Rc<dyn Fn() -> f64>,
+        lang: Lang,
+        library: library::Library,
+    ) -> Page {
         let (frag, in_link) = split_lang(frag);
         let lang = in_link.unwrap_or(lang);
         let (embed, frag) = embed::split(&frag);
-        let (pg, moment, error) = match playground_from_fragment(frag, lang) {
+        let builtin = builtin_in(frag);
+        let here = builtin.and_then(|n| library.get(n));
+        let fetch = builtin.filter(|_| here.is_none());
+        let opened = match here {
+            Some(sc) => Playground::new(sc)
+                .map(|pg| Some((pg, 0)))
+                .map_err(|e| e.words(lang)),
+            None => playground_from_fragment(if builtin.is_some() { "" } else { frag }, lang),
+        };
+        let (pg, moment, error) = match opened {
             Ok(Some((pg, moment))) => (pg, moment, None),
             Ok(None) => (Playground::new(default_scenario()).expect("valid"), 0, None),
             Err(e) => (
@@ -429,8 +461,26 @@ impl Page {
         page.error = error;
         page.embed = embed;
         page.list_open = frag.trim_start_matches('#') == "scenarios";
+        page.library = library;
+        page.library.loading = fetch.map(str::to_string);
         page.open_at(moment);
         page
+    }
+
+    /// What the page needs fetched as it opens: the built-in its link names, the stories of
+    /// the scenario list.
+    pub fn start_effects(&mut self) -> Vec<Effect> {
+        let mut fx: Vec<Effect> = self
+            .library
+            .loading
+            .clone()
+            .and_then(|n| self.library.request(&n))
+            .into_iter()
+            .collect();
+        if self.list_open {
+            fx.extend(self.library.request_all());
+        }
+        fx
     }
 
     /// Go to a link's moment: a job, announced when it would take long.
@@ -460,6 +510,17 @@ impl Page {
         self.start_job(job::Job::run(kind, goal, from));
     }
 
+    /// What the scenario menu shows: the built-in running ("" for a document of the user's
+    /// own), also while another one loads (a banner says so) or after one failed to.
+    pub fn scenario_choice(&self) -> &str {
+        let name = &self.pg.scenario.name;
+        if crate::scenario::builtin::is_builtin(name) {
+            name
+        } else {
+            ""
+        }
+    }
+
     pub fn in_lesson(&self) -> bool {
         self.pg
             .scenario
@@ -476,6 +537,7 @@ impl Page {
     /// Replace the run, forgetting what belonged to the previous one.
     fn replace(&mut self, pg: Playground) {
         self.pg = pg;
+        self.library.loading = None;
         self.job = None;
         self.checking = None;
         self.compare = None;

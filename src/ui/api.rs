@@ -172,6 +172,18 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
         f.forget();
     }
 
+    // loading(): the built-in whose file the page is fetching to open it, or null.
+    let p = pg.clone();
+    let loading = Closure::<dyn Fn() -> JsValue>::new(move || {
+        p.borrow()
+            .library
+            .loading
+            .as_deref()
+            .map_or(JsValue::NULL, JsValue::from_str)
+    });
+    set(&obj, "loading", loading.as_ref());
+    loading.forget();
+
     // lang(): the page's language, "en" or "ru". setLang(code): switch it, as the bar's menu does
     // (a code the page does not have gets a message and changes nothing).
     let p = pg.clone();

@@ -92,6 +92,12 @@ impl App {
                 }
                 Effect::StopHunt => self.hunt = None,
                 Effect::Lang(l) => effects::set_lang(l),
+                Effect::Fetch(name) => {
+                    let link = ctx.link().clone();
+                    effects::fetch_scenario(name, move |name, text| {
+                        link.send_message(Msg::Command(Command::Fetched(name, text)))
+                    });
+                }
             }
         }
     }
@@ -112,6 +118,7 @@ impl Component for App {
         );
         first.base_url = effects::base_url();
         let busy = first.busy();
+        let start = first.start_effects();
         let page: Shared = Rc::new(RefCell::new(first));
         let frame_log: FrameLog = Rc::default();
         api::install(
@@ -160,6 +167,9 @@ impl Component for App {
         if busy {
             ctx.link()
                 .send_message(Msg::Applied(vec![Effect::StartFrames]));
+        }
+        if !start.is_empty() {
+            ctx.link().send_message(Msg::Applied(start));
         }
         App {
             _resize: resize,
@@ -250,6 +260,7 @@ impl Component for App {
             log.push_back([advance, total - advance, total]);
         }
         self.stage.after_render(&self.page.borrow());
+        effects::keep_select("scenario", self.page.borrow().scenario_choice());
         if let Some(host) = &mut self.host {
             host.tell(&self.page.borrow());
         }

@@ -64,11 +64,11 @@ pub fn scenario_bar(p: &PanelProps) -> Html {
     let options = |break_it: bool| {
         let current = current.clone();
         crate::scenario::builtin::names().filter(move |n| crate::scenario::builtin::is_break_it(n) == break_it).map(move |name| {
-            let title = crate::scenario::builtin::get(name).and_then(|s| s.lesson.map(|l| l.title.get(lang).to_string())).unwrap_or_else(|| t!(lang, "free play").to_string());
+            let title = crate::scenario::builtin::title(name).map(|t| t.get(lang).to_string()).filter(|t| !t.is_empty()).unwrap_or_else(|| t!(lang, "free play").to_string());
             html! { <option value={name} selected={name == current}>{ format!("{name} — {title}") }</option> }
         })
     };
-    let own = crate::scenario::builtin::get(&current).is_none();
+    let own = !crate::scenario::builtin::is_builtin(&current);
     html! {
         <div class="scenario-bar" role="group" aria-label={t!(lang, "Scenarios and sharing")}>
             <h1>{ "raftlock" }</h1>

@@ -4,6 +4,7 @@
 use super::props::{send, PanelProps};
 use crate::lang::t;
 use crate::model::job::{JobCommand, JobKind};
+use crate::model::library::Doc;
 use crate::model::Command;
 use yew::prelude::*;
 
@@ -15,6 +16,12 @@ pub fn banners(p: &PanelProps) -> Html {
         { if let Some(e) = &page.error { html! {
             <div class="banner error" role="alert" id="error">{ e.clone() }
                 <button onclick={send(p, Command::DismissError)} aria-label={t!(lang, "Dismiss")}>{ "✕" }</button></div>
+        } } else { html! {} } }
+        { if let Some(name) = &page.library.loading { html! {
+            <div class="banner progress" role="status" id="loading-lesson">
+                <progress aria-label={t!(lang, "Loading the lesson")} />
+                <span>{ t!(lang, "Loading the lesson “{}”…", crate::scenario::builtin::title(name).map(|t| t.get(lang).to_string()).filter(|t| !t.is_empty()).unwrap_or_else(|| name.clone())) }</span>
+            </div>
         } } else { html! {} } }
         { if let Some(v) = &page.stopped_at { html! {
             <div class="banner violation" role="alert" id="violation">{ t!(lang, "Paused at a broken invariant: {v}") }</div>
@@ -70,17 +77,25 @@ pub fn progress(p: &PanelProps) -> Html {
 
 /// The scenario list page (deep link `#scenarios`): every built-in with its story and a link.
 pub fn scenario_list(p: &PanelProps) -> Html {
-    let lang = p.page.borrow().lang;
+    let page = p.page.borrow();
+    let lang = page.lang;
     let cards = |break_it: bool| {
         crate::scenario::builtin::names().filter(move |n| crate::scenario::builtin::is_break_it(n) == break_it).map(|name| {
-        let sc = crate::scenario::builtin::get(name).expect("built-ins are valid");
-        let title = sc.lesson.as_ref().map_or(t!(lang, "Free play").to_string(), |l| l.title.get(lang).to_string());
+        let title = crate::scenario::builtin::title(name).map(|t| t.get(lang).to_string()).filter(|t| !t.is_empty()).unwrap_or_else(|| t!(lang, "Free play").to_string());
         let n = name.to_string();
+        // The stories come with the documents (fetched when the list opens).
+        let story = match page.library.doc(name) {
+            Some(Doc::Here(sc)) => html! { <>
+                <p>{ sc.description.get(lang).to_string() }</p>
+                <small>{ t!(lang, "{name} · {} nodes · {} clients · {} s", sc.nodes, sc.clients.len(), sc.until_ms / 1000) }</small>
+            </> },
+            Some(Doc::Failed(why)) => html! { <p class="failed">{ t!(lang, "Its file could not be loaded: {why}.") }</p> },
+            _ => html! { <p class="coming">{ t!(lang, "Loading…") }</p> },
+        };
         html! {
             <li class={classes!("card", crate::scenario::builtin::is_break_it(name).then_some("break"))}>
                 <h3><a href={format!("#scenario={name}")} onclick={p.send.reform(move |e: MouseEvent| { e.prevent_default(); Command::LoadBuiltin(n.clone()) })}>{ title }</a></h3>
-                <p>{ sc.description.get(lang).to_string() }</p>
-                <small>{ t!(lang, "{name} · {} nodes · {} clients · {} s", sc.nodes, sc.clients.len(), sc.until_ms / 1000) }</small>
+                { story }
             </li>
         }
     })

@@ -1,9 +1,10 @@
 //! What the page model asks of the browser ([`Effect`]s other than the frame loop): the address
-//! bar, the clipboard, a download, and the hunt's Web Worker.
+//! bar, the clipboard, a download, a built-in scenario's file, and the hunt's Web Worker.
 
 use crate::lang::{t, Lang};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
 
 /// Milliseconds since the page loaded (performance.now()).
 pub fn now_ms() -> f64 {
@@ -104,6 +105,53 @@ fn linked_url(selector: &str) -> Option<String> {
     web_sys::Url::new_with_base(&href, &base)
         .ok()
         .map(|u| u.href())
+}
+
+/// Fetch a built-in's document (`scenarios/NAME.json`, beside the page; the service worker
+/// answers offline) and hand its text, or why there is none, to `done`.
+pub fn fetch_scenario(name: String, done: impl FnOnce(String, Result<String, String>) + 'static) {
+    wasm_bindgen_futures::spawn_local(async move {
+        let text = async {
+            let win = web_sys::window().ok_or("no window")?;
+            let url = format!("scenarios/{}.json", name);
+            let resp: web_sys::Response = JsFuture::from(win.fetch_with_str(&url))
+                .await
+                .map_err(js_words)?
+                .dyn_into()
+                .map_err(js_words)?;
+            if !resp.ok() {
+                return Err(format!("HTTP {}", resp.status()));
+            }
+            let text = JsFuture::from(resp.text().map_err(js_words)?)
+                .await
+                .map_err(js_words)?;
+            text.as_string().ok_or_else(|| "not text".to_string())
+        }
+        .await;
+        done(name, text.map_err(|e: String| e));
+    });
+}
+
+/// Show `value` in the `<select>` `id` (Yew's `selected` on an option no longer moves a select
+/// the user has touched: a lesson that failed to load would stay shown as chosen).
+pub fn keep_select(id: &str, value: &str) {
+    let select = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok());
+    if let Some(s) = select {
+        if s.value() != value {
+            s.set_value(value);
+        }
+    }
+}
+
+/// A JavaScript error's message.
+fn js_words(e: JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "failed".into())
 }
 
 /// The hunt's worker; dropping it stops the worker.

@@ -40,12 +40,14 @@ export function serve(root = DIST, prefix = '/', { gzip = false, gate = null } =
 }
 
 /// A fresh browser profile; `locale` ('ru-RU', …) is the browser's language (navigator.languages).
-export async function launch({ locale = 'en-US' } = {}) {
+/// `serviceWorkers: 'block'` keeps the page's own worker out (so `page.route` sees every fetch).
+export async function launch({ locale = 'en-US', serviceWorkers = 'allow' } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'raftlock-chromium-'));
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
     locale,
+    serviceWorkers,
     viewport: { width: 1280, height: 720 },
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],
@@ -60,7 +62,8 @@ export async function openApp(context, url) {
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(url);
-  await page.waitForFunction(() => window.raftlock && document.querySelector('svg.cluster'), null, { timeout: 30000 });
+  // A built-in the link names arrives as a file after the app starts (loading() is its name until then).
+  await page.waitForFunction(() => window.raftlock && document.querySelector('svg.cluster') && window.raftlock.loading() === null, null, { timeout: 30000 });
   return { page, errors };
 }
 

@@ -33,9 +33,23 @@ test('after the first visit the page, a built-in scenario and the hunt work with
   try {
     await page.goto(`${srv.url}#scenario=ghost-lock`);
     await page.reload();
-    await page.waitForFunction(() => window.raftlock && document.querySelector('svg.cluster'), null, { timeout: 30000 });
+    await page.waitForFunction(() => window.raftlock && document.querySelector('svg.cluster') && window.raftlock.loading() === null, null, { timeout: 30000 });
+    assert.equal(await page.inputValue('#scenario'), 'ghost-lock', 'its file came from the cache');
     assert.equal((await snap(page)).now_us, 0);
     assert.equal(await page.evaluate(() => navigator.onLine), false);
+    // Every built-in's file is there too, and the list of scenarios tells their stories.
+    const names = await page.evaluate(() => [...document.querySelectorAll('#scenario option')].map((o) => o.value).filter(Boolean));
+    assert.equal(names.length, 25);
+    for (const name of names) {
+      await page.evaluate((n) => { location.hash = `#scenario=${n}`; }, name);
+      await page.waitForFunction((n) => document.querySelector('#scenario').value === n && window.raftlock.loading() === null, name);
+    }
+    await page.click('#all-scenarios');
+    await page.waitForFunction(() => document.querySelectorAll('#scenario-list li small').length === 25);
+    assert.equal(await page.locator('#scenario-list .failed').count(), 0);
+    await page.click('#close-list');
+    await page.evaluate(() => { location.hash = '#scenario=ghost-lock'; });
+    await page.waitForFunction(() => document.querySelector('#scenario').value === 'ghost-lock');
     // A built-in scenario plays.
     await page.evaluate(() => window.raftlock.runTo(3_000_000));
     assert.ok((await snap(page)).events > 0);
@@ -90,7 +104,7 @@ test('the page asks for nothing but its own files', async () => {
   const asked = [];
   page.on('request', (r) => asked.push(r.url()));
   await page.goto(`${srv.url}#scenario=ghost-lock`);
-  await page.waitForFunction(() => window.raftlock && document.querySelector('svg.cluster'), null, { timeout: 30000 });
+  await page.waitForFunction(() => window.raftlock && document.querySelector('svg.cluster') && window.raftlock.loading() === null, null, { timeout: 30000 });
   await page.evaluate(() => window.raftlock.runTo(5_000_000));
   const origin = new URL(srv.url).origin;
   const foreign = asked.filter((u) => !u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:'));

@@ -183,12 +183,48 @@ test('the scenario list page links every built-in scenario', async () => {
   // The ten "break it" scenarios are listed under their own heading, and grouped in the menu.
   assert.equal(await page.locator('#scenario-list ul.cards').nth(1).locator('li.break').count(), 10);
   assert.equal(await page.locator('#scenario optgroup[label^="Break it"] option').count(), 10);
+  // The stories come with the scenarios' files, fetched when the list opens.
+  await page.waitForFunction((n) => document.querySelectorAll('#scenario-list li small').length === n, Object.keys(golden).length);
+  assert.match(await page.locator('#scenario-list li').nth(2).innerText(), /A asks for k with a 30 s lease/);
   console.log('screenshot', await shot(page, 'scenario-list'));
   await page.click('#scenario-list a[href="#scenario=ghost-lock"]');
   await page.waitForSelector('#scenario-list', { state: 'detached' });
+  await page.waitForFunction(() => window.raftlock.loading() === null && document.querySelector('#scenario').value === 'ghost-lock');
   assert.match(await page.locator('.lesson h2').innerText(), /ghost lock/i);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('a lesson is fetched as a file when chosen; a file that does not come is a message and the run stays', async () => {
+  // No service worker: it would answer from its cache before page.route could.
+  const b = await launch({ serviceWorkers: 'block' });
+  const page = await b.context.newPage();
+  const asked = [];
+  page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+  await page.route('**/scenarios/ghost-lock.json', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  await page.route('**/scenarios/late-expire.json', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{"version": 1, "nodes": ' }));
+  await page.goto(url);
+  await page.waitForFunction(() => window.raftlock && document.querySelector('svg.cluster'));
+  assert.deepEqual(asked.filter((p) => p.includes('/scenarios/')), [], 'the first load fetches no lesson');
+  await page.selectOption('#scenario', 'three-clients');
+  await page.waitForFunction(() => window.raftlock.loading() === null && document.querySelector('#scenario').value === 'three-clients');
+  assert.deepEqual(asked.filter((p) => p.includes('/scenarios/')), ['/scenarios/three-clients.json']);
+  const before = await page.evaluate(() => window.raftlock.snapshot().trace_hash);
+  await page.selectOption('#scenario', 'ghost-lock');
+  await page.waitForSelector('#error');
+  assert.match(await page.textContent('#error'), /The lesson "ghost-lock" could not be loaded: HTTP 404\./);
+  assert.equal(await page.evaluate(() => window.raftlock.loading()), null);
+  assert.equal(await page.inputValue('#scenario'), 'three-clients');
+  assert.equal(await page.evaluate(() => window.raftlock.snapshot().trace_hash), before, 'the run stays');
+  await page.selectOption('#scenario', 'late-expire');
+  await page.waitForFunction(() => /The lesson "late-expire" could not be loaded: /.test(document.querySelector('#error')?.textContent || ''));
+  assert.equal(await page.inputValue('#scenario'), 'three-clients');
+  // Chosen again when its file is there: it opens.
+  await page.unroute('**/scenarios/ghost-lock.json');
+  await page.selectOption('#scenario', 'ghost-lock');
+  await page.waitForFunction(() => window.raftlock.loading() === null && document.querySelector('#scenario').value === 'ghost-lock');
+  assert.equal(await page.locator('#error').count(), 0);
+  await b.close();
 });
 
 test('side by side: the same seed and script with one switch flipped advance together, differences marked', async () => {
@@ -214,6 +250,7 @@ test('the clients\' history is checked in the page: linearizable, or the pair th
   await page.click('#check-history');
   assert.match(await page.locator('#history-verdict').textContent(), /linearizable as a mutex with leases \(46 holds/);
   await page.selectOption('#scenario', 'break-release-without-holder-check');
+  await page.waitForFunction(() => window.raftlock.loading() === null && document.querySelector('#scenario').value === 'break-release-without-holder-check');
   await page.evaluate(() => window.raftlock.runTo(1e12)); // stops at the violation (3.006 s): A's release is not answered yet
   await page.click('#check-history');
   assert.match(await page.locator('#history-verdict').textContent(), /linearizable/, 'an unanswered release counts as either outcome');

@@ -1,107 +1,39 @@
-//! The built-in narrated scenarios (files under `scenarios/`, compiled in). Each carries its
+//! The built-in narrated scenarios (files under `scenarios/`; the
+//! catalogue is compiled in, the documents where the build carries them). Each carries its
 //! story in `description` and its captions and expected outcomes in `lesson`.
 
 use super::Scenario;
+use crate::lang::Text;
 
-/// (name, document). The order is the classroom order.
-pub const BUILTINS: &[(&str, &str)] = &[
-    ("gc-pause", include_str!("../../../scenarios/gc-pause.json")),
-    (
-        "late-expire",
-        include_str!("../../../scenarios/late-expire.json"),
-    ),
-    (
-        "ghost-lock",
-        include_str!("../../../scenarios/ghost-lock.json"),
-    ),
-    (
-        "leader-crash-mid-lease",
-        include_str!("../../../scenarios/leader-crash-mid-lease.json"),
-    ),
-    (
-        "isolated-old-leader",
-        include_str!("../../../scenarios/isolated-old-leader.json"),
-    ),
-    (
-        "paused-leader",
-        include_str!("../../../scenarios/paused-leader.json"),
-    ),
-    (
-        "uncommitted-grant",
-        include_str!("../../../scenarios/uncommitted-grant.json"),
-    ),
-    (
-        "drift-and-jump",
-        include_str!("../../../scenarios/drift-and-jump.json"),
-    ),
-    (
-        "full-restart",
-        include_str!("../../../scenarios/full-restart.json"),
-    ),
-    (
-        "log-compaction",
-        include_str!("../../../scenarios/log-compaction.json"),
-    ),
-    (
-        "retried-grant",
-        include_str!("../../../scenarios/retried-grant.json"),
-    ),
-    (
-        "rejoin-without-prevote",
-        include_str!("../../../scenarios/rejoin-without-prevote.json"),
-    ),
-    (
-        "rejoin-with-prevote",
-        include_str!("../../../scenarios/rejoin-with-prevote.json"),
-    ),
-    (
-        "three-clients",
-        include_str!("../../../scenarios/three-clients.json"),
-    ),
-    (
-        "gc-pause-no-fencing",
-        include_str!("../../../scenarios/gc-pause-no-fencing.json"),
-    ),
-    (
-        "break-expire-ignores-token",
-        include_str!("../../../scenarios/break-expire-ignores-token.json"),
-    ),
-    (
-        "break-followers-delete",
-        include_str!("../../../scenarios/break-followers-delete.json"),
-    ),
-    (
-        "break-token-counter",
-        include_str!("../../../scenarios/break-token-counter.json"),
-    ),
-    (
-        "break-no-ghost-release",
-        include_str!("../../../scenarios/break-no-ghost-release.json"),
-    ),
-    (
-        "break-release-without-holder-check",
-        include_str!("../../../scenarios/break-release-without-holder-check.json"),
-    ),
-    (
-        "break-client-no-margin",
-        include_str!("../../../scenarios/break-client-no-margin.json"),
-    ),
-    (
-        "break-no-pre-vote",
-        include_str!("../../../scenarios/break-no-pre-vote.json"),
-    ),
-    (
-        "break-no-check-quorum",
-        include_str!("../../../scenarios/break-no-check-quorum.json"),
-    ),
-    (
-        "break-figure-8",
-        include_str!("../../../scenarios/break-figure-8.json"),
-    ),
-    (
-        "playground",
-        include_str!("../../../scenarios/playground.json"),
-    ),
+include!(concat!(env!("OUT_DIR"), "/builtins.rs"));
+
+/// The built-ins in classroom order (each a file `scenarios/NAME.json`).
+pub const NAMES: &[&str] = &[
+    "gc-pause",
+    "late-expire",
+    "ghost-lock",
+    "leader-crash-mid-lease",
+    "isolated-old-leader",
+    "paused-leader",
+    "uncommitted-grant",
+    "drift-and-jump",
+    "full-restart",
+    "log-compaction",
+    "retried-grant",
+    "rejoin-without-prevote",
+    "rejoin-with-prevote",
+    "three-clients",
+    "gc-pause-no-fencing",
+    "break-expire-ignores-token",
+    "break-followers-delete",
+    "break-token-counter",
+    "break-no-ghost-release",
+    "break-release-without-holder-check",
+    "break-client-no-margin",
+    "break-no-pre-vote",
+    "break-no-check-quorum",
+    "break-figure-8",
+    "playground",
 ];
 
 /// The "break it" scenarios: each switches off one safeguard and turns a named invariant red.
@@ -110,12 +42,60 @@ pub fn is_break_it(name: &str) -> bool {
 }
 
 pub fn names() -> impl Iterator<Item = &'static str> {
-    BUILTINS.iter().map(|(n, _)| *n)
+    NAMES.iter().copied()
 }
 
+/// Whether `name` is a built-in (its document may still have to be fetched: [`document`]).
+pub fn is_builtin(name: &str) -> bool {
+    NAMES.contains(&name)
+}
+
+/// A built-in's title (empty for free play), without its document.
+pub fn title(name: &str) -> Option<Text> {
+    TITLES
+        .binary_search_by(|(n, _, _)| n.cmp(&name))
+        .ok()
+        .map(|i| Text::new(TITLES[i].1, TITLES[i].2))
+}
+
+/// A built-in's document when this build carries it (the `builtin-docs` feature); the page's
+/// build fetches it from `scenarios/NAME.json` instead.
+pub fn document(name: &str) -> Option<&'static str> {
+    #[cfg(feature = "builtin-docs")]
+    {
+        DOCS.binary_search_by(|(n, _)| n.cmp(&name))
+            .ok()
+            .map(|i| DOCS[i].1)
+    }
+    #[cfg(not(feature = "builtin-docs"))]
+    {
+        let _ = name;
+        None
+    }
+}
+
+/// A built-in scenario, when this build carries its document.
 pub fn get(name: &str) -> Option<Scenario> {
-    BUILTINS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, json)| Scenario::from_json(json).expect("built-in scenarios are valid"))
+    document(name).map(|json| Scenario::from_json(json).expect("built-in scenarios are valid"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_file_under_scenarios_is_a_listed_builtin_with_its_title() {
+        let mut names: Vec<&str> = NAMES.to_vec();
+        names.sort_unstable();
+        let files: Vec<&str> = TITLES.iter().map(|t| t.0).collect();
+        assert_eq!(names, files);
+        for name in NAMES {
+            let sc = get(name).expect(name);
+            let want = sc.lesson.map(|l| l.title).unwrap_or_default();
+            assert_eq!(title(name), Some(want), "{name}");
+            assert_eq!(sc.name, *name, "the file's name is the scenario's");
+        }
+        assert_eq!(title("no-such"), None);
+        assert!(!is_builtin("no-such") && is_builtin("ghost-lock"));
+    }
 }

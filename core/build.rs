@@ -1,0 +1,66 @@
+//! The built-ins' catalogue, from the files under `scenarios/`: each one's name and title in both
+//! languages (always compiled in: the scenario menu needs them for its first frame), and, with the
+//! `builtin-docs` feature (the CLI, the tests), the documents themselves. The page's build goes
+//! without them and fetches a document from `scenarios/NAME.json` when it is chosen.
+use std::fmt::Write as _;
+use std::path::Path;
+
+fn text(v: &serde_json::Value) -> (String, String) {
+    match v {
+        serde_json::Value::String(s) => (s.clone(), String::new()),
+        serde_json::Value::Object(m) => {
+            let get = |k: &str| {
+                m.get(k)
+                    .and_then(|v| v.as_str())
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            (get("en"), get("ru"))
+        }
+        _ => Default::default(),
+    }
+}
+
+fn main() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("scenarios/")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort_by_key(|p| p.file_stem().map(|s| s.to_owned()));
+    let (mut titles, mut docs) = (String::new(), String::new());
+    for path in &files {
+        println!("cargo:rerun-if-changed={}", path.display());
+        let name = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .expect("a file name");
+        let doc: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).expect("readable"))
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let (en, ru) = doc
+            .get("lesson")
+            .and_then(|l| l.get("title"))
+            .map(text)
+            .unwrap_or_default();
+        writeln!(titles, "    ({name:?}, {en:?}, {ru:?}),").unwrap();
+        let abs = path.canonicalize().expect("a path");
+        writeln!(
+            docs,
+            "    ({name:?}, include_str!({:?})),",
+            abs.display().to_string()
+        )
+        .unwrap();
+    }
+    let out = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("builtins.rs");
+    std::fs::write(
+        out,
+        format!(
+            "/// (file name, English title, Russian title), by name.\npub(super) const TITLES: &[(&str, &str, &str)] = &[\n{titles}];\n\
+             /// (file name, document), by name.\n#[cfg(feature = \"builtin-docs\")]\npub(super) const DOCS: &[(&str, &str)] = &[\n{docs}];\n"
+        ),
+    )
+    .expect("OUT_DIR is writable");
+}

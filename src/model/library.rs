@@ -1,0 +1,299 @@
+//! The built-in scenarios as the page gets them. The CLI and the tests carry their documents
+//! compiled in (the `builtin-docs` feature); the page's build does not, so its first load holds
+//! no lesson text: it fetches `scenarios/NAME.json` when a lesson is chosen (the service worker
+//! keeps them for offline use) and keeps what it fetched for the session.
+
+use super::Effect;
+use crate::scenario::{builtin, Scenario};
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+
+#[derive(Debug)]
+pub struct Library {
+    /// The build carries the documents. Tests turn it off to take the page's road.
+    pub compiled: bool,
+    /// The built-in to open when its document arrives (the page says it is loading).
+    pub loading: Option<String>,
+    fetched: BTreeMap<String, Rc<Scenario>>,
+    /// Why a document could not be had (a later request tries again).
+    failed: BTreeMap<String, String>,
+    /// Asked for and not yet answered.
+    asked: BTreeSet<String>,
+}
+
+// Not derived: `compiled` follows the build's feature.
+#[allow(clippy::derivable_impls)]
+impl Default for Library {
+    fn default() -> Library {
+        Library {
+            compiled: cfg!(feature = "builtin-docs"),
+            loading: None,
+            fetched: BTreeMap::new(),
+            failed: BTreeMap::new(),
+            asked: BTreeSet::new(),
+        }
+    }
+}
+
+/// What the library holds of one built-in.
+#[derive(Debug, PartialEq)]
+pub enum Doc<'a> {
+    Here(Rc<Scenario>),
+    /// Asked for (or not yet): its document has not arrived.
+    Coming,
+    /// The fetch or the document failed: why.
+    Failed(&'a str),
+}
+
+impl Library {
+    /// A library that fetches every document, as the page's build does.
+    pub fn fetching() -> Library {
+        Library {
+            compiled: false,
+            ..Library::default()
+        }
+    }
+
+    /// A built-in's document as far as the page has it (None: no such built-in).
+    pub fn doc(&self, name: &str) -> Option<Doc<'_>> {
+        if !builtin::is_builtin(name) {
+            return None;
+        }
+        if self.compiled {
+            if let Some(sc) = builtin::get(name) {
+                return Some(Doc::Here(Rc::new(sc)));
+            }
+        }
+        Some(match (self.fetched.get(name), self.failed.get(name)) {
+            (Some(sc), _) => Doc::Here(Rc::clone(sc)),
+            (None, Some(why)) => Doc::Failed(why),
+            (None, None) => Doc::Coming,
+        })
+    }
+
+    /// A built-in's document, when the page has it.
+    pub fn get(&self, name: &str) -> Option<Scenario> {
+        match self.doc(name)? {
+            Doc::Here(sc) => Some(Rc::unwrap_or_clone(sc)),
+            _ => None,
+        }
+    }
+
+    /// Ask for a built-in's document: the fetch to make, unless it is here or on its way. A
+    /// failed one is asked for again.
+    pub fn request(&mut self, name: &str) -> Option<Effect> {
+        if matches!(self.doc(name)?, Doc::Here(_)) || !self.asked.insert(name.to_string()) {
+            return None;
+        }
+        self.failed.remove(name);
+        Some(Effect::Fetch(name.to_string()))
+    }
+
+    /// Every built-in not yet here (the scenario list shows their stories).
+    pub fn request_all(&mut self) -> Vec<Effect> {
+        builtin::names().filter_map(|n| self.request(n)).collect()
+    }
+
+    /// A fetch answered with the file's text, or why there is none. Keeps the document (a
+    /// broken one is a failure with the reason). Returns the result when it is the built-in
+    /// to open; an answer for a name that is no built-in changes nothing.
+    pub fn arrived(
+        &mut self,
+        name: &str,
+        text: Result<String, String>,
+        lang: crate::lang::Lang,
+    ) -> Option<Result<Scenario, String>> {
+        if !builtin::is_builtin(name) {
+            return None;
+        }
+        self.asked.remove(name);
+        let doc = text.and_then(|t| match Scenario::from_json(&t) {
+            Ok(sc) if sc.name == name => Ok(sc),
+            Ok(sc) => Err(crate::lang::t!(lang, "the file holds \"{}\"", sc.name)),
+            Err(e) => Err(e.words(lang)),
+        });
+        match &doc {
+            Ok(sc) => {
+                self.fetched.insert(name.to_string(), Rc::new(sc.clone()));
+            }
+            Err(why) => {
+                self.failed.insert(name.to_string(), why.clone());
+            }
+        }
+        (self.loading.as_deref() == Some(name)).then(|| {
+            self.loading = None;
+            doc
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::Lang;
+    use crate::model::{Command, Page};
+    use crate::playground::Playground;
+
+    fn file(name: &str) -> Result<String, String> {
+        Ok(builtin::document(name)
+            .expect("the tests carry the documents")
+            .to_string())
+    }
+
+    fn fetching_page() -> Page {
+        Page::open_fragment("", Rc::new(|| 0.0), Lang::En, Library::fetching())
+    }
+
+    #[test]
+    fn a_builtin_the_build_does_not_carry_is_fetched_when_chosen_and_opened_when_it_arrives() {
+        let mut p = fetching_page();
+        let fx = p.apply(Command::LoadBuiltin("ghost-lock".into()));
+        assert_eq!(fx, vec![Effect::Fetch("ghost-lock".into())]);
+        assert_eq!(p.library.loading.as_deref(), Some("ghost-lock"));
+        assert_eq!(
+            p.pg.scenario.name, "playground",
+            "the run in view stays meanwhile"
+        );
+        // Chosen again while on its way: no second fetch.
+        assert!(p
+            .apply(Command::LoadBuiltin("ghost-lock".into()))
+            .is_empty());
+        let fx = p.apply(Command::Fetched("ghost-lock".into(), file("ghost-lock")));
+        assert_eq!(p.pg.scenario.name, "ghost-lock");
+        assert!(p.in_lesson() && p.library.loading.is_none() && p.error.is_none());
+        assert!(fx.contains(&Effect::SetFragment("#scenario=ghost-lock".into())));
+        // Kept for the session: chosen again later, it opens at once.
+        p.apply(Command::LoadBuiltin("gc-pause".into()));
+        p.apply(Command::Fetched("gc-pause".into(), file("gc-pause")));
+        let fx = p.apply(Command::LoadBuiltin("ghost-lock".into()));
+        assert!(!fx.iter().any(|e| matches!(e, Effect::Fetch(_))));
+        assert_eq!(p.pg.scenario.name, "ghost-lock");
+    }
+
+    #[test]
+    fn a_failed_or_broken_fetch_leaves_the_run_says_why_and_a_second_choice_fetches_again() {
+        let mut p = fetching_page();
+        p.apply(Command::LoadBuiltin("ghost-lock".into()));
+        p.apply(Command::Fetched(
+            "ghost-lock".into(),
+            Err("HTTP 404".into()),
+        ));
+        assert_eq!(p.pg.scenario.name, "playground");
+        let e = p.error.clone().expect("a message");
+        assert!(e.contains("ghost-lock") && e.contains("HTTP 404"), "{e}");
+        assert!(p.library.loading.is_none());
+        assert_eq!(
+            p.scenario_choice(),
+            "playground",
+            "the menu shows the run again"
+        );
+        let fx = p.apply(Command::LoadBuiltin("ghost-lock".into()));
+        assert_eq!(fx, vec![Effect::Fetch("ghost-lock".into())], "asked again");
+        p.apply(Command::Fetched("ghost-lock".into(), Ok("{broken".into())));
+        assert!(p.error.as_deref().is_some_and(|e| e.contains("ghost-lock")));
+        p.apply(Command::LoadBuiltin("ghost-lock".into()));
+        p.apply(Command::Fetched("ghost-lock".into(), file("gc-pause")));
+        assert!(
+            p.error.as_deref().is_some_and(|e| e.contains("gc-pause")),
+            "another lesson's file is refused"
+        );
+        assert_eq!(p.pg.scenario.name, "playground");
+    }
+
+    #[test]
+    fn an_answer_nobody_waits_for_opens_nothing() {
+        let mut p = fetching_page();
+        let v = p.pg.scenario.clone();
+        p.apply(Command::Fetched("no-such".into(), file("gc-pause")));
+        p.apply(Command::Fetched("gc-pause".into(), file("gc-pause")));
+        assert_eq!(p.pg.scenario, v);
+        assert!(p.error.is_none());
+        // The user chose something else while a lesson was on its way: it stays.
+        p.apply(Command::LoadBuiltin("ghost-lock".into()));
+        p.apply(Command::LoadJson(
+            builtin::document("late-expire").unwrap().into(),
+        ));
+        p.apply(Command::Fetched("ghost-lock".into(), file("ghost-lock")));
+        assert_eq!(p.pg.scenario.name, "late-expire");
+    }
+
+    #[test]
+    fn a_link_naming_a_builtin_opens_it_once_fetched() {
+        let mut p = Page::open_fragment(
+            "#scenario=gc-pause&lang=ru",
+            Rc::new(|| 0.0),
+            Lang::En,
+            Library::fetching(),
+        );
+        assert_eq!(p.lang, Lang::Ru);
+        assert_eq!(p.start_effects(), vec![Effect::Fetch("gc-pause".into())]);
+        assert!(p.start_effects().is_empty(), "asked once");
+        p.apply(Command::Fetched("gc-pause".into(), file("gc-pause")));
+        assert_eq!(p.pg.scenario.name, "gc-pause");
+        // And a link that arrives later (hashchange).
+        let fx = p.apply(Command::OpenFragment("#scenario=ghost-lock".into()));
+        assert_eq!(fx, vec![Effect::Fetch("ghost-lock".into())]);
+        p.apply(Command::Fetched("ghost-lock".into(), file("ghost-lock")));
+        assert_eq!(p.pg.scenario.name, "ghost-lock");
+        // Back to one fetched before: it opens at once.
+        let fx = p.apply(Command::OpenFragment("#scenario=gc-pause".into()));
+        assert!(!fx.iter().any(|e| matches!(e, Effect::Fetch(_))));
+        assert_eq!(
+            (p.pg.scenario.name.as_str(), p.error.as_deref()),
+            ("gc-pause", None)
+        );
+        let p = Page::open_fragment(
+            "#scenario=no-such",
+            Rc::new(|| 0.0),
+            Lang::En,
+            Library::fetching(),
+        );
+        assert!(p.error.is_some() && p.library.loading.is_none());
+    }
+
+    #[test]
+    fn an_embedding_page_hears_ready_for_the_lesson_it_asked_for_once_it_arrived() {
+        let mut p = Page::open_fragment(
+            "#embed/scenario=gc-pause",
+            Rc::new(|| 0.0),
+            Lang::En,
+            Library::fetching(),
+        );
+        let mut w = crate::model::embed::Watcher::default();
+        assert!(w.poll(&p).is_empty(), "nothing of the run shown meanwhile");
+        p.apply(Command::Fetched("gc-pause".into(), file("gc-pause")));
+        let out = w.poll(&p);
+        assert_eq!(out[0]["type"], "raftlock:ready");
+        assert_eq!(out[0]["scenario"], "gc-pause");
+        let (fx, reply) =
+            p.host_message(&serde_json::json!({"type": "raftlock:load", "builtin": "ghost-lock"}));
+        assert_eq!(
+            (fx, reply),
+            (vec![Effect::Fetch("ghost-lock".into())], None)
+        );
+        assert!(w.poll(&p).is_empty());
+        p.apply(Command::Fetched("ghost-lock".into(), file("ghost-lock")));
+        assert_eq!(w.poll(&p)[0]["scenario"], "ghost-lock");
+    }
+
+    #[test]
+    fn the_scenario_list_fetches_every_story_once() {
+        let mut p = fetching_page();
+        let fx = p.apply(Command::ScenarioList(true));
+        assert_eq!(fx.len(), builtin::NAMES.len());
+        for n in builtin::NAMES {
+            assert_eq!(p.library.doc(n), Some(Doc::Coming));
+            p.apply(Command::Fetched(n.to_string(), file(n)));
+            assert!(matches!(p.library.doc(n), Some(Doc::Here(_))));
+        }
+        assert!(p.apply(Command::ScenarioList(true)).is_empty());
+        assert!(p.list_open && p.pg.scenario.name == "playground");
+        // With the documents compiled in, nothing is fetched.
+        let mut p = Page::new(Playground::new(crate::model::default_scenario()).unwrap());
+        assert!(p.apply(Command::ScenarioList(true)).is_empty());
+        assert!(p
+            .apply(Command::LoadBuiltin("ghost-lock".into()))
+            .iter()
+            .all(|e| !matches!(e, Effect::Fetch(_))));
+    }
+}
