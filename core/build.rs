@@ -22,7 +22,9 @@ fn text(v: &serde_json::Value) -> (String, String) {
 }
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
+    // Read at run time: a build script's binary may be shared between checkouts.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR");
+    let dir = Path::new(&manifest).join("../scenarios");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .expect("scenarios/")

@@ -300,12 +300,24 @@ fn filled(
         }
         Some(out)
     };
+    // As format! does: an argument no placeholder uses is a mistake.
+    let (en, ru) = (number(en)?, number(ru)?);
+    if let Some(unused) = (0..exprs.len()).find(|i| !en.contains(&format!("{{{i}}}"))) {
+        return Some((
+            String::new(),
+            String::new(),
+            format!(
+                "::core::compile_error!(\"t!: the argument `{}` is not used by the text\")",
+                exprs[unused].replace('"', "'")
+            ),
+        ));
+    }
     let args = exprs
         .iter()
         .map(|e| format!("&({e}) as &dyn ::core::fmt::Display"))
         .collect::<Vec<_>>()
         .join(", ");
-    Some((number(en)?, number(ru)?, args))
+    Some((en, ru, args))
 }
 
 /// The format! arguments after the string: the macro's own, then `name = name` for each

@@ -114,6 +114,14 @@ impl Page {
                     Command::Seek(t) if t > self.pg.now_us() => Command::RunTo(t),
                     c => c,
                 };
+                // Until the lesson it asked for has come, a command would act on the run shown
+                // meanwhile, which the lesson then replaces.
+                if let (Some(name), false) = (
+                    &self.library.loading,
+                    matches!(cmd, Command::LoadBuiltin(_) | Command::LoadJson(_)),
+                ) {
+                    return (Vec::new(), Some(error(&format!("raftlock is still loading the lesson \"{name}\": send this again after raftlock:ready"))));
+                }
                 self.error = None;
                 let fx = self.apply(cmd);
                 (fx, self.error.as_deref().map(error))
@@ -137,6 +145,8 @@ pub struct Watcher {
     checks: Vec<bool>,
     /// The captions (from 0) whose question's first answer was told.
     answered: std::collections::BTreeSet<usize>,
+    /// The lesson that was on its way at the last call.
+    waiting: Option<String>,
 }
 
 impl Watcher {
@@ -145,8 +155,21 @@ impl Watcher {
         let mut out = Vec::new();
         // A lesson on its way (a link or a load message named a built-in): the host hears of
         // the run it asked for, not of the one shown meanwhile.
-        if page.library.loading.is_some() {
+        if let Some(name) = &page.library.loading {
+            self.waiting = Some(name.clone());
             return out;
+        }
+        // It did not come (another run is in view): the host hears why.
+        if self
+            .waiting
+            .take()
+            .is_some_and(|n| n != page.pg.scenario.name)
+        {
+            out.push(error(
+                page.error
+                    .as_deref()
+                    .unwrap_or("the lesson could not be loaded"),
+            ));
         }
         let sc = &page.pg.scenario;
         let view = super::lesson::view(page);

@@ -64,6 +64,11 @@ impl Library {
                 return Some(Doc::Here(Rc::new(sc)));
             }
         }
+        // Free play is the page's default: every build carries it.
+        let free = super::default_scenario();
+        if free.name == name {
+            return Some(Doc::Here(Rc::new(free)));
+        }
         Some(match (self.fetched.get(name), self.failed.get(name)) {
             (Some(sc), _) => Doc::Here(Rc::clone(sc)),
             (None, Some(why)) => Doc::Failed(why),
@@ -277,11 +282,56 @@ mod tests {
     }
 
     #[test]
+    fn free_play_opens_without_a_fetch() {
+        let mut p = fetching_page();
+        p.apply(Command::LoadBuiltin("ghost-lock".into()));
+        p.apply(Command::Fetched("ghost-lock".into(), file("ghost-lock")));
+        let fx = p.apply(Command::LoadBuiltin("playground".into()));
+        assert!(!fx.iter().any(|e| matches!(e, Effect::Fetch(_))));
+        assert_eq!(p.pg.scenario.name, "playground");
+    }
+
+    #[test]
+    fn an_embedding_page_hears_why_a_lesson_did_not_come_and_waits_for_it() {
+        let mut p = Page::open_fragment(
+            "#embed/scenario=gc-pause",
+            Rc::new(|| 0.0),
+            Lang::En,
+            Library::fetching(),
+        );
+        let mut w = crate::model::embed::Watcher::default();
+        assert!(w.poll(&p).is_empty());
+        // A command meanwhile is refused with a reason, not done to the run shown meanwhile.
+        let (fx, reply) = p.host_message(&serde_json::json!({"type": "raftlock:next"}));
+        assert!(fx.is_empty());
+        assert!(reply.unwrap()["message"]
+            .as_str()
+            .unwrap()
+            .contains("still loading the lesson \"gc-pause\""));
+        p.apply(Command::Fetched("gc-pause".into(), Err("HTTP 404".into())));
+        let out = w.poll(&p);
+        assert_eq!(out[0]["type"], "raftlock:error");
+        assert!(
+            out[0]["message"].as_str().unwrap().contains("HTTP 404"),
+            "{out:?}"
+        );
+        let (_, reply) = p.host_message(&serde_json::json!({"type": "raftlock:next"}));
+        assert!(reply.is_none_or(|r| !r["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("still loading")));
+    }
+
+    #[test]
     fn the_scenario_list_fetches_every_story_once() {
         let mut p = fetching_page();
         let fx = p.apply(Command::ScenarioList(true));
-        assert_eq!(fx.len(), builtin::NAMES.len());
-        for n in builtin::NAMES {
+        assert_eq!(
+            fx.len(),
+            builtin::NAMES.len() - 1,
+            "free play is compiled in"
+        );
+        for n in builtin::NAMES.iter().filter(|n| **n != "playground") {
             assert_eq!(p.library.doc(n), Some(Doc::Coming));
             p.apply(Command::Fetched(n.to_string(), file(n)));
             assert!(matches!(p.library.doc(n), Some(Doc::Here(_))));

@@ -114,7 +114,11 @@ pub fn fetch_scenario(name: String, done: impl FnOnce(String, Result<String, Str
         let text = async {
             let win = web_sys::window().ok_or("no window")?;
             let url = format!("scenarios/{}.json", name);
-            let resp: web_sys::Response = JsFuture::from(win.fetch_with_str(&url))
+            // Revalidated with the host: a file cached by an earlier build is not taken for
+            // this one's (offline, the service worker answers from its cache).
+            let init = web_sys::RequestInit::new();
+            init.set_cache(web_sys::RequestCache::NoCache);
+            let resp: web_sys::Response = JsFuture::from(win.fetch_with_str_and_init(&url, &init))
                 .await
                 .map_err(js_words)?
                 .dyn_into()
