@@ -145,8 +145,13 @@ mod tests {
             .to_string())
     }
 
+    /// The page a link opens in the page's build (the documents fetched).
+    fn fetching_at(frag: &str) -> Page {
+        Page::open_fragment(frag, Rc::new(|| 0.0), Lang::En, Library::fetching())
+    }
+
     fn fetching_page() -> Page {
-        Page::open_fragment("", Rc::new(|| 0.0), Lang::En, Library::fetching())
+        fetching_at("")
     }
 
     #[test]
@@ -224,12 +229,7 @@ mod tests {
 
     #[test]
     fn a_link_naming_a_builtin_opens_it_once_fetched() {
-        let mut p = Page::open_fragment(
-            "#scenario=gc-pause&lang=ru",
-            Rc::new(|| 0.0),
-            Lang::En,
-            Library::fetching(),
-        );
+        let mut p = fetching_at("#scenario=gc-pause&lang=ru");
         assert_eq!(p.lang, Lang::Ru);
         assert_eq!(p.start_effects(), vec![Effect::Fetch("gc-pause".into())]);
         assert!(p.start_effects().is_empty(), "asked once");
@@ -247,23 +247,13 @@ mod tests {
             (p.pg.scenario.name.as_str(), p.error.as_deref()),
             ("gc-pause", None)
         );
-        let p = Page::open_fragment(
-            "#scenario=no-such",
-            Rc::new(|| 0.0),
-            Lang::En,
-            Library::fetching(),
-        );
+        let p = fetching_at("#scenario=no-such");
         assert!(p.error.is_some() && p.library.loading.is_none());
     }
 
     #[test]
     fn an_embedding_page_hears_ready_for_the_lesson_it_asked_for_once_it_arrived() {
-        let mut p = Page::open_fragment(
-            "#embed/scenario=gc-pause",
-            Rc::new(|| 0.0),
-            Lang::En,
-            Library::fetching(),
-        );
+        let mut p = fetching_at("#embed/scenario=gc-pause");
         let mut w = crate::model::embed::Watcher::default();
         assert!(w.poll(&p).is_empty(), "nothing of the run shown meanwhile");
         p.apply(Command::Fetched("gc-pause".into(), file("gc-pause")));
@@ -293,12 +283,7 @@ mod tests {
 
     #[test]
     fn an_embedding_page_hears_why_a_lesson_did_not_come_and_waits_for_it() {
-        let mut p = Page::open_fragment(
-            "#embed/scenario=gc-pause",
-            Rc::new(|| 0.0),
-            Lang::En,
-            Library::fetching(),
-        );
+        let mut p = fetching_at("#embed/scenario=gc-pause");
         let mut w = crate::model::embed::Watcher::default();
         assert!(w.poll(&p).is_empty());
         // A command meanwhile is refused with a reason, not done to the run shown meanwhile.
