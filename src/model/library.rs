@@ -8,6 +8,31 @@ use crate::scenario::{builtin, Scenario};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
+/// Why a built-in's file did not come.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Missing {
+    /// The host answered with this HTTP status.
+    Status(u16),
+    /// No answer at all: no connection (and no copy in the service worker's cache).
+    Unreachable,
+    /// No answer within [`FETCH_TIMEOUT_MS`]: the page gives up, and a second choice asks again.
+    Slow,
+}
+
+/// How long the page waits for a built-in's file.
+pub const FETCH_TIMEOUT_MS: u32 = 20_000;
+
+impl Missing {
+    pub fn words(&self, lang: crate::lang::Lang) -> String {
+        use crate::lang::t;
+        match self {
+            Missing::Status(code) => t!(lang, "the host answered HTTP {code}"),
+            Missing::Unreachable => t!(lang, "the host could not be reached").into(),
+            Missing::Slow => t!(lang, "no answer within {} s", FETCH_TIMEOUT_MS / 1000),
+        }
+    }
+}
+
 #[derive(Debug)]
 pub struct Library {
     /// The build carries the documents. Tests turn it off to take the page's road.
@@ -105,18 +130,20 @@ impl Library {
     pub fn arrived(
         &mut self,
         name: &str,
-        text: Result<String, String>,
+        text: Result<String, Missing>,
         lang: crate::lang::Lang,
     ) -> Option<Result<Scenario, String>> {
         if !builtin::is_builtin(name) {
             return None;
         }
         self.asked.remove(name);
-        let doc = text.and_then(|t| match Scenario::from_json(&t) {
-            Ok(sc) if sc.name == name => Ok(sc),
-            Ok(sc) => Err(crate::lang::t!(lang, "the file holds \"{}\"", sc.name)),
-            Err(e) => Err(e.words(lang)),
-        });
+        let doc = text
+            .map_err(|m| m.words(lang))
+            .and_then(|t| match Scenario::from_json(&t) {
+                Ok(sc) if sc.name == name => Ok(sc),
+                Ok(sc) => Err(crate::lang::t!(lang, "the file holds \"{}\"", sc.name)),
+                Err(e) => Err(e.words(lang)),
+            });
         match &doc {
             Ok(sc) => {
                 self.fetched.insert(name.to_string(), Rc::new(sc.clone()));
@@ -139,7 +166,7 @@ mod tests {
     use crate::model::{Command, Page};
     use crate::playground::Playground;
 
-    fn file(name: &str) -> Result<String, String> {
+    fn file(name: &str) -> Result<String, Missing> {
         Ok(builtin::document(name)
             .expect("the tests carry the documents")
             .to_string())
@@ -186,11 +213,14 @@ mod tests {
         p.apply(Command::LoadBuiltin("ghost-lock".into()));
         p.apply(Command::Fetched(
             "ghost-lock".into(),
-            Err("HTTP 404".into()),
+            Err(Missing::Status(404)),
         ));
         assert_eq!(p.pg.scenario.name, "playground");
         let e = p.error.clone().expect("a message");
-        assert!(e.contains("ghost-lock") && e.contains("HTTP 404"), "{e}");
+        assert_eq!(
+            e,
+            "The lesson \"ghost-lock\" could not be loaded: the host answered HTTP 404."
+        );
         assert!(p.library.loading.is_none());
         assert_eq!(
             p.scenario_choice(),
@@ -272,6 +302,19 @@ mod tests {
     }
 
     #[test]
+    fn why_a_file_did_not_come_is_said_in_the_readers_language() {
+        assert_eq!(
+            Missing::Status(404).words(Lang::Ru),
+            "сервер ответил HTTP 404"
+        );
+        assert_eq!(
+            Missing::Unreachable.words(Lang::En),
+            "the host could not be reached"
+        );
+        assert_eq!(Missing::Slow.words(Lang::Ru), "нет ответа за 20 с");
+    }
+
+    #[test]
     fn free_play_opens_without_a_fetch() {
         let mut p = fetching_page();
         p.apply(Command::LoadBuiltin("ghost-lock".into()));
@@ -293,7 +336,10 @@ mod tests {
             .as_str()
             .unwrap()
             .contains("still loading the lesson \"gc-pause\""));
-        p.apply(Command::Fetched("gc-pause".into(), Err("HTTP 404".into())));
+        p.apply(Command::Fetched(
+            "gc-pause".into(),
+            Err(Missing::Status(404)),
+        ));
         let out = w.poll(&p);
         assert_eq!(out[0]["type"], "raftlock:error");
         assert!(

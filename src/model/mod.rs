@@ -130,7 +130,7 @@ pub enum Command {
     /// `scenario=NAME`).
     LoadBuiltin(String),
     /// A built-in's file fetched (its name, its text or why it could not be had).
-    Fetched(String, Result<String, String>),
+    Fetched(String, Result<String, library::Missing>),
     LoadJson(String),
     /// A file the user picked: its text, or why it could not be read.
     Import(Result<String, String>),

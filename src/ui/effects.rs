@@ -2,6 +2,7 @@
 //! bar, the clipboard, a download, a built-in scenario's file, and the hunt's Web Worker.
 
 use crate::lang::{t, Lang};
+use crate::model::library::{Missing, FETCH_TIMEOUT_MS};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -109,30 +110,45 @@ fn linked_url(selector: &str) -> Option<String> {
 
 /// Fetch a built-in's document (`scenarios/NAME.json`, beside the page; the service worker
 /// answers offline) and hand its text, or why there is none, to `done`.
-pub fn fetch_scenario(name: String, done: impl FnOnce(String, Result<String, String>) + 'static) {
+pub fn fetch_scenario(name: String, done: impl FnOnce(String, Result<String, Missing>) + 'static) {
     wasm_bindgen_futures::spawn_local(async move {
         let text = async {
-            let win = web_sys::window().ok_or("no window")?;
+            let win = web_sys::window().ok_or(Missing::Unreachable)?;
             let url = format!("scenarios/{}.json", name);
             // Revalidated with the host: a file cached by an earlier build is not taken for
             // this one's (offline, the service worker answers from its cache).
             let init = web_sys::RequestInit::new();
             init.set_cache(web_sys::RequestCache::NoCache);
+            // A host that never answers: give up after a while (a second choice asks again).
+            let abort = web_sys::AbortController::new().ok();
+            let timer = abort.as_ref().map(|a| {
+                init.set_signal(Some(&a.signal()));
+                let a = a.clone();
+                gloo::timers::callback::Timeout::new(FETCH_TIMEOUT_MS, move || a.abort())
+            });
+            let failed = |_: JsValue| {
+                if abort.as_ref().is_some_and(|a| a.signal().aborted()) {
+                    Missing::Slow
+                } else {
+                    Missing::Unreachable
+                }
+            };
             let resp: web_sys::Response = JsFuture::from(win.fetch_with_str_and_init(&url, &init))
                 .await
-                .map_err(js_words)?
+                .map_err(failed)?
                 .dyn_into()
-                .map_err(js_words)?;
+                .map_err(failed)?;
             if !resp.ok() {
-                return Err(format!("HTTP {}", resp.status()));
+                return Err(Missing::Status(resp.status()));
             }
-            let text = JsFuture::from(resp.text().map_err(js_words)?)
+            let text = JsFuture::from(resp.text().map_err(failed)?)
                 .await
-                .map_err(js_words)?;
-            text.as_string().ok_or_else(|| "not text".to_string())
+                .map_err(failed)?;
+            drop(timer);
+            text.as_string().ok_or(Missing::Unreachable)
         }
         .await;
-        done(name, text.map_err(|e: String| e));
+        done(name, text);
     });
 }
 
@@ -148,14 +164,6 @@ pub fn keep_select(id: &str, value: &str) {
             s.set_value(value);
         }
     }
-}
-
-/// A JavaScript error's message.
-fn js_words(e: JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| e.as_string())
-        .unwrap_or_else(|| "failed".into())
 }
 
 /// The hunt's worker; dropping it stops the worker.

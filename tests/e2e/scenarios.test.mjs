@@ -212,10 +212,13 @@ test('a lesson is fetched as a file when chosen; a file that does not come is a 
   const before = await page.evaluate(() => window.raftlock.snapshot().trace_hash);
   await page.selectOption('#scenario', 'ghost-lock');
   await page.waitForSelector('#error');
-  assert.match(await page.textContent('#error'), /The lesson "ghost-lock" could not be loaded: HTTP 404\./);
+  assert.match(await page.textContent('#error'), /The lesson "ghost-lock" could not be loaded: the host answered HTTP 404\./);
   assert.equal(await page.evaluate(() => window.raftlock.loading()), null);
   assert.equal(await page.inputValue('#scenario'), 'three-clients');
   assert.equal(await page.evaluate(() => window.raftlock.snapshot().trace_hash), before, 'the run stays');
+  await page.route('**/scenarios/retried-grant.json', (route) => route.abort());
+  await page.selectOption('#scenario', 'retried-grant');
+  await page.waitForFunction(() => /The lesson "retried-grant" could not be loaded: the host could not be reached\./.test(document.querySelector('#error')?.textContent || ''));
   await page.selectOption('#scenario', 'late-expire');
   await page.waitForFunction(() => /The lesson "late-expire" could not be loaded: /.test(document.querySelector('#error')?.textContent || ''));
   assert.equal(await page.inputValue('#scenario'), 'three-clients');
