@@ -44,6 +44,8 @@ pub struct Library {
     failed: BTreeMap<String, String>,
     /// Asked for and not yet answered.
     asked: BTreeSet<String>,
+    /// Free play, the page's default: every build carries it.
+    free: Rc<Scenario>,
 }
 
 // Not derived: `compiled` follows the build's feature.
@@ -56,6 +58,7 @@ impl Default for Library {
             fetched: BTreeMap::new(),
             failed: BTreeMap::new(),
             asked: BTreeSet::new(),
+            free: Rc::new(super::default_scenario()),
         }
     }
 }
@@ -89,10 +92,8 @@ impl Library {
                 return Some(Doc::Here(Rc::new(sc)));
             }
         }
-        // Free play is the page's default: every build carries it.
-        let free = super::default_scenario();
-        if free.name == name {
-            return Some(Doc::Here(Rc::new(free)));
+        if self.free.name == name {
+            return Some(Doc::Here(Rc::clone(&self.free)));
         }
         Some(match (self.fetched.get(name), self.failed.get(name)) {
             (Some(sc), _) => Doc::Here(Rc::clone(sc)),

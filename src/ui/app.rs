@@ -7,16 +7,15 @@ use super::host::Host;
 use super::onscreen::OnScreen;
 use super::props::{Draw, FrameLog, Panel, PanelProps, Shared, FRAME_LOG_MAX};
 use super::{
-    api, clients, clocks, cluster, compare, controls, dialogs, embed, events, invariants, lesson,
-    locks, log, spacetime, stage, switches, trace,
+    api, clients, clocks, cluster, compare, controls, dialogs, embed, events, invariants, keys,
+    lesson, locks, log, spacetime, stage, switches, trace,
 };
 use crate::lang::t;
 use crate::model::{Command, Effect, Page};
-use gloo::events::{EventListener, EventListenerOptions};
+use gloo::events::EventListener;
 use gloo::render::{request_animation_frame, AnimationFrame};
 use std::cell::RefCell;
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 pub enum Msg {
@@ -126,34 +125,10 @@ impl Component for App {
             ctx.link().callback(Msg::Applied),
             frame_log.clone(),
         );
-        let link = ctx.link().clone();
         let send = ctx.link().callback(Msg::Command);
-        let doc = web_sys::window()
-            .and_then(|w| w.document())
-            .expect("a document");
-        let opts = EventListenerOptions::enable_prevent_default();
-        let p = page.clone();
-        let keys = EventListener::new_with_options(&doc, "keydown", opts, move |e| {
-            let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
-                return;
-            };
-            if e.ctrl_key() || e.meta_key() || e.alt_key() {
-                return;
-            }
-            let tag = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .map(|el| el.tag_name())
-                .unwrap_or_default();
-            if tag == "SELECT" || tag == "TEXTAREA" || (tag == "INPUT" && e.key() != "Escape") {
-                return;
-            }
-            let key = crate::model::shortcut_key(&e.key(), &e.code());
-            let cmd = Command::from_key(&key, &p.borrow());
-            if let Some(cmd) = cmd {
-                e.prevent_default();
-                link.send_message(Msg::Command(cmd));
-            }
+        let link = ctx.link().clone();
+        let keys = keys::listen(page.clone(), move |cmd| {
+            link.send_message(Msg::Command(cmd))
         });
         let l = ctx.link().clone();
         let win = web_sys::window().expect("a window");
@@ -251,6 +226,10 @@ impl Component for App {
             self.on_screen
                 .observe(move || link.send_message(Msg::Refresh));
         }
+        // The scenario menu follows the run after a command (a played frame changes neither).
+        if self.frame.is_none() {
+            effects::keep_select("scenario", self.page.borrow().scenario_choice());
+        }
         if let Some((t0, advance)) = self.frame.take() {
             let total = now_ms() - t0;
             let mut log = self.frame_log.borrow_mut();
@@ -260,7 +239,6 @@ impl Component for App {
             log.push_back([advance, total - advance, total]);
         }
         self.stage.after_render(&self.page.borrow());
-        effects::keep_select("scenario", self.page.borrow().scenario_choice());
         if let Some(host) = &mut self.host {
             host.tell(&self.page.borrow());
         }

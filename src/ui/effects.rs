@@ -121,7 +121,7 @@ pub fn fetch_scenario(name: String, done: impl FnOnce(String, Result<String, Mis
             init.set_cache(web_sys::RequestCache::NoCache);
             // A host that never answers: give up after a while (a second choice asks again).
             let abort = web_sys::AbortController::new().ok();
-            let timer = abort.as_ref().map(|a| {
+            let _timer = abort.as_ref().map(|a| {
                 init.set_signal(Some(&a.signal()));
                 let a = a.clone();
                 gloo::timers::callback::Timeout::new(FETCH_TIMEOUT_MS, move || a.abort())
@@ -144,7 +144,6 @@ pub fn fetch_scenario(name: String, done: impl FnOnce(String, Result<String, Mis
             let text = JsFuture::from(resp.text().map_err(failed)?)
                 .await
                 .map_err(failed)?;
-            drop(timer);
             text.as_string().ok_or(Missing::Unreachable)
         }
         .await;

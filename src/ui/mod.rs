@@ -1,7 +1,7 @@
 //! The Yew UI (wasm32 only): components that draw the page model (`crate::model`) and send it
 //! commands. Imports run one way: components → model → core.
 //!
-//! - [`app`]: the root: the frame loop, the keyboard, effects in the browser, the layout;
+//! - [`app`]: the root: the frame loop, effects in the browser, the layout; [`keys`]: the keyboard;
 //! - one file per panel: [`controls`], [`lesson`], [`cluster`], [`locks`], [`clients`],
 //!   [`log`], [`spacetime`], [`events`], [`invariants`], [`clocks`], [`switches`], [`compare`],
 //!   [`dialogs`]; what they share: [`props`]; [`embed`]: the player a course page embeds;
@@ -25,6 +25,7 @@ pub mod embed;
 pub mod events;
 pub mod host;
 pub mod invariants;
+pub mod keys;
 pub mod lesson;
 pub mod locks;
 pub mod log;

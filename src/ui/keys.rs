@@ -1,0 +1,37 @@
+//! The keyboard: a key pressed outside a text field becomes the page model's command
+//! (`Command::from_key`; a Russian layout's letters are read from the key's position).
+
+use crate::model::Command;
+use crate::ui::props::Shared;
+use gloo::events::{EventListener, EventListenerOptions};
+use wasm_bindgen::JsCast;
+
+/// Listen on the document; `send` gets each command a key makes.
+pub fn listen(page: Shared, send: impl Fn(Command) + 'static) -> EventListener {
+    let doc = web_sys::window()
+        .and_then(|w| w.document())
+        .expect("a document");
+    let opts = EventListenerOptions::enable_prevent_default();
+    EventListener::new_with_options(&doc, "keydown", opts, move |e| {
+        let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
+            return;
+        };
+        if e.ctrl_key() || e.meta_key() || e.alt_key() {
+            return;
+        }
+        let tag = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .map(|el| el.tag_name())
+            .unwrap_or_default();
+        if tag == "SELECT" || tag == "TEXTAREA" || (tag == "INPUT" && e.key() != "Escape") {
+            return;
+        }
+        let key = crate::model::shortcut_key(&e.key(), &e.code());
+        let cmd = Command::from_key(&key, &page.borrow());
+        if let Some(cmd) = cmd {
+            e.prevent_default();
+            send(cmd);
+        }
+    })
+}
