@@ -60,7 +60,8 @@ test('a browser in ru-RU opens the page in Russian, with no English word left ou
   const free = await englishLeft(page);
   // A lesson with a question, and the help dialog.
   await page.goto(`${srv.url}#scenario=gc-pause`);
-  await page.waitForFunction(() => window.raftlock && window.raftlock.lesson());
+  // A hash change: the lesson in view stays until the new one's file has come.
+  await page.waitForFunction(() => window.raftlock && window.raftlock.loading() === null && document.querySelector('#scenario').value === 'gc-pause');
   await openTools(page);
   const lesson = await englishLeft(page);
   await page.click('#help');
@@ -71,7 +72,8 @@ test('a browser in ru-RU opens the page in Russian, with no English word left ou
   console.log('screenshot', await shot(page, 'ru-lesson'));
   // A break-it lesson at its violation: the event line and its detail.
   await page.goto(`${srv.url}#scenario=break-token-counter`);
-  await page.waitForFunction(() => window.raftlock && window.raftlock.lesson());
+  // A hash change: the lesson in view stays until the new one's file has come.
+  await page.waitForFunction(() => window.raftlock && window.raftlock.loading() === null && document.querySelector('#scenario').value === 'break-token-counter');
   await page.evaluate(() => window.raftlock.runTo(1e12));
   await page.waitForFunction(() => /НАРУШЕНИЕ/.test(document.querySelector('ol.events').textContent));
   const broken = await englishLeft(page);
