@@ -34,6 +34,8 @@ lint:
 
 test-native:
 	cargo test --workspace
+	# The page's build has no Russian texts until a reader asks: findings must have theirs built in.
+	cargo test -p raftlock-core --no-default-features --features builtin-docs --test findings_in_russian
 
 test-wasm:
 	cargo test --target wasm32-unknown-unknown --test web

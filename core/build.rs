@@ -65,4 +65,30 @@ fn main() {
         ),
     )
     .expect("OUT_DIR is writable");
+    russian(&manifest);
+}
+
+/// The interface's Russian (`i18n/ru.json`), as the `t!` macro numbers it: its values in the
+/// order of their sorted keys. Always their count (the page checks the file it fetches against
+/// it); with the `ru-texts` feature (the CLI, the tests) the texts too. The page's build fetches
+/// them (`ru.json` in the site, written by scripts/post-build.sh) when a reader wants Russian.
+fn russian(manifest: &str) {
+    let path = Path::new(manifest).join("../i18n/ru.json");
+    println!("cargo:rerun-if-changed={}", path.display());
+    let map: std::collections::BTreeMap<String, String> =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("i18n/ru.json"))
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut out = format!(
+        "/// How many texts i18n/ru.json has.\npub const RU_COUNT: usize = {};\n\
+         /// The Russian texts, in the order of their sorted English keys.\n\
+         #[cfg(feature = \"ru-texts\")]\nstatic RU_TEXTS: [&str; {}] = [\n",
+        map.len(),
+        map.len()
+    );
+    for v in map.values() {
+        writeln!(out, "    {v:?},").unwrap();
+    }
+    out += "];\n";
+    let file = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("ru.rs");
+    std::fs::write(file, out).expect("OUT_DIR is writable");
 }

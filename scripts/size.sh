@@ -18,3 +18,7 @@ for f in "$dist"/*; do
 done
 printf 'first frame (html+js+wasm+css) gzipped: %d bytes = %d KB; budget %d KB: %s\n' "$total_gz" $((total_gz / 1024)) "$budget_kb" \
   "$([ $((total_gz / 1024)) -le $budget_kb ] && echo within || echo OVER)"
+if [ -f "$dist/ru.json" ]; then
+  ru_gz=$(gzip -9c "$dist/ru.json" | wc -c)
+  printf 'a Russian page also fetches ru.json (the interface'"'"'s Russian), gzipped: %d bytes = %d KB\n' "$ru_gz" $((ru_gz / 1024))
+fi

@@ -31,7 +31,17 @@ fn main() {
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id("app"))
         .expect("index.html has <div id=\"app\">");
-    yew::Renderer::<raftlock::ui::App>::with_root(root).render();
+    // A page in Russian waits for its texts (index.html started fetching them with the wasm).
+    use raftlock::ui::{app, effects};
+    if effects::document_lang() == raftlock::lang::Lang::Ru && !raftlock::lang::russian_ready() {
+        wasm_bindgen_futures::spawn_local(async move {
+            let russian = Some(effects::russian_texts().await);
+            yew::Renderer::<app::App>::with_root_and_props(root, app::AppProps { russian })
+                .render();
+        });
+    } else {
+        yew::Renderer::<app::App>::with_root(root).render();
+    }
 }
 
 /// The hunt, one slice at a time, for the worker: `switches` comma-separated, seeds

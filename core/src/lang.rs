@@ -1,13 +1,15 @@
 //! The page's two languages, and a text a lesson gives in either or both.
 //!
 //! Interface words are `t!` calls (the `raftlock-i18n` macro): English in the code, Russian
-//! from `i18n/ru.json`, both compiled in, so a missing Russian text is a compile error. A
+//! from `i18n/ru.json` by number ([`tr`]), so a missing Russian text is a compile error. The
+//! Russian table is compiled in with the `ru-texts` feature (the CLI, the tests); the page's
+//! build fetches it as `ru.json` for a reader who wants Russian ([`install`]). A
 //! scenario document's texts (description, title, captions, questions) are [`Text`]s: a plain
 //! string is English; `{"en": "…", "ru": "…"}` gives both, and either alone is allowed.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-pub use raftlock_i18n::{both, t};
+pub use raftlock_i18n::{both, t, tb};
 
 /// The Russian texts: named here so that an edit of the file rebuilds the crate (the macro
 /// reads it at compile time).
@@ -43,6 +45,143 @@ pub fn fill(template: &str, args: &[&dyn std::fmt::Display]) -> String {
         rest = &tail[(end + 1).min(tail.len())..];
     }
     out.push_str(rest);
+    out
+}
+
+include!(concat!(env!("OUT_DIR"), "/ru.rs"));
+
+/// The interface's Russian, ready for [`tr`]: `i18n/ru.json`'s values in the order of their
+/// sorted keys (the `t!` macro's numbers), a text without placeholders unescaped (`{{` → `{`).
+static RUSSIAN: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+
+/// The Russian texts, if they are here: compiled in with the `ru-texts` feature; the page's
+/// build has them once [`install`] took the fetched `ru.json`.
+fn russian() -> Option<&'static [&'static str]> {
+    #[cfg(feature = "ru-texts")]
+    return Some(RUSSIAN.get_or_init(|| {
+        RU_TEXTS
+            .iter()
+            .map(|&s| {
+                if has_placeholder(s) {
+                    s
+                } else {
+                    Box::leak(unescape(s).into_boxed_str()) as &str
+                }
+            })
+            .collect()
+    }));
+    #[cfg(not(feature = "ru-texts"))]
+    RUSSIAN.get().map(Vec::as_slice)
+}
+
+/// Whether the Russian texts are here (a page in Russian needs them first).
+pub fn russian_ready() -> bool {
+    russian().is_some()
+}
+
+/// Take the fetched `ru.json` (a JSON array of the texts, as scripts/post-build.sh writes it).
+/// Once: the texts live as long as the page. Refused, with the reason, if it is not an array of
+/// strings or it has another count than this build's (a file of another version).
+pub fn install(json: &str) -> Result<(), String> {
+    let texts: Vec<String> = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    if texts.len() != RU_COUNT {
+        return Err(format!(
+            "{} texts where this build has {RU_COUNT}",
+            texts.len()
+        ));
+    }
+    if RUSSIAN.get().is_none() {
+        let ready = texts
+            .into_iter()
+            .map(|s| {
+                let s = if has_placeholder(&s) { s } else { unescape(&s) };
+                Box::leak(s.into_boxed_str()) as &str
+            })
+            .collect();
+        let _ = RUSSIAN.set(ready);
+    }
+    Ok(())
+}
+
+fn unescape(s: &str) -> String {
+    s.replace("{{", "{").replace("}}", "}")
+}
+
+/// A `{` that is not `{{`.
+fn has_placeholder(s: &str) -> bool {
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '{' && chars.next() != Some('{') {
+            return true;
+        }
+    }
+    false
+}
+
+/// `t!` without arguments: text number `n` in `lang`; English where the Russian is not here.
+#[inline(never)]
+pub fn tr(lang: Lang, n: u16, en: &'static str) -> &'static str {
+    pick(russian(), lang, n).unwrap_or(en)
+}
+
+/// `t!` with arguments: the English `en` with its arguments' numbers (`{0}`), or the Russian
+/// text number `n` as written, whose k-th placeholder is argument `order[k]`.
+#[inline(never)]
+pub fn tr_fill(
+    lang: Lang,
+    n: u16,
+    order: &[u8],
+    en: &str,
+    args: &[&dyn std::fmt::Display],
+) -> String {
+    match pick(russian(), lang, n) {
+        Some(ru) => fill_in_order(ru, order, args),
+        None => fill(en, args),
+    }
+}
+
+fn pick(table: Option<&[&'static str]>, lang: Lang, n: u16) -> Option<&'static str> {
+    if lang.is_ru() {
+        table?.get(n as usize).copied()
+    } else {
+        None
+    }
+}
+
+/// `template`'s k-th placeholder (`{name}`, `{}`, `{0}`: any) replaced by `args[order[k]]`;
+/// `{{` and `}}` are braces.
+fn fill_in_order(template: &str, order: &[u8], args: &[&dyn std::fmt::Display]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(template.len() + 16 * args.len());
+    let mut k = 0;
+    let mut chars = template.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if chars.peek() == Some(&'{') => {
+                chars.next();
+                out.push('{');
+            }
+            '}' if chars.peek() == Some(&'}') => {
+                chars.next();
+                out.push('}');
+            }
+            '{' => {
+                let inner: String = chars.by_ref().take_while(|&c| c != '}').collect();
+                match order.get(k).and_then(|&i| args.get(i as usize)) {
+                    Some(a) => {
+                        let _ = write!(out, "{a}");
+                    }
+                    None => {
+                        out.push('{');
+                        out.push_str(&inner);
+                        out.push('}');
+                    }
+                }
+                k += 1;
+            }
+            c => out.push(c),
+        }
+    }
     out
 }
 
@@ -120,6 +259,8 @@ impl Text {
     }
 
     /// Made by one function for each language (for a text whose arguments are words too).
+    /// Its texts are `tb!`, with their Russian built in: the page's build fetches the other
+    /// texts' Russian only when a reader wants it, after this text may have been made.
     pub fn by_lang(text: impl Fn(Lang) -> String) -> Text {
         Text::new(text(Lang::En), text(Lang::Ru))
     }
@@ -279,6 +420,63 @@ mod tests {
         assert_eq!(calls, 1);
         assert_eq!(t!(Lang::En, "Answer {} (key {})", 2, 3), "Answer 2 (key 3)");
     }
+    /// `ru.json` as scripts/ru-texts.mjs writes it: the values in the order of sorted keys.
+    fn ru_file() -> String {
+        let map: std::collections::BTreeMap<String, String> =
+            serde_json::from_str(include_str!("../../i18n/ru.json")).unwrap();
+        serde_json::to_string(&map.into_values().collect::<Vec<_>>()).unwrap()
+    }
+
+    #[test]
+    fn t_takes_the_russian_by_its_number_with_the_russian_placeholder_order() {
+        // The Russian names its placeholders in another order than the English.
+        let (client, key, next, holder) = ("c2", "k", 7, "c1");
+        let say = |lang| {
+            t!(
+                lang,
+                "{client}'s Release{{{key}}} at index {next} deleted the lock {holder} held (token {})",
+                5
+            )
+        };
+        assert_eq!(
+            say(Lang::En),
+            "c2's Release{k} at index 7 deleted the lock c1 held (token 5)"
+        );
+        assert_eq!(
+            say(Lang::Ru),
+            "Release{k} клиента c2 на индексе 7 удалил блокировку, которую держал c1 (токен 5)"
+        );
+        // The numbers are the places of the English keys in sorted order.
+        let map: std::collections::BTreeMap<String, String> =
+            serde_json::from_str(include_str!("../../i18n/ru.json")).unwrap();
+        let table = russian().expect("compiled in for the tests");
+        assert_eq!(table.len(), RU_COUNT);
+        for (i, ru) in map.values().enumerate() {
+            let want = if has_placeholder(ru) {
+                ru.clone()
+            } else {
+                ru.replace("{{", "{").replace("}}", "}")
+            };
+            assert_eq!(table[i], want);
+        }
+    }
+
+    #[test]
+    fn without_its_russian_texts_the_page_speaks_english_and_a_wrong_file_is_refused() {
+        assert_eq!(pick(None, Lang::Ru, 3), None, "English stands in");
+        assert_eq!(pick(Some(&["а", "б"]), Lang::Ru, 1), Some("б"));
+        assert_eq!(pick(Some(&["а", "б"]), Lang::En, 1), None);
+        assert_eq!(pick(Some(&["а"]), Lang::Ru, 9), None);
+        assert!(install("{broken").is_err());
+        assert!(install("{\"a\": 1}").is_err());
+        let short = install(r#"["один"]"#).unwrap_err();
+        assert!(short.contains(&RU_COUNT.to_string()), "{short}");
+        assert_eq!(install(&ru_file()), Ok(()));
+        // A placeholder the arguments lack stays as written, never a panic.
+        assert_eq!(fill_in_order("{a} и {b}", &[0], &[&1]), "1 и {b}");
+        assert_eq!(fill_in_order("{{x}} {y}", &[0], &[&2]), "{x} 2");
+    }
+
     #[test]
     fn lang_follows_the_browsers_first_language_the_page_has() {
         assert_eq!(Lang::from_preferences(["de-DE", "ru-RU", "en"]), Lang::Ru);

@@ -2,9 +2,9 @@
 
 use super::{
     edit, hunt, job, playground_from_fragment, text, trace_view, Command, Effect, Export, Page,
-    SPEED_STOPS,
+    Russian, SPEED_STOPS,
 };
-use crate::lang::t;
+use crate::lang::{both, t, Lang};
 use crate::playground::Playground;
 use crate::scenario::Scenario;
 
@@ -114,8 +114,7 @@ impl Page {
                 {
                     let (frag, lang) = super::split_lang(&frag);
                     if let Some(l) = lang.filter(|l| *l != self.lang) {
-                        self.lang = l;
-                        fx.push(Effect::Lang(l));
+                        self.set_lang(l, &mut fx);
                     }
                     let (embed, frag) = super::embed::split(&frag);
                     self.embed = embed;
@@ -250,15 +249,31 @@ impl Page {
                     }
                 }
             }
-            Command::SetLang(l) => {
-                self.lang = l;
-                fx.push(Effect::Lang(l));
-                // What was written in the other language: the links carry their language, the
-                // stop message its words.
-                self.share_url = None;
-                self.embed_code = None;
-                if self.stopped_at.is_some() {
-                    self.note_violation();
+            Command::SetLang(l) => self.set_lang(l, &mut fx),
+            Command::RussianArrived(texts) => {
+                let wanted = matches!(self.russian, Russian::Coming { wanted: true });
+                match texts.map_err(|why| why.words(Lang::En)).and_then(|t| {
+                    crate::lang::install(&t).map_err(|e| {
+                        format!("the file is not this version's texts ({e})")
+                    })
+                }) {
+                    Ok(()) => {
+                        self.russian = Russian::Here;
+                        if wanted {
+                            self.set_lang(Lang::Ru, &mut fx);
+                        }
+                    }
+                    Err(why) => {
+                        // A page that opened in Russian without its texts goes on in English.
+                        self.russian = if wanted || self.lang == Lang::Ru {
+                            self.lang = Lang::En;
+                            // In both languages: the reader wanted Russian, which is not here.
+                            let words = both!("The Russian texts could not be loaded: {why}. The page stays in English; choose Русский to try again.");
+                            Russian::Failed(format!("{} / {}", words.ru, words.en))
+                        } else {
+                            Russian::NotHere
+                        };
+                    }
                 }
             }
             Command::Presenter(on) => self.presenter = on,
@@ -273,6 +288,9 @@ impl Page {
             Command::LogFrom(f) => self.log_from = f,
             Command::DismissError => {
                 self.error = None;
+                if matches!(self.russian, Russian::Failed(_)) {
+                    self.russian = Russian::NotHere;
+                }
                 self.help = false;
             }
             Command::Error(e) => self.error = Some(e),
@@ -298,6 +316,36 @@ impl Page {
     }
 
     /// Back: to the previous caption's moment, the exact earlier state (snapshots plus replay).
+    /// Switch the page's language. Russian needs its texts: without them, ask for them and
+    /// switch when they come ([`Command::RussianArrived`]).
+    fn set_lang(&mut self, l: Lang, fx: &mut Vec<Effect>) {
+        match (l, &self.russian) {
+            (Lang::Ru, Russian::NotHere | Russian::Failed(_)) => {
+                self.russian = Russian::Coming { wanted: true };
+                fx.push(Effect::FetchRussian);
+                return;
+            }
+            (Lang::Ru, Russian::Coming { .. }) => {
+                self.russian = Russian::Coming { wanted: true };
+                return;
+            }
+            (Lang::En, Russian::Coming { .. }) => self.russian = Russian::Coming { wanted: false },
+            _ => {}
+        }
+        if l == self.lang {
+            return;
+        }
+        self.lang = l;
+        fx.push(Effect::Lang(l));
+        // What was written in the other language: the links carry their language, the stop
+        // message its words.
+        self.share_url = None;
+        self.embed_code = None;
+        if self.stopped_at.is_some() {
+            self.note_violation();
+        }
+    }
+
     fn lesson_back(&mut self) {
         self.playing = false;
         let pos = self.lesson_pos();

@@ -143,6 +143,8 @@ pub enum Command {
     OpenFragment(String),
     /// The page's language (the switch in the bar; remembered by the browser).
     SetLang(Lang),
+    /// The interface's Russian texts fetched (`ru.json`), or why they could not be had.
+    RussianArrived(Result<String, library::Missing>),
     LessonNext,
     LessonBack,
     /// The student's answer to the open question (a choice, from 0).
@@ -227,6 +229,33 @@ pub enum Effect {
     Lang(Lang),
     /// Fetch a built-in's document, `scenarios/NAME.json`, and answer [`Command::Fetched`].
     Fetch(String),
+    /// Fetch the interface's Russian, `ru.json`, and answer [`Command::RussianArrived`].
+    FetchRussian,
+}
+
+/// The interface's Russian texts: the page's build fetches them when a reader first wants
+/// Russian (English readers never load them); the CLI and the tests have them compiled in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Russian {
+    Here,
+    NotHere,
+    /// They could not be had: the message the page shows (in both languages) until dismissed
+    /// or a later choice of Russian asks again.
+    Failed(String),
+    /// Asked for; `wanted`: switch to Russian when they come (the reader has not switched back).
+    Coming {
+        wanted: bool,
+    },
+}
+
+impl Default for Russian {
+    fn default() -> Russian {
+        if crate::lang::russian_ready() {
+            Russian::Here
+        } else {
+            Russian::NotHere
+        }
+    }
 }
 
 /// The whole page's state.
@@ -288,6 +317,8 @@ pub struct Page {
     pub lang: Lang,
     /// The built-in scenarios' documents, compiled in or fetched.
     pub library: library::Library,
+    /// The interface's Russian texts: here, or fetched on the first switch to Russian.
+    pub russian: Russian,
 }
 
 /// A fragment's language (`…&lang=ru`, as share links carry it, or a hand-made `#lang=ru`), and
@@ -410,6 +441,7 @@ impl Page {
             loaded: 0,
             lang: Lang::En,
             library: library::Library::default(),
+            russian: Russian::default(),
         };
         page.lesson.follow(&page.pg.scenario);
         page.work_jobs(job::FRAME_BUDGET_MS);

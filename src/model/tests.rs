@@ -632,6 +632,95 @@ fn set_lang_switches_every_word_keeps_the_run_and_rides_in_the_share_link() {
     assert_eq!(q.lang, Lang::Ru);
 }
 
+/// `ru.json` as the page's build serves it (scripts/ru-texts.mjs): the values by sorted key.
+fn ru_file() -> String {
+    let map: std::collections::BTreeMap<String, String> =
+        serde_json::from_str(include_str!("../../i18n/ru.json")).unwrap();
+    serde_json::to_string(&map.into_values().collect::<Vec<_>>()).unwrap()
+}
+
+#[test]
+fn the_first_switch_to_russian_fetches_its_texts_and_switches_when_they_come() {
+    let mut p = page("gc-pause");
+    // The page's build: no Russian until it is fetched.
+    p.russian = Russian::NotHere;
+    let h = hash(&p);
+    let fx = p.apply(Command::SetLang(Lang::Ru));
+    assert_eq!(fx, vec![Effect::FetchRussian]);
+    assert_eq!(p.lang, Lang::En, "English until the texts come");
+    // Asking again does not fetch twice.
+    assert!(p.apply(Command::SetLang(Lang::Ru)).is_empty());
+    let fx = p.apply(Command::RussianArrived(Ok(ru_file())));
+    assert!(fx.contains(&Effect::Lang(Lang::Ru)), "{fx:?}");
+    assert_eq!((p.lang, p.russian.clone()), (Lang::Ru, Russian::Here));
+    assert_eq!(hash(&p), h, "the run stays");
+    // Here now: back and forth at once.
+    assert_eq!(
+        p.apply(Command::SetLang(Lang::En)),
+        vec![Effect::Lang(Lang::En)]
+    );
+    assert_eq!(
+        p.apply(Command::SetLang(Lang::Ru)),
+        vec![Effect::Lang(Lang::Ru)]
+    );
+
+    // A reader who switched back before the texts came stays in English.
+    let mut p = page("gc-pause");
+    p.russian = Russian::NotHere;
+    p.apply(Command::SetLang(Lang::Ru));
+    assert!(p.apply(Command::SetLang(Lang::En)).is_empty());
+    assert!(p.apply(Command::RussianArrived(Ok(ru_file()))).is_empty());
+    assert_eq!((p.lang, p.russian.clone()), (Lang::En, Russian::Here));
+
+    // A link with `lang=ru` takes the same road.
+    let mut p = page("gc-pause");
+    p.russian = Russian::NotHere;
+    let fx = p.apply(Command::OpenFragment("#lang=ru".into()));
+    assert_eq!(fx, vec![Effect::FetchRussian]);
+}
+
+#[test]
+fn russian_texts_that_do_not_come_leave_the_page_in_english_with_the_reason() {
+    use library::Missing;
+    for (answer, why) in [
+        (Err(Missing::Status(404)), "HTTP 404"),
+        (Err(Missing::Unreachable), "could not be reached"),
+        (Ok("[\"один\"]".to_string()), "not this version's texts"),
+        (Ok("{broken".to_string()), "not this version's texts"),
+    ] {
+        let mut p = page("gc-pause");
+        p.russian = Russian::NotHere;
+        let h = hash(&p);
+        p.apply(Command::SetLang(Lang::Ru));
+        p.apply(Command::RussianArrived(answer));
+        assert_eq!(p.lang, Lang::En);
+        let Russian::Failed(e) = p.russian.clone() else {
+            panic!("a message: {:?}", p.russian)
+        };
+        assert!(e.contains("Русские тексты") && e.contains(why), "{e}");
+        assert!(e.contains("The Russian texts could not be loaded"), "{e}");
+        assert_eq!(hash(&p), h, "the run stays");
+        // A second choice of Русский asks again.
+        assert_eq!(
+            p.apply(Command::SetLang(Lang::Ru)),
+            vec![Effect::FetchRussian]
+        );
+    }
+    // A page that opened in Russian (index.html chose it) without its texts goes on in English.
+    let mut p =
+        Page::from_fragment_with_clock("#scenario=gc-pause", std::rc::Rc::new(|| 0.0), Lang::Ru);
+    p.russian = Russian::Coming { wanted: true };
+    p.apply(Command::RussianArrived(Err(Missing::Slow)));
+    assert_eq!(p.lang, Lang::En);
+    assert!(matches!(p.russian, Russian::Failed(_)));
+    // A lesson opening later (which clears old errors) leaves the message.
+    p.apply(Command::LoadBuiltin("ghost-lock".into()));
+    assert_eq!(p.pg.scenario.name, "ghost-lock");
+    assert!(matches!(p.russian, Russian::Failed(_)));
+    p.apply(Command::DismissError);
+    assert_eq!(p.russian, Russian::NotHere);
+}
+
 #[test]
 fn a_bad_link_or_file_is_refused_in_the_readers_language() {
     let clock = || std::rc::Rc::new(|| 0.0);

@@ -11,7 +11,8 @@ use super::{
     lesson, locks, log, spacetime, stage, switches, trace,
 };
 use crate::lang::t;
-use crate::model::{Command, Effect, Page};
+use crate::model::library::Missing;
+use crate::model::{Command, Effect, Page, Russian};
 use gloo::events::EventListener;
 use gloo::render::{request_animation_frame, AnimationFrame};
 use std::cell::RefCell;
@@ -28,6 +29,13 @@ pub enum Msg {
     Refresh,
     /// A `postMessage` from the page that embeds this one (the embed's API, `model::embed`).
     Host(serde_json::Value),
+}
+
+/// What `main` hands the app: for a page that opens in Russian, its texts as fetched (or why
+/// they could not be had).
+#[derive(Properties, PartialEq, Default)]
+pub struct AppProps {
+    pub russian: Option<Result<String, Missing>>,
 }
 
 pub struct App {
@@ -97,6 +105,13 @@ impl App {
                         link.send_message(Msg::Command(Command::Fetched(name, text)))
                     });
                 }
+                Effect::FetchRussian => {
+                    let link = ctx.link().clone();
+                    wasm_bindgen_futures::spawn_local(async move {
+                        let texts = effects::russian_texts().await;
+                        link.send_message(Msg::Command(Command::RussianArrived(texts)))
+                    });
+                }
             }
         }
     }
@@ -104,9 +119,14 @@ impl App {
 
 impl Component for App {
     type Message = Msg;
-    type Properties = ();
+    type Properties = AppProps;
 
     fn create(ctx: &Context<Self>) -> Self {
+        let russian = ctx.props().russian.clone();
+        if let Some(Ok(texts)) = &russian {
+            // Before the first words are made (a refused file is reported just below).
+            let _ = crate::lang::install(texts);
+        }
         // A link far into its run opens at once and replays in slices, frame by frame.
         // The language: a `lang` in the link, else the one index.html chose for `<html lang>`
         // (the remembered choice, else the browser's).
@@ -116,6 +136,10 @@ impl Component for App {
             effects::document_lang(),
         );
         first.base_url = effects::base_url();
+        if let Some(texts) = russian {
+            first.russian = Russian::Coming { wanted: true };
+            first.apply(Command::RussianArrived(texts));
+        }
         let busy = first.busy();
         let start = first.start_effects();
         let page: Shared = Rc::new(RefCell::new(first));

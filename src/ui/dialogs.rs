@@ -5,7 +5,7 @@ use super::props::{send, PanelProps};
 use crate::lang::t;
 use crate::model::job::{JobCommand, JobKind};
 use crate::model::library::Doc;
-use crate::model::Command;
+use crate::model::{Command, Russian};
 use yew::prelude::*;
 
 pub fn banners(p: &PanelProps) -> Html {
@@ -15,6 +15,10 @@ pub fn banners(p: &PanelProps) -> Html {
         <>
         { if let Some(e) = &page.error { html! {
             <div class="banner error" role="alert" id="error">{ e.clone() }
+                <button onclick={send(p, Command::DismissError)} aria-label={t!(lang, "Dismiss")}>{ "✕" }</button></div>
+        } } else { html! {} } }
+        { if let Russian::Failed(e) = &page.russian { html! {
+            <div class="banner error" role="alert" id="russian-error">{ e.clone() }
                 <button onclick={send(p, Command::DismissError)} aria-label={t!(lang, "Dismiss")}>{ "✕" }</button></div>
         } } else { html! {} } }
         { if let Some(name) = &page.library.loading { html! {

@@ -108,47 +108,65 @@ fn linked_url(selector: &str) -> Option<String> {
         .map(|u| u.href())
 }
 
-/// Fetch a built-in's document (`scenarios/NAME.json`, beside the page; the service worker
-/// answers offline) and hand its text, or why there is none, to `done`.
+/// Fetch `scenarios/NAME.json`, then call `done` with the name and its text (or why not).
 pub fn fetch_scenario(name: String, done: impl FnOnce(String, Result<String, Missing>) + 'static) {
     wasm_bindgen_futures::spawn_local(async move {
-        let text = async {
-            let win = web_sys::window().ok_or(Missing::Unreachable)?;
-            let url = format!("scenarios/{}.json", name);
-            // Revalidated with the host: a file cached by an earlier build is not taken for
-            // this one's (offline, the service worker answers from its cache).
-            let init = web_sys::RequestInit::new();
-            init.set_cache(web_sys::RequestCache::NoCache);
-            // A host that never answers: give up after a while (a second choice asks again).
-            let abort = web_sys::AbortController::new().ok();
-            let _timer = abort.as_ref().map(|a| {
-                init.set_signal(Some(&a.signal()));
-                let a = a.clone();
-                gloo::timers::callback::Timeout::new(FETCH_TIMEOUT_MS, move || a.abort())
-            });
-            let failed = |_: JsValue| {
-                if abort.as_ref().is_some_and(|a| a.signal().aborted()) {
-                    Missing::Slow
-                } else {
-                    Missing::Unreachable
-                }
-            };
-            let resp: web_sys::Response = JsFuture::from(win.fetch_with_str_and_init(&url, &init))
-                .await
-                .map_err(failed)?
-                .dyn_into()
-                .map_err(failed)?;
-            if !resp.ok() {
-                return Err(Missing::Status(resp.status()));
-            }
-            let text = JsFuture::from(resp.text().map_err(failed)?)
-                .await
-                .map_err(failed)?;
-            text.as_string().ok_or(Missing::Unreachable)
-        }
-        .await;
+        let text = fetch_text(&format!("scenarios/{name}.json")).await;
         done(name, text);
     });
+}
+
+/// The interface's Russian (`ru.json`): the fetch index.html started as the page loaded, when
+/// it chose Russian (`window.raftlockRussian`, a promise of the text or `{error}`), else a
+/// fetch of its own.
+pub async fn russian_texts() -> Result<String, Missing> {
+    let early = web_sys::window()
+        .and_then(|w| js_sys::Reflect::get(&w, &JsValue::from_str("raftlockRussian")).ok())
+        .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
+    if let Some(p) = early {
+        // Taken once: a later switch to Russian (after a failure) fetches again.
+        if let Some(w) = web_sys::window() {
+            let _ = js_sys::Reflect::delete_property(&w, &JsValue::from_str("raftlockRussian"));
+        }
+        if let Some(text) = JsFuture::from(p).await.ok().and_then(|v| v.as_string()) {
+            return Ok(text);
+        }
+    }
+    fetch_text("ru.json").await
+}
+
+/// A file of this site, as text. Revalidated with the host: a file cached by an earlier build
+/// is not taken for this one's (offline, the service worker answers from its cache). A host
+/// that never answers: given up after a while (asking again tries again).
+async fn fetch_text(url: &str) -> Result<String, Missing> {
+    let win = web_sys::window().ok_or(Missing::Unreachable)?;
+    let init = web_sys::RequestInit::new();
+    init.set_cache(web_sys::RequestCache::NoCache);
+    let abort = web_sys::AbortController::new().ok();
+    let _timer = abort.as_ref().map(|a| {
+        init.set_signal(Some(&a.signal()));
+        let a = a.clone();
+        gloo::timers::callback::Timeout::new(FETCH_TIMEOUT_MS, move || a.abort())
+    });
+    let failed = |_: JsValue| {
+        if abort.as_ref().is_some_and(|a| a.signal().aborted()) {
+            Missing::Slow
+        } else {
+            Missing::Unreachable
+        }
+    };
+    let resp: web_sys::Response = JsFuture::from(win.fetch_with_str_and_init(url, &init))
+        .await
+        .map_err(failed)?
+        .dyn_into()
+        .map_err(failed)?;
+    if !resp.ok() {
+        return Err(Missing::Status(resp.status()));
+    }
+    let text = JsFuture::from(resp.text().map_err(failed)?)
+        .await
+        .map_err(failed)?;
+    text.as_string().ok_or(Missing::Unreachable)
 }
 
 /// Show `value` in the `<select>` `id` (Yew's `selected` on an option no longer moves a select

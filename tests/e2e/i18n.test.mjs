@@ -120,6 +120,61 @@ test('switching the language mid-run keeps the run, its moment and its hash, and
   await page.close();
 });
 
+test('the Russian texts are a file of their own: an English page never asks for it, a switch asks once, a failure says so', async () => {
+  // No service worker: it would answer before page.route could.
+  const b = await launch({ locale: 'en-US', serviceWorkers: 'block' });
+  try {
+    const page = await b.context.newPage();
+    const asked = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+    await page.goto(`${srv.url}#scenario=gc-pause`);
+    await page.waitForFunction(() => window.raftlock && document.querySelector('svg.cluster') && window.raftlock.loading() === null);
+    await page.click('#lesson-next');
+    await page.waitForFunction(() => window.raftlock.lesson().pos >= 1 && !window.raftlock.job().busy);
+    assert.deepEqual(asked.filter((p) => p.endsWith('/ru.json')), [], 'an English page loads no Russian');
+    const before = await snap(page);
+    // Held back at first: the page stays English and says why; the run stays.
+    await page.route('**/ru.json', (route) => route.fulfill({ status: 404, body: 'not found' }));
+    await page.selectOption('#lang', 'ru');
+    await page.waitForFunction(() => /Russian texts could not be loaded: the host answered HTTP 404/.test(document.querySelector('#russian-error')?.textContent || ''));
+    assert.equal(await lang(page), 'en');
+    assert.match(await page.locator('#russian-error').innerText(), /Русские тексты страницы не загрузились/);
+    assert.equal((await snap(page)).trace_hash, before.trace_hash);
+    // A file of another version is refused the same way.
+    await page.unroute('**/ru.json');
+    await page.route('**/ru.json', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '["один"]' }));
+    await page.selectOption('#lang', 'ru');
+    await page.waitForFunction(() => /not this version's texts/.test(document.querySelector('#russian-error')?.textContent || ''));
+    assert.equal(await lang(page), 'en');
+    // Served: the page switches, with the caption in Russian, at the same moment.
+    await page.unroute('**/ru.json');
+    await page.selectOption('#lang', 'ru');
+    await page.waitForFunction(() => window.raftlock.lang() === 'ru');
+    assert.equal(await page.locator('#russian-error').count(), 0, 'the message goes when Russian comes');
+    assert.match(await page.locator('#caption').innerText(), /[а-яё]/i);
+    assert.match(await page.locator('#play').innerText(), /Пуск/);
+    assert.equal((await snap(page)).trace_hash, before.trace_hash);
+    assert.equal(asked.filter((p) => p.endsWith('/ru.json')).length, 3, 'one request a choice');
+    // Back and forth now asks for nothing.
+    await page.selectOption('#lang', 'en');
+    await page.waitForFunction(() => window.raftlock.lang() === 'en');
+    await page.selectOption('#lang', 'ru');
+    await page.waitForFunction(() => window.raftlock.lang() === 'ru');
+    assert.equal(asked.filter((p) => p.endsWith('/ru.json')).length, 3);
+    // A Russian page whose texts do not come opens in English and says why (never a blank).
+    await page.route('**/ru.json', (route) => route.abort());
+    await page.goto(`${srv.url}#scenario=gc-pause&lang=ru`);
+    await page.reload();
+    await page.waitForFunction(() => window.raftlock && document.querySelector('svg.cluster') && window.raftlock.loading() === null);
+    assert.equal(await lang(page), 'en');
+    assert.match(await page.locator('#russian-error').innerText(), /Russian texts could not be loaded: the host could not be reached/);
+    assert.equal(await page.locator('#error').count(), 0);
+    await page.close();
+  } finally {
+    await b.close();
+  }
+});
+
 test('a hand-made #lang=ru opens the default page in Russian, and a link that arrives later switches it', async () => {
   const fresh = await launch({ locale: 'en-US' });
   try {

@@ -50,6 +50,12 @@ test('after the first visit the page, a built-in scenario and the hunt work with
     await page.click('#close-list');
     await page.evaluate(() => { location.hash = '#scenario=ghost-lock'; });
     await page.waitForFunction(() => document.querySelector('#scenario').value === 'ghost-lock');
+    // The interface's Russian (a file of its own) comes from the cache too.
+    await page.selectOption('#lang', 'ru');
+    await page.waitForFunction(() => window.raftlock.lang() === 'ru');
+    assert.match(await page.locator('#play').innerText(), /Пуск/);
+    await page.selectOption('#lang', 'en');
+    await page.waitForFunction(() => window.raftlock.lang() === 'en');
     // A built-in scenario plays.
     await page.evaluate(() => window.raftlock.runTo(3_000_000));
     assert.ok((await snap(page)).events > 0);

@@ -9,7 +9,7 @@
 //! while the servers' clocks run true. And a client's release may succeed only while no later
 //! grant to another client has already been answered.
 
-use crate::lang::{t, Lang};
+use crate::lang::{t, tb, Lang};
 use crate::lock::{ClientId, Token};
 pub use crate::sim::history::{Answer, History, Op, PIN_SPAN};
 use crate::sim::World;
@@ -282,7 +282,7 @@ fn describe(
             let gs = grants_of(ops, key);
             let ((token, gi, _), (t2, gi2, res2)) = (gs[k], gs[k + 1]);
             let words = |lang: Lang| {
-                t!(
+                tb!(
                     lang,
                     "{key}: {} was told it holds it (token {t2}) at {}, but {}'s hold (token {token}) cannot have ended before {}",
                     name(ops[gi2].client),
@@ -306,7 +306,7 @@ fn describe(
                 .find(|g| ops[g.1].client != r.client && g.2 < r.invoke_us)
                 .expect("the sweep found such a grant");
             let words = |lang: Lang| {
-                t!(
+                tb!(
                     lang,
                     "{key}: {}'s release, sent at {}, succeeded though {} had been told at {} that it holds it (token {})",
                     name(r.client),

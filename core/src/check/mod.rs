@@ -13,7 +13,7 @@ pub mod trace;
 
 pub use invariant::Invariant;
 
-use crate::lang::{both, t, Lang};
+use crate::lang::{both, tb, Lang};
 use crate::lock::{ApplyResult, LockCommand, LockMachine, LockOp};
 use crate::raft::{Index, NodeId, Role, Term};
 use crate::sim::{Finding, Observer, World};
@@ -30,7 +30,8 @@ fn v(invariant: Invariant, detail: crate::lang::Text) -> Violation {
 }
 
 /// A lasting state's finding, reported once: its English (the key of `reported`) is made each
-/// time the state holds, its Russian only when the finding is new.
+/// time the state holds, its Russian only when the finding is new. `detail`'s texts are `tb!`
+/// (their Russian built in): the page's build may not have its Russian texts yet.
 fn once(
     c: &mut Checker,
     out: &mut Vec<Violation>,
@@ -687,7 +688,7 @@ pub fn leader_completeness(c: &mut Checker, w: &World, out: &mut Vec<Violation>)
             if log.last_index() < idx || (idx >= log.start() && log.prefix_hash(idx) != Some(h)) {
                 // A lasting state: reported once per leader and term.
                 once(c, out, Invariant::LeaderCompleteness, |lang| {
-                    t!(lang, "leader n{} of term {term} lacks entries up to index {idx} committed in term {t}", i + 1)
+                    tb!(lang, "leader n{} of term {term} lacks entries up to index {idx} committed in term {t}", i + 1)
                 });
             }
         }
@@ -740,7 +741,7 @@ pub fn lock_tables_agree(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
         if let Some(want) = c.reference_digest(applied as Index) {
             if s.machine.digest() != want {
                 once(c, out, Invariant::LockTablesAgree, |lang| {
-                    t!(lang, "n{}'s lock table at applied index {applied} differs from the other nodes' at that index", i + 1)
+                    tb!(lang, "n{}'s lock table at applied index {applied} differs from the other nodes' at that index", i + 1)
                 });
             }
         }
@@ -825,9 +826,12 @@ pub fn one_believed_holder(c: &mut Checker, w: &World, out: &mut Vec<Violation>)
     for (k, b) in believers {
         if b.len() > 1 {
             once(c, out, Invariant::OneBelievedHolder, |lang| {
-                let who: Vec<String> = b.iter().map(|(n, t)| t!(lang, "{n} (token {t})")).collect();
-                let who = who.join(t!(lang, " and "));
-                t!(lang, "{who} all believe they hold {k}")
+                let who: Vec<String> = b
+                    .iter()
+                    .map(|(n, t)| tb!(lang, "{n} (token {t})"))
+                    .collect();
+                let who = who.join(tb!(lang, " and "));
+                tb!(lang, "{who} all believe they hold {k}")
             });
         }
     }
@@ -920,7 +924,7 @@ pub fn leader_liveness(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
                 let heard = majority_heard_at(c, w, i, since);
                 if now.saturating_sub(heard) <= HEALTHY_WINDOW_US && heard > since {
                     once(c, out, Invariant::HealthyLeaderNotDeposed, |lang| {
-                        t!(lang, "n{} lost the leadership of term {term} although a majority answered it {} ms ago: a needless election",
+                        tb!(lang, "n{} lost the leadership of term {term} although a majority answered it {} ms ago: a needless election",
                         i + 1,
                         (now - heard) / 1000)
                     });
@@ -948,7 +952,7 @@ pub fn leader_liveness(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
             && now.saturating_sub(heard.max(since)) > limit
         {
             once(c, out, Invariant::IsolatedLeaderStepsDown, |lang| {
-                t!(
+                tb!(
                     lang,
                     "n{} still leads term {term} but has not heard from a majority for over {} ms",
                     i + 1,

@@ -3,7 +3,7 @@
 //! the shortest run that still break the same invariant, ready to open as a scenario or link.
 
 use super::{swarm, Action, Scenario, TimedAction};
-use crate::lang::{both, t, Text};
+use crate::lang::{both, tb, Text};
 use crate::rng::Rng;
 use crate::sim::World;
 
@@ -260,9 +260,9 @@ pub fn shrink_seed(switches: &[&str], seed: u64) -> Result<Option<Found>, String
         let with = if switches.is_empty() {
             String::new()
         } else {
-            t!(lang, ", switches: {list}")
+            tb!(lang, ", switches: {list}")
         };
-        t!(
+        tb!(
             lang,
             "Found by the hunt (seed {seed}{with}): {detail}. The fault schedule was shrunk from {before} to {after} actions.",
             detail = detail.get(lang)
