@@ -74,15 +74,6 @@ impl App {
                         }));
                     }
                 }
-                Effect::SetFragment(f) => effects::set_fragment(&f),
-                Effect::Clipboard(t) => effects::clipboard(&t),
-                Effect::Download { name, text, mime } => {
-                    if effects::download(&name, &text, mime).is_err() {
-                        let mut page = self.page.borrow_mut();
-                        page.error =
-                            Some(t!(page.lang, "The browser refused the download.").into());
-                    }
-                }
                 Effect::StartHunt { switches, runs } => {
                     self.hunt = None; // a running hunt's worker stops
                     let link = ctx.link().clone();
@@ -98,20 +89,8 @@ impl App {
                     }
                 }
                 Effect::StopHunt => self.hunt = None,
-                Effect::Lang(l) => effects::set_lang(l),
-                Effect::Fetch(name) => {
-                    let link = ctx.link().clone();
-                    effects::fetch_scenario(name, move |name, text| {
-                        link.send_message(Msg::Command(Command::Fetched(name, text)))
-                    });
-                }
-                Effect::FetchRussian => {
-                    let link = ctx.link().clone();
-                    wasm_bindgen_futures::spawn_local(async move {
-                        let texts = effects::russian_texts().await;
-                        link.send_message(Msg::Command(Command::RussianArrived(texts)))
-                    });
-                }
+                // The rest need nothing of the app's own state.
+                other => effects::carry_out(other, &self.page, &self.send),
             }
         }
     }

@@ -1,11 +1,14 @@
 //! What the page model asks of the browser ([`Effect`]s other than the frame loop): the address
 //! bar, the clipboard, a download, a built-in scenario's file, and the hunt's Web Worker.
 
+use super::props::Shared;
 use crate::lang::{t, Lang};
 use crate::model::library::{Missing, FETCH_TIMEOUT_MS};
+use crate::model::{Command, Effect};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
+use yew::Callback;
 
 /// Milliseconds since the page loaded (performance.now()).
 pub fn now_ms() -> f64 {
@@ -106,6 +109,36 @@ fn linked_url(selector: &str) -> Option<String> {
     web_sys::Url::new_with_base(&href, &base)
         .ok()
         .map(|u| u.href())
+}
+
+/// Carry out an effect that needs nothing of the app's own state: the address bar, the
+/// clipboard, a download, the language, a fetch (its answer comes back through `send`). The
+/// frame loop and the hunt's worker are the app's (`App::effects`).
+pub fn carry_out(e: Effect, page: &Shared, send: &Callback<Command>) {
+    match e {
+        Effect::SetFragment(f) => set_fragment(&f),
+        Effect::Clipboard(t) => clipboard(&t),
+        Effect::Download { name, text, mime } => {
+            if download(&name, &text, mime).is_err() {
+                let mut page = page.borrow_mut();
+                page.error = Some(t!(page.lang, "The browser refused the download.").into());
+            }
+        }
+        Effect::Lang(l) => set_lang(l),
+        Effect::Fetch(name) => {
+            let send = send.clone();
+            fetch_scenario(name, move |name, text| {
+                send.emit(Command::Fetched(name, text))
+            });
+        }
+        Effect::FetchRussian => {
+            let send = send.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                send.emit(Command::RussianArrived(russian_texts().await))
+            });
+        }
+        Effect::StartFrames | Effect::StartHunt { .. } | Effect::StopHunt => {}
+    }
 }
 
 /// Fetch `scenarios/NAME.json`, then call `done` with the name and its text (or why not).
