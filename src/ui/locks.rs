@@ -16,8 +16,16 @@ fn bar_width(pct: f64) -> u32 {
 }
 
 fn cell(c: &Option<Cell>, lang: Lang) -> Html {
+    // A free cell has the held cell's spans, empty: a lock taken and released every few frames
+    // changes text and classes, and creates or removes no element.
     let Some(c) = c else {
-        return html! { <td class="free">{ t!(lang, "free") }</td> };
+        return html! {
+            <td class="free">
+                <span class="who">{ t!(lang, "free") }<b>{ "" }</b></span>
+                <span class="bar"><span style="width:0%"></span></span>
+                <span class="left">{ "" }</span>
+            </td>
+        };
     };
     let (bar, text, over) = match c.left_us {
         Some(left) if left > 0 => {
@@ -53,6 +61,8 @@ pub fn lock_view(p: &PanelProps) -> Html {
         html! { <th scope="col" class={classes!(focus.node(c.node).then_some("focus"), c.table.is_none().then_some("down"))} title={title}>
             { format!("n{}", c.node + 1) }<small>{ sub }</small></th> }
     });
+    // Rows unkeyed: where keys come and go every few frames (clients taking turns), a row is
+    // reused for the next key, its cells' texts changed, instead of made anew.
     let rows = m.keys.iter().zip(&m.cells).map(|(k, row)| {
         html! {
             <tr class={classes!(focus.key(k).then_some("focus"))} id={format!("lock-row-{k}")}>
