@@ -78,8 +78,18 @@ fn russian(manifest: &str) {
     let map: std::collections::BTreeMap<String, String> =
         serde_json::from_str(&std::fs::read_to_string(&path).expect("i18n/ru.json"))
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    // FNV-1a (32 bits) over the sorted keys, each followed by a zero byte: scripts/ru-texts.mjs
+    // writes the same into ru.json, so a file of another version is refused, not misread.
+    let mut hash: u32 = 0x811c_9dc5;
+    for k in map.keys() {
+        for b in k.bytes().chain([0]) {
+            hash = (hash ^ b as u32).wrapping_mul(0x0100_0193);
+        }
+    }
     let mut out = format!(
-        "/// How many texts i18n/ru.json has.\npub const RU_COUNT: usize = {};\n\
+        "/// The fingerprint of i18n/ru.json's keys (FNV-1a of the sorted keys, each ended by a zero byte).\n\
+         pub const RU_KEYS: u32 = {hash};\n\
+         /// How many texts i18n/ru.json has.\npub const RU_COUNT: usize = {};\n\
          /// The Russian texts, in the order of their sorted English keys.\n\
          #[cfg(feature = \"ru-texts\")]\nstatic RU_TEXTS: [&str; {}] = [\n",
         map.len(),

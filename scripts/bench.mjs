@@ -97,7 +97,7 @@ try {
   const kb = (x) => `${(x / 1024).toFixed(0)} KB`;
   row('what the first frame needs', 'index.html + the app\'s JS and wasm + CSS of dist/: raw / gzipped / brotli', `${kb(raw)} / ${kb(gz)} / ${kb(br)}`, '≤ 220 KB gzipped');
   const ru = fs.readFileSync(path.join(DIST, 'ru.json'));
-  row('a Russian page also needs', 'ru.json, the interface\'s Russian (fetched beside the wasm, English pages never): raw / gzipped / brotli',
+  row('a Russian page also needs', 'ru.json, the interface\'s Russian (a Russian page fetches it beside the wasm): raw / gzipped / brotli',
     `${kb(ru.length)} / ${kb(zlib.gzipSync(ru, { level: 9 }).length)} / ${kb(zlib.brotliCompressSync(ru, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length)}`, '—');
   const loads = await coldLoads(quick ? 1 : runs);
   const ms = (xs) => `${(Math.min(...xs) / 1000).toFixed(2)} / ${(median(xs) / 1000).toFixed(2)} s`;

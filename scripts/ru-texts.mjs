@@ -1,6 +1,6 @@
 // Trunk post-build step (scripts/post-build.sh): write the interface's Russian into the build as
-// `ru.json`, the values of i18n/ru.json in the order of their sorted keys (UTF-8 byte order, as
-// Rust sorts strings): the numbers the `t!` macro gives its texts. The page fetches it only for a
+// `ru.json`: {keys: the keys' fingerprint, texts: the values of i18n/ru.json in the order of
+// their sorted keys (UTF-8 byte order, as Rust sorts strings)}: the numbers `t!` gives its texts. The page fetches it only for a
 // reader who wants Russian; core/build.rs compiles the same order into the CLI and the tests.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,4 +12,10 @@ if (!dir) {
 }
 const map = JSON.parse(readFileSync(join(src, 'i18n', 'ru.json'), 'utf8'));
 const keys = Object.keys(map).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-writeFileSync(join(dir, 'ru.json'), JSON.stringify(keys.map((k) => map[k])));
+// The keys' fingerprint, as core/build.rs computes it (FNV-1a, 32 bits, over each key's UTF-8
+// bytes and a zero byte): the page refuses a file made from other keys.
+let hash = 0x811c9dc5;
+for (const k of keys) {
+  for (const b of [...Buffer.from(k), 0]) hash = Math.imul(hash ^ b, 0x01000193) >>> 0;
+}
+writeFileSync(join(dir, 'ru.json'), JSON.stringify({ keys: hash, texts: keys.map((k) => map[k]) }));

@@ -153,6 +153,9 @@ fn expand(input: TokenStream, both: bool, built_in: bool) -> TokenStream {
         Ok(c) => c,
         Err(e) => return error(e),
     };
+    // Whether the Russian is the file's (else RAFTLOCK_I18N_MISSING let the English stand in,
+    // and the text gets no number: both languages compiled in).
+    let mut in_file = true;
     let ru = match map.get(&en) {
         Some(ru) if !ru.trim().is_empty() || en.trim().is_empty() => ru.clone(),
         _ => match std::env::var("RAFTLOCK_I18N_MISSING") {
@@ -165,6 +168,7 @@ fn expand(input: TokenStream, both: bool, built_in: bool) -> TokenStream {
                 {
                     let _ = writeln!(f, "{}", serde_json::Value::String(en.clone()));
                 }
+                in_file = false;
                 en.clone()
             }
             _ => {
@@ -223,7 +227,7 @@ fn expand(input: TokenStream, both: bool, built_in: bool) -> TokenStream {
     // The text's number in the catalogue: its key's place among i18n/ru.json's keys in sorted
     // order. None, both languages compiled in: `tb!`, and a text let through by
     // RAFTLOCK_I18N_MISSING.
-    let number = (!built_in && map.contains_key(&en)).then(|| map.range(..en.clone()).count());
+    let number = (!built_in && in_file).then(|| map.range(..en.clone()).count());
     if plain {
         if let Some(n) = number {
             // The Russian from the catalogue at run time (`crate::lang::tr`): compiled in for

@@ -266,7 +266,12 @@ impl Page {
                     Err(why) => {
                         // A page that opened in Russian without its texts goes on in English.
                         self.russian = if wanted || self.lang == Lang::Ru {
-                            self.lang = Lang::En;
+                            if self.lang == Lang::Ru {
+                                // Opened in Russian: the document says English now, and the
+                                // reader's choice stays Russian for the next visit.
+                                self.lang = Lang::En;
+                                fx.push(Effect::ShowLang(Lang::En));
+                            }
                             // In both languages: the reader wanted Russian, which is not here.
                             let words = both!("The Russian texts could not be loaded: {why}. The page stays in English; choose Русский to try again.");
                             Russian::Failed(format!("{} / {}", words.ru, words.en))
@@ -286,11 +291,13 @@ impl Page {
                 }
             }
             Command::LogFrom(f) => self.log_from = f,
-            Command::DismissError => {
-                self.error = None;
+            Command::DismissRussian => {
                 if matches!(self.russian, Russian::Failed(_)) {
                     self.russian = Russian::NotHere;
                 }
+            }
+            Command::DismissError => {
+                self.error = None;
                 self.help = false;
             }
             Command::Error(e) => self.error = Some(e),
@@ -315,7 +322,28 @@ impl Page {
         }
     }
 
-    /// Back: to the previous caption's moment, the exact earlier state (snapshots plus replay).
+    /// A page opening: the Russian texts as `main` fetched them for a page that opens in
+    /// Russian (None: it did not). A Russian page without them goes on in English and says why;
+    /// one that opened in Russian without asking (a link index.html read otherwise) asks now.
+    pub fn start_russian(
+        &mut self,
+        texts: Option<Result<String, super::library::Missing>>,
+    ) -> Vec<Effect> {
+        match texts {
+            Some(texts) => {
+                self.russian = Russian::Coming { wanted: true };
+                self.apply(Command::RussianArrived(texts))
+            }
+            None if self.lang == Lang::Ru && self.russian == Russian::NotHere => {
+                self.lang = Lang::En;
+                let mut fx = vec![Effect::ShowLang(Lang::En)];
+                fx.extend(self.apply(Command::SetLang(Lang::Ru)));
+                fx
+            }
+            None => Vec::new(),
+        }
+    }
+
     /// Switch the page's language. Russian needs its texts: without them, ask for them and
     /// switch when they come ([`Command::RussianArrived`]).
     fn set_lang(&mut self, l: Lang, fx: &mut Vec<Effect>) {
@@ -346,6 +374,7 @@ impl Page {
         }
     }
 
+    /// Back: to the previous caption's moment, the exact earlier state (snapshots plus replay).
     fn lesson_back(&mut self) {
         self.playing = false;
         let pos = self.lesson_pos();

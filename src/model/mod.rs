@@ -145,6 +145,8 @@ pub enum Command {
     SetLang(Lang),
     /// The interface's Russian texts fetched (`ru.json`), or why they could not be had.
     RussianArrived(Result<String, library::Missing>),
+    /// Close the message that the Russian texts could not be loaded.
+    DismissRussian,
     LessonNext,
     LessonBack,
     /// The student's answer to the open question (a choice, from 0).
@@ -227,6 +229,9 @@ pub enum Effect {
     StopHunt,
     /// The language changed: remember it, and say it to the document and the address bar.
     Lang(Lang),
+    /// Say the language to the document only (`<html lang>`, the title): a Russian page whose
+    /// texts did not come goes on in English without that becoming the reader's choice.
+    ShowLang(Lang),
     /// Fetch a built-in's document, `scenarios/NAME.json`, and answer [`Command::Fetched`].
     Fetch(String),
     /// Fetch the interface's Russian, `ru.json`, and answer [`Command::RussianArrived`].
@@ -234,7 +239,7 @@ pub enum Effect {
 }
 
 /// The interface's Russian texts: the page's build fetches them when a reader first wants
-/// Russian (English readers never load them); the CLI and the tests have them compiled in.
+/// Russian (an English page does not wait for them); the CLI and the tests have them compiled in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Russian {
     Here,

@@ -636,7 +636,8 @@ fn set_lang_switches_every_word_keeps_the_run_and_rides_in_the_share_link() {
 fn ru_file() -> String {
     let map: std::collections::BTreeMap<String, String> =
         serde_json::from_str(include_str!("../../i18n/ru.json")).unwrap();
-    serde_json::to_string(&map.into_values().collect::<Vec<_>>()).unwrap()
+    serde_json::json!({ "keys": crate::lang::RU_KEYS, "texts": map.into_values().collect::<Vec<_>>() })
+        .to_string()
 }
 
 #[test]
@@ -686,6 +687,10 @@ fn russian_texts_that_do_not_come_leave_the_page_in_english_with_the_reason() {
         (Err(Missing::Status(404)), "HTTP 404"),
         (Err(Missing::Unreachable), "could not be reached"),
         (Ok("[\"один\"]".to_string()), "not this version's texts"),
+        (
+            Ok(r#"{"keys": 1, "texts": ["один"]}"#.to_string()),
+            "not this version's texts",
+        ),
         (Ok("{broken".to_string()), "not this version's texts"),
     ] {
         let mut p = page("gc-pause");
@@ -706,19 +711,40 @@ fn russian_texts_that_do_not_come_leave_the_page_in_english_with_the_reason() {
             vec![Effect::FetchRussian]
         );
     }
-    // A page that opened in Russian (index.html chose it) without its texts goes on in English.
+    // A page that opened in Russian (index.html chose it) without its texts goes on in English,
+    // and says so to the document without making English the reader's choice.
     let mut p =
         Page::from_fragment_with_clock("#scenario=gc-pause", std::rc::Rc::new(|| 0.0), Lang::Ru);
-    p.russian = Russian::Coming { wanted: true };
-    p.apply(Command::RussianArrived(Err(Missing::Slow)));
+    p.russian = Russian::NotHere;
+    let fx = p.start_russian(Some(Err(Missing::Slow)));
+    assert_eq!(fx, vec![Effect::ShowLang(Lang::En)]);
     assert_eq!(p.lang, Lang::En);
     assert!(matches!(p.russian, Russian::Failed(_)));
-    // A lesson opening later (which clears old errors) leaves the message.
+    // A lesson opening later (which clears old errors) leaves the message; its ✕ closes it,
+    // and the other banner's does not.
     p.apply(Command::LoadBuiltin("ghost-lock".into()));
     assert_eq!(p.pg.scenario.name, "ghost-lock");
-    assert!(matches!(p.russian, Russian::Failed(_)));
     p.apply(Command::DismissError);
+    assert!(matches!(p.russian, Russian::Failed(_)));
+    p.apply(Command::DismissRussian);
     assert_eq!(p.russian, Russian::NotHere);
+    // Its texts came: nothing to do. It opened in Russian without asking (a link index.html read
+    // otherwise): it asks now, in English meanwhile.
+    let mut p =
+        Page::from_fragment_with_clock("#scenario=gc-pause", std::rc::Rc::new(|| 0.0), Lang::Ru);
+    p.russian = Russian::NotHere;
+    assert!(p.start_russian(Some(Ok(ru_file()))).is_empty());
+    assert_eq!((p.lang, p.russian.clone()), (Lang::Ru, Russian::Here));
+    let mut p =
+        Page::from_fragment_with_clock("#scenario=gc-pause", std::rc::Rc::new(|| 0.0), Lang::Ru);
+    p.russian = Russian::NotHere;
+    assert_eq!(
+        p.start_russian(None),
+        vec![Effect::ShowLang(Lang::En), Effect::FetchRussian]
+    );
+    assert_eq!(p.lang, Lang::En);
+    p.apply(Command::RussianArrived(Ok(ru_file())));
+    assert_eq!(p.lang, Lang::Ru);
 }
 
 #[test]

@@ -185,7 +185,8 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
     loading.forget();
 
     // lang(): the page's language, "en" or "ru". setLang(code): switch it, as the bar's menu does
-    // (a code the page does not have gets a message and changes nothing).
+    // (a code the page does not have gets a message and changes nothing). The first switch to
+    // Russian fetches its texts: lang() says "ru" once they came.
     let p = pg.clone();
     let lang =
         Closure::<dyn Fn() -> JsValue>::new(move || JsValue::from_str(p.borrow().lang.code()));

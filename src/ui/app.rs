@@ -12,7 +12,7 @@ use super::{
 };
 use crate::lang::t;
 use crate::model::library::Missing;
-use crate::model::{Command, Effect, Page, Russian};
+use crate::model::{Command, Effect, Page};
 use gloo::events::EventListener;
 use gloo::render::{request_animation_frame, AnimationFrame};
 use std::cell::RefCell;
@@ -115,12 +115,10 @@ impl Component for App {
             effects::document_lang(),
         );
         first.base_url = effects::base_url();
-        if let Some(texts) = russian {
-            first.russian = Russian::Coming { wanted: true };
-            first.apply(Command::RussianArrived(texts));
-        }
+        let russian_fx = first.start_russian(russian);
         let busy = first.busy();
-        let start = first.start_effects();
+        let mut start = first.start_effects();
+        start.extend(russian_fx);
         let page: Shared = Rc::new(RefCell::new(first));
         let frame_log: FrameLog = Rc::default();
         api::install(
@@ -231,7 +229,11 @@ impl Component for App {
         }
         // The scenario menu follows the run after a command (a played frame changes neither).
         if self.frame.is_none() {
-            effects::keep_select("scenario", self.page.borrow().scenario_choice());
+            let page = self.page.borrow();
+            effects::keep_select("scenario", page.scenario_choice());
+            // And the language menu the language (Русский chosen, its texts still coming or
+            // refused: a menu left on Русский could not be chosen again).
+            effects::keep_select("lang", page.lang.code());
         }
         if let Some((t0, advance)) = self.frame.take() {
             let total = now_ms() - t0;

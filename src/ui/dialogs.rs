@@ -19,7 +19,7 @@ pub fn banners(p: &PanelProps) -> Html {
         } } else { html! {} } }
         { if let Russian::Failed(e) = &page.russian { html! {
             <div class="banner error" role="alert" id="russian-error">{ e.clone() }
-                <button onclick={send(p, Command::DismissError)} aria-label={t!(lang, "Dismiss")}>{ "✕" }</button></div>
+                <button onclick={send(p, Command::DismissRussian)} aria-label={t!(lang, "Dismiss")}>{ "✕" }</button></div>
         } } else { html! {} } }
         { if let Some(name) = &page.library.loading { html! {
             <div class="banner progress" role="status" id="loading-lesson">

@@ -68,7 +68,17 @@ pub fn set_lang(lang: Lang) {
     if let Ok(Some(store)) = w.local_storage() {
         let _ = store.set_item(LANG_KEY, lang.code());
     }
-    if let Some(d) = w.document() {
+    show_lang(lang);
+    let frag = fragment();
+    if !frag.is_empty() {
+        let f = crate::model::with_lang(&frag, lang);
+        set_fragment(if f.is_empty() { "#" } else { &f });
+    }
+}
+
+/// Say the language to the document: `<html lang>` (screen readers, hyphenation) and the title.
+pub fn show_lang(lang: Lang) {
+    if let Some(d) = web_sys::window().and_then(|w| w.document()) {
         if let Some(e) = d.document_element() {
             let _ = e.set_attribute("lang", lang.code());
         }
@@ -76,11 +86,6 @@ pub fn set_lang(lang: Lang) {
             lang,
             "raftlock — Raft, leases and fencing tokens, in your browser"
         ));
-    }
-    let frag = fragment();
-    if !frag.is_empty() {
-        let f = crate::model::with_lang(&frag, lang);
-        set_fragment(if f.is_empty() { "#" } else { &f });
     }
 }
 
@@ -125,6 +130,7 @@ pub fn carry_out(e: Effect, page: &Shared, send: &Callback<Command>) {
             }
         }
         Effect::Lang(l) => set_lang(l),
+        Effect::ShowLang(l) => show_lang(l),
         Effect::Fetch(name) => {
             let send = send.clone();
             fetch_scenario(name, move |name, text| {
@@ -150,22 +156,35 @@ pub fn fetch_scenario(name: String, done: impl FnOnce(String, Result<String, Mis
 }
 
 /// The interface's Russian (`ru.json`): the fetch index.html started as the page loaded, when
-/// it chose Russian (`window.raftlockRussian`, a promise of the text or `{error}`), else a
+/// it chose Russian (`window.raftlockRussian`, a promise of the text or of why not), else a
 /// fetch of its own.
 pub async fn russian_texts() -> Result<String, Missing> {
+    let key = JsValue::from_str("raftlockRussian");
     let early = web_sys::window()
-        .and_then(|w| js_sys::Reflect::get(&w, &JsValue::from_str("raftlockRussian")).ok())
+        .and_then(|w| js_sys::Reflect::get(&w, &key).ok())
         .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
-    if let Some(p) = early {
-        // Taken once: a later switch to Russian (after a failure) fetches again.
-        if let Some(w) = web_sys::window() {
-            let _ = js_sys::Reflect::delete_property(&w, &JsValue::from_str("raftlockRussian"));
-        }
-        if let Some(text) = JsFuture::from(p).await.ok().and_then(|v| v.as_string()) {
-            return Ok(text);
-        }
+    let Some(p) = early else {
+        return fetch_text("ru.json").await;
+    };
+    // Taken once: a later choice of Russian (after a failure) fetches again.
+    if let Some(w) = web_sys::window() {
+        let _ = js_sys::Reflect::delete_property(&w, &key);
     }
-    fetch_text("ru.json").await
+    let answer = JsFuture::from(p).await.unwrap_or(JsValue::NULL);
+    if let Some(text) = answer.as_string() {
+        return Ok(text);
+    }
+    let field = |name: &str| js_sys::Reflect::get(&answer, &JsValue::from_str(name)).ok();
+    Err(
+        match (
+            field("status").and_then(|s| s.as_f64()),
+            field("why").and_then(|w| w.as_string()),
+        ) {
+            (Some(status), _) => Missing::Status(status as u16),
+            (_, Some(why)) if why == "slow" => Missing::Slow,
+            _ => Missing::Unreachable,
+        },
+    )
 }
 
 /// A file of this site, as text. Revalidated with the host: a file cached by an earlier build

@@ -138,6 +138,7 @@ test('the Russian texts are a file of their own: an English page never asks for 
     await page.selectOption('#lang', 'ru');
     await page.waitForFunction(() => /Russian texts could not be loaded: the host answered HTTP 404/.test(document.querySelector('#russian-error')?.textContent || ''));
     assert.equal(await lang(page), 'en');
+    assert.equal(await page.inputValue('#lang'), 'en', 'the menu shows the language the page is in');
     assert.match(await page.locator('#russian-error').innerText(), /Русские тексты страницы не загрузились/);
     assert.equal((await snap(page)).trace_hash, before.trace_hash);
     // A file of another version is refused the same way.
@@ -169,6 +170,10 @@ test('the Russian texts are a file of their own: an English page never asks for 
     assert.equal(await lang(page), 'en');
     assert.match(await page.locator('#russian-error').innerText(), /Russian texts could not be loaded: the host could not be reached/);
     assert.equal(await page.locator('#error').count(), 0);
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'en', 'the document says English');
+    // Its ✕ closes it.
+    await page.click('#russian-error button');
+    assert.equal(await page.locator('#russian-error').count(), 0);
     await page.close();
   } finally {
     await b.close();

@@ -9,7 +9,7 @@
 //! while the servers' clocks run true. And a client's release may succeed only while no later
 //! grant to another client has already been answered.
 
-use crate::lang::{t, tb, Lang};
+use crate::lang::{tb, Lang};
 use crate::lock::{ClientId, Token};
 pub use crate::sim::history::{Answer, History, Op, PIN_SPAN};
 use crate::sim::World;
@@ -56,9 +56,10 @@ impl Conflict {
 }
 
 /// µs of true time in seconds, for messages.
+/// Inside a conflict's words, made in both languages at once: `tb!`, its Russian built in.
 fn secs_in(us: u64, lang: Lang) -> String {
     let (s, ms) = (us / 1_000_000, us % 1_000_000 / 1000);
-    t!(lang, "{s}.{ms:03} s")
+    tb!(lang, "{s}.{ms:03} s")
 }
 
 /// The holds of a linearization, or why there is none.
