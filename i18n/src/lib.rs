@@ -74,39 +74,65 @@ fn args(input: TokenStream) -> Vec<Vec<TokenTree>> {
     out
 }
 
+/// A format string in pieces: text, an escaped brace (`{{` or `}}`, as the brace), and a
+/// placeholder (what is between `{` and `}`).
+enum Piece<'a> {
+    Text(char),
+    Brace(char),
+    Hole(&'a str),
+}
+
+fn pieces(s: &str) -> Result<Vec<Piece<'_>>, String> {
+    let mut out = Vec::new();
+    let mut rest = s.char_indices().peekable();
+    while let Some((i, c)) = rest.next() {
+        match c {
+            '{' | '}' if rest.peek().map(|p| p.1) == Some(c) => {
+                rest.next();
+                out.push(Piece::Brace(c));
+            }
+            '{' => {
+                let end = s[i..]
+                    .find('}')
+                    .ok_or_else(|| format!("an unclosed {{ in {s:?}"))?;
+                out.push(Piece::Hole(&s[i + 1..i + end]));
+                while rest.peek().is_some_and(|p| p.0 <= i + end) {
+                    rest.next();
+                }
+            }
+            '}' => return Err(format!("a lone }} in {s:?}")),
+            c => out.push(Piece::Text(c)),
+        }
+    }
+    Ok(out)
+}
+
+/// The argument a placeholder takes, by name: its own (`{node}`, `{0}`), or for `{}` the next
+/// positional one's number (`next` counts them).
+fn hole_name(inner: &str, next: &mut usize) -> String {
+    let name = inner.split(':').next().unwrap_or("").trim();
+    if name.is_empty() {
+        *next += 1;
+        (*next - 1).to_string()
+    } else {
+        name.to_string()
+    }
+}
+
 /// The names a format string's placeholders use (`{name}`, `{name:>3}`), and how many
 /// positional ones (`{}`, `{0}`) it has.
 fn placeholders(s: &str) -> Result<(BTreeSet<String>, usize), String> {
     let (mut named, mut positional) = (BTreeSet::new(), 0);
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '{' if chars.peek() == Some(&'{') => {
-                chars.next();
+    for piece in pieces(s)? {
+        if let Piece::Hole(inner) = piece {
+            let name = inner.split(':').next().unwrap_or("").trim().to_string();
+            if name.is_empty() {
+                positional += 1;
+            } else if name.chars().all(|c| c.is_ascii_digit()) {
+                positional = positional.max(name.parse::<usize>().unwrap_or(0) + 1);
+            } else {
+                named.insert(name);
             }
-            '}' if chars.peek() == Some(&'}') => {
-                chars.next();
-            }
-            '{' => {
-                let mut inner = String::new();
-                loop {
-                    match chars.next() {
-                        Some('}') => break,
-                        Some(c) => inner.push(c),
-                        None => return Err(format!("an unclosed {{ in {s:?}")),
-                    }
-                }
-                let name = inner.split(':').next().unwrap_or("").trim().to_string();
-                if name.is_empty() {
-                    positional += 1;
-                } else if name.chars().all(|c| c.is_ascii_digit()) {
-                    positional = positional.max(name.parse::<usize>().unwrap_or(0) + 1);
-                } else {
-                    named.insert(name);
-                }
-            }
-            '}' => return Err(format!("a lone }} in {s:?}")),
-            _ => {}
         }
     }
     Ok((named, positional))
@@ -316,35 +342,17 @@ fn filled(
         }
     }
     let number = |text: &str| -> Option<String> {
-        let mut out = String::new();
-        let mut next = 0;
-        let mut chars = text.chars().peekable();
-        while let Some(c) = chars.next() {
-            match c {
-                '{' if chars.peek() == Some(&'{') => {
-                    chars.next();
-                    out.push_str("{{");
-                }
-                '}' if chars.peek() == Some(&'}') => {
-                    chars.next();
-                    out.push_str("}}");
-                }
-                '{' => {
-                    let inner: String = chars.by_ref().take_while(|c| *c != '}').collect();
-                    if inner.contains(':') {
-                        return None;
-                    }
-                    let name = inner.trim();
-                    let name = if name.is_empty() {
-                        next += 1;
-                        (next - 1).to_string()
-                    } else {
-                        name.to_string()
-                    };
+        let (mut out, mut next) = (String::new(), 0);
+        for piece in pieces(text).ok()? {
+            match piece {
+                Piece::Text(c) => out.push(c),
+                Piece::Brace(c) => out.extend([c, c]),
+                Piece::Hole(inner) if inner.contains(':') => return None,
+                Piece::Hole(inner) => {
+                    let name = hole_name(inner, &mut next);
                     let i = names.iter().position(|n| *n == name)?;
                     out.push_str(&format!("{{{i}}}"));
                 }
-                c => out.push(c),
             }
         }
         Some(out)
@@ -373,33 +381,19 @@ fn filled(
 /// For `crate::lang::tr_fill`: the argument's number for each placeholder of `text` in turn
 /// (`{name}`, `{}` and `{0}` as `filled` numbers them; escaped braces are not placeholders).
 fn in_order(text: &str, names: &[String]) -> Option<Vec<usize>> {
-    let mut out = Vec::new();
     let mut next = 0;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '{' if chars.peek() == Some(&'{') => {
-                chars.next();
-            }
-            '}' if chars.peek() == Some(&'}') => {
-                chars.next();
-            }
-            '{' => {
-                let inner: String = chars.by_ref().take_while(|c| *c != '}').collect();
-                let name = inner.trim();
-                let name = if name.is_empty() {
-                    next += 1;
-                    (next - 1).to_string()
-                } else {
-                    name.to_string()
-                };
-                let i = names.iter().position(|n| *n == name)?;
-                out.push(u8::try_from(i).ok()? as usize);
-            }
-            _ => {}
-        }
-    }
-    Some(out)
+    pieces(text)
+        .ok()?
+        .into_iter()
+        .filter_map(|p| match p {
+            Piece::Hole(inner) => Some(hole_name(inner, &mut next)),
+            _ => None,
+        })
+        .map(|name| {
+            let i = names.iter().position(|n| *n == name)?;
+            u8::try_from(i).ok().map(usize::from)
+        })
+        .collect()
 }
 
 /// The format! arguments after the string: the macro's own, then `name = name` for each
