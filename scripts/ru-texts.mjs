@@ -1,6 +1,7 @@
 // Trunk post-build step (scripts/post-build.sh): write the interface's Russian into the build as
-// `ru.json`: {keys: the keys' fingerprint, texts: the values of i18n/ru.json in the order of
-// their sorted keys (UTF-8 byte order, as Rust sorts strings)}: the numbers `t!` gives its texts. The page fetches it only for a
+// `ru.json`: an array of the keys' fingerprint (8 hex digits), then the values of i18n/ru.json in
+// the order of their sorted keys (UTF-8 byte order, as Rust sorts strings): the numbers `t!` gives
+// its texts. The page fetches it only for a
 // reader who wants Russian; core/build.rs compiles the same order into the CLI and the tests.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,4 +19,4 @@ let hash = 0x811c9dc5;
 for (const k of keys) {
   for (const b of [...Buffer.from(k), 0]) hash = Math.imul(hash ^ b, 0x01000193) >>> 0;
 }
-writeFileSync(join(dir, 'ru.json'), JSON.stringify({ keys: hash, texts: keys.map((k) => map[k]) }));
+writeFileSync(join(dir, 'ru.json'), JSON.stringify([hash.toString(16).padStart(8, '0'), ...keys.map((k) => map[k])]));

@@ -79,28 +79,23 @@ pub fn russian_ready() -> bool {
     russian().is_some()
 }
 
-/// Take the fetched `ru.json` (`{"keys": fingerprint, "texts": [...]}`, as scripts/ru-texts.mjs
-/// writes it). Once: the texts live as long as the page. Refused, with the reason, if it is not
-/// that, or it was made from other keys than this build's (a file of another version: its
-/// numbers would give the wrong texts).
+/// Take the fetched `ru.json`: a JSON array of the keys' fingerprint (8 hex digits) and then
+/// the texts, as scripts/ru-texts.mjs writes it. Once: the texts live as long as the page.
+/// Refused, with the reason, if it is not that, or it was made from other keys than this
+/// build's (a file of another version: its numbers would give the wrong texts).
 pub fn install(json: &str) -> Result<(), String> {
-    #[derive(Deserialize)]
-    struct File {
-        keys: u32,
-        texts: Vec<String>,
-    }
-    let file: File = serde_json::from_str(json).map_err(|e| e.to_string())?;
-    if file.keys != RU_KEYS || file.texts.len() != RU_COUNT {
+    let mut texts: Vec<String> = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    let keys = format!("{RU_KEYS:08x}");
+    if texts.len() != RU_COUNT + 1 || texts[0] != keys {
         return Err(format!(
-            "{} texts of keys {:08x} where this build has {RU_COUNT} of keys {RU_KEYS:08x}",
-            file.texts.len(),
-            file.keys
+            "{} texts of keys {} where this build has {RU_COUNT} of keys {keys}",
+            texts.len().saturating_sub(1),
+            texts.first().map_or("", |k| k.as_str())
         ));
     }
     if RUSSIAN.get().is_none() {
-        let ready = file
-            .texts
-            .into_iter()
+        let ready = texts
+            .drain(1..)
             .map(|s| {
                 let s = if has_placeholder(&s) { s } else { unescape(&s) };
                 Box::leak(s.into_boxed_str()) as &str
@@ -432,8 +427,9 @@ mod tests {
     fn ru_file() -> String {
         let map: std::collections::BTreeMap<String, String> =
             serde_json::from_str(include_str!("../../i18n/ru.json")).unwrap();
-        serde_json::json!({ "keys": RU_KEYS, "texts": map.into_values().collect::<Vec<_>>() })
-            .to_string()
+        let mut file = vec![format!("{RU_KEYS:08x}")];
+        file.extend(map.into_values());
+        serde_json::to_string(&file).unwrap()
     }
 
     #[test]
@@ -478,13 +474,13 @@ mod tests {
         assert_eq!(pick(Some(&["а"]), Lang::Ru, 9), None);
         assert!(install("{broken").is_err());
         assert!(install("{\"a\": 1}").is_err());
-        assert!(install(r#"["один"]"#).is_err(), "the old form");
-        let short = install(&format!(r#"{{"keys": {RU_KEYS}, "texts": ["один"]}}"#)).unwrap_err();
+        assert!(install(r#"["один"]"#).is_err());
+        let short = install(&format!(r#"["{RU_KEYS:08x}", "один"]"#)).unwrap_err();
         assert!(short.contains(&RU_COUNT.to_string()), "{short}");
         // As many texts, made from other keys (one English text reworded): refused.
-        let file: serde_json::Value = serde_json::from_str(&ru_file()).unwrap();
-        let other = serde_json::json!({ "keys": RU_KEYS ^ 1, "texts": file["texts"] });
-        assert!(install(&other.to_string()).is_err());
+        let mut file: Vec<String> = serde_json::from_str(&ru_file()).unwrap();
+        file[0] = format!("{:08x}", RU_KEYS ^ 1);
+        assert!(install(&serde_json::to_string(&file).unwrap()).is_err());
         assert_eq!(install(&ru_file()), Ok(()));
         // A placeholder the arguments lack stays as written, never a panic.
         assert_eq!(fill_in_order("{a} и {b}", &[0], &[&1]), "1 и {b}");

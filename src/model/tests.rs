@@ -636,8 +636,9 @@ fn set_lang_switches_every_word_keeps_the_run_and_rides_in_the_share_link() {
 fn ru_file() -> String {
     let map: std::collections::BTreeMap<String, String> =
         serde_json::from_str(include_str!("../../i18n/ru.json")).unwrap();
-    serde_json::json!({ "keys": crate::lang::RU_KEYS, "texts": map.into_values().collect::<Vec<_>>() })
-        .to_string()
+    let mut file = vec![format!("{:08x}", crate::lang::RU_KEYS)];
+    file.extend(map.into_values());
+    serde_json::to_string(&file).unwrap()
 }
 
 #[test]
@@ -688,7 +689,7 @@ fn russian_texts_that_do_not_come_leave_the_page_in_english_with_the_reason() {
         (Err(Missing::Unreachable), "could not be reached"),
         (Ok("[\"один\"]".to_string()), "not this version's texts"),
         (
-            Ok(r#"{"keys": 1, "texts": ["один"]}"#.to_string()),
+            Ok(r#"["00000001", "один"]"#.to_string()),
             "not this version's texts",
         ),
         (Ok("{broken".to_string()), "not this version's texts"),

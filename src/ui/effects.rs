@@ -156,7 +156,8 @@ pub fn fetch_scenario(name: String, done: impl FnOnce(String, Result<String, Mis
 }
 
 /// The interface's Russian (`ru.json`): the fetch index.html started as the page loaded, when
-/// it chose Russian (`window.raftlockRussian`, a promise of the text or of why not), else a
+/// it chose Russian (`window.raftlockRussian`, a promise of the text or of why not: the HTTP
+/// status, 0 unreachable, -1 slow), else a
 /// fetch of its own.
 pub async fn russian_texts() -> Result<String, Missing> {
     let key = JsValue::from_str("raftlockRussian");
@@ -171,20 +172,12 @@ pub async fn russian_texts() -> Result<String, Missing> {
         let _ = js_sys::Reflect::delete_property(&w, &key);
     }
     let answer = JsFuture::from(p).await.unwrap_or(JsValue::NULL);
-    if let Some(text) = answer.as_string() {
-        return Ok(text);
+    match (answer.as_string(), answer.as_f64()) {
+        (Some(text), _) => Ok(text),
+        (_, Some(status)) if status > 0.0 => Err(Missing::Status(status as u16)),
+        (_, Some(slow)) if slow < 0.0 => Err(Missing::Slow),
+        _ => Err(Missing::Unreachable),
     }
-    let field = |name: &str| js_sys::Reflect::get(&answer, &JsValue::from_str(name)).ok();
-    Err(
-        match (
-            field("status").and_then(|s| s.as_f64()),
-            field("why").and_then(|w| w.as_string()),
-        ) {
-            (Some(status), _) => Missing::Status(status as u16),
-            (_, Some(why)) if why == "slow" => Missing::Slow,
-            _ => Missing::Unreachable,
-        },
-    )
 }
 
 /// A file of this site, as text. Revalidated with the host: a file cached by an earlier build
