@@ -1,8 +1,8 @@
 //! What each command does to the page (see [`Command`]); [`Page::apply`] calls this.
 
 use super::{
-    edit, hunt, job, playground_from_fragment, text, trace_view, Command, Effect, Export, Page,
-    Russian, SPEED_STOPS,
+    edit, hunt, install_russian, job, playground_from_fragment, text, trace_view, Command, Effect,
+    Export, Page, Russian, SPEED_STOPS,
 };
 use crate::lang::{both, t, Lang};
 use crate::playground::Playground;
@@ -251,35 +251,7 @@ impl Page {
             }
             Command::SetLang(l) => self.set_lang(l, &mut fx),
             Command::RussianArrived(texts) => {
-                let wanted = matches!(self.russian, Russian::Coming { wanted: true });
-                match texts.map_err(|why| why.words(Lang::En)).and_then(|t| {
-                    crate::lang::install(&t).map_err(|e| {
-                        format!("the file is not this version's texts ({e})")
-                    })
-                }) {
-                    Ok(()) => {
-                        self.russian = Russian::Here;
-                        if wanted {
-                            self.set_lang(Lang::Ru, &mut fx);
-                        }
-                    }
-                    Err(why) => {
-                        // A page that opened in Russian without its texts goes on in English.
-                        self.russian = if wanted || self.lang == Lang::Ru {
-                            if self.lang == Lang::Ru {
-                                // Opened in Russian: the document says English now, and the
-                                // reader's choice stays Russian for the next visit.
-                                self.lang = Lang::En;
-                                fx.push(Effect::ShowLang(Lang::En));
-                            }
-                            // In both languages: the reader wanted Russian, which is not here.
-                            let words = both!("The Russian texts could not be loaded: {why}. The page stays in English; choose Русский to try again.");
-                            Russian::Failed(format!("{} / {}", words.ru, words.en))
-                        } else {
-                            Russian::NotHere
-                        };
-                    }
-                }
+                self.russian_installed(install_russian(texts), &mut fx)
             }
             Command::Presenter(on) => self.presenter = on,
             Command::Tools(open) => self.tools_open = open,
@@ -323,16 +295,16 @@ impl Page {
     }
 
     /// A page opening: the Russian texts as `main` fetched them for a page that opens in
-    /// Russian (None: it did not). A Russian page without them goes on in English and says why;
-    /// one that opened in Russian without asking (a link index.html read otherwise) asks now.
-    pub fn start_russian(
-        &mut self,
-        texts: Option<Result<String, super::library::Missing>>,
-    ) -> Vec<Effect> {
-        match texts {
-            Some(texts) => {
+    /// Russian, already installed ([`install_russian`], before the page made its first words;
+    /// None: it did not ask). A Russian page without them goes on in English and says why; one
+    /// that opened in Russian without asking (a link index.html read otherwise) asks now.
+    pub fn start_russian(&mut self, installed: Option<Result<(), String>>) -> Vec<Effect> {
+        match installed {
+            Some(installed) => {
                 self.russian = Russian::Coming { wanted: true };
-                self.apply(Command::RussianArrived(texts))
+                let mut fx = Vec::new();
+                self.russian_installed(installed, &mut fx);
+                fx
             }
             None if self.lang == Lang::Ru && self.russian == Russian::NotHere => {
                 self.lang = Lang::En;
@@ -341,6 +313,36 @@ impl Page {
                 fx
             }
             None => Vec::new(),
+        }
+    }
+
+    /// The Russian texts came and were installed, or why not: switch if the reader still
+    /// wants Russian, or go on in English and say why.
+    fn russian_installed(&mut self, installed: Result<(), String>, fx: &mut Vec<Effect>) {
+        let wanted = matches!(self.russian, Russian::Coming { wanted: true });
+        match installed {
+            Ok(()) => {
+                self.russian = Russian::Here;
+                if wanted {
+                    self.set_lang(Lang::Ru, fx);
+                }
+            }
+            Err(why) => {
+                // A page that opened in Russian without its texts goes on in English.
+                self.russian = if wanted || self.lang == Lang::Ru {
+                    if self.lang == Lang::Ru {
+                        // Opened in Russian: the document says English now, and the reader's
+                        // choice stays Russian for the next visit.
+                        self.lang = Lang::En;
+                        fx.push(Effect::ShowLang(Lang::En));
+                    }
+                    // In both languages: the reader wanted Russian, which is not here.
+                    let words = both!("The Russian texts could not be loaded: {why}. The page stays in English; choose Русский to try again.");
+                    Russian::Failed(format!("{} / {}", words.ru, words.en))
+                } else {
+                    Russian::NotHere
+                };
+            }
         }
     }
 

@@ -182,6 +182,12 @@ mod tests {
         fetching_at("")
     }
 
+    /// Choose a built-in and let its file arrive.
+    fn choose_and_fetch(p: &mut Page, name: &str) {
+        p.apply(Command::LoadBuiltin(name.into()));
+        p.apply(Command::Fetched(name.into(), file(name)));
+    }
+
     #[test]
     fn a_builtin_the_build_does_not_carry_is_fetched_when_chosen_and_opened_when_it_arrives() {
         let mut p = fetching_page();
@@ -201,8 +207,7 @@ mod tests {
         assert!(p.in_lesson() && p.library.loading.is_none() && p.error.is_none());
         assert!(fx.contains(&Effect::SetFragment("#scenario=ghost-lock".into())));
         // Kept for the session: chosen again later, it opens at once.
-        p.apply(Command::LoadBuiltin("gc-pause".into()));
-        p.apply(Command::Fetched("gc-pause".into(), file("gc-pause")));
+        choose_and_fetch(&mut p, "gc-pause");
         let fx = p.apply(Command::LoadBuiltin("ghost-lock".into()));
         assert!(!fx.iter().any(|e| matches!(e, Effect::Fetch(_))));
         assert_eq!(p.pg.scenario.name, "ghost-lock");
@@ -318,8 +323,7 @@ mod tests {
     #[test]
     fn free_play_opens_without_a_fetch() {
         let mut p = fetching_page();
-        p.apply(Command::LoadBuiltin("ghost-lock".into()));
-        p.apply(Command::Fetched("ghost-lock".into(), file("ghost-lock")));
+        choose_and_fetch(&mut p, "ghost-lock");
         let fx = p.apply(Command::LoadBuiltin("playground".into()));
         assert!(!fx.iter().any(|e| matches!(e, Effect::Fetch(_))));
         assert_eq!(p.pg.scenario.name, "playground");

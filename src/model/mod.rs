@@ -253,6 +253,13 @@ pub enum Russian {
     },
 }
 
+/// Install the fetched Russian texts (`crate::lang::install`), or say why there are none, in
+/// English (the reader's Russian is what is missing).
+pub fn install_russian(texts: Result<String, library::Missing>) -> Result<(), String> {
+    let texts = texts.map_err(|why| why.words(Lang::En))?;
+    crate::lang::install(&texts).map_err(|e| format!("the file is not this version's texts ({e})"))
+}
+
 impl Default for Russian {
     fn default() -> Russian {
         if crate::lang::russian_ready() {

@@ -717,7 +717,7 @@ fn russian_texts_that_do_not_come_leave_the_page_in_english_with_the_reason() {
     let mut p =
         Page::from_fragment_with_clock("#scenario=gc-pause", std::rc::Rc::new(|| 0.0), Lang::Ru);
     p.russian = Russian::NotHere;
-    let fx = p.start_russian(Some(Err(Missing::Slow)));
+    let fx = p.start_russian(Some(install_russian(Err(Missing::Slow))));
     assert_eq!(fx, vec![Effect::ShowLang(Lang::En)]);
     assert_eq!(p.lang, Lang::En);
     assert!(matches!(p.russian, Russian::Failed(_)));
@@ -734,7 +734,9 @@ fn russian_texts_that_do_not_come_leave_the_page_in_english_with_the_reason() {
     let mut p =
         Page::from_fragment_with_clock("#scenario=gc-pause", std::rc::Rc::new(|| 0.0), Lang::Ru);
     p.russian = Russian::NotHere;
-    assert!(p.start_russian(Some(Ok(ru_file()))).is_empty());
+    assert!(p
+        .start_russian(Some(install_russian(Ok(ru_file()))))
+        .is_empty());
     assert_eq!((p.lang, p.russian.clone()), (Lang::Ru, Russian::Here));
     let mut p =
         Page::from_fragment_with_clock("#scenario=gc-pause", std::rc::Rc::new(|| 0.0), Lang::Ru);

@@ -26,6 +26,7 @@ pub mod events;
 pub mod host;
 pub mod invariants;
 pub mod keys;
+pub mod layout;
 pub mod lesson;
 pub mod locks;
 pub mod log;

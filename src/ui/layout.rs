@@ -1,0 +1,104 @@
+//! The page's layout: the bar, the stage (the lesson, the cluster, the side panels), the grid of
+//! panels below, and the dialogs; each panel a [`Panel`] of the version it draws at (the lazy
+//! ones, off screen during play, keep theirs: [`OnScreen`]).
+
+use super::onscreen::OnScreen;
+use super::props::{Draw, Panel, PanelProps, Shared};
+use super::{
+    clients, clocks, cluster, compare, controls, dialogs, embed, events, invariants, lesson, locks,
+    log, spacetime, switches, trace,
+};
+use crate::lang::t;
+use crate::model::Command;
+use yew::prelude::*;
+
+pub fn page(shared: &Shared, send: &Callback<Command>, on_screen: &OnScreen) -> Html {
+    let page = shared.borrow();
+    let v = page.version;
+    let settled = page.settled;
+    let props = |version: u64| PanelProps {
+        page: shared.clone(),
+        version,
+        send: send.clone(),
+    };
+    let panel = |draw: Draw, panel: PanelProps| html! { <Panel {panel} {draw} /> };
+    let lazy = |id: &str| props(on_screen.version(id, v, page.playing));
+    let lesson = page.in_lesson();
+    let lang = page.lang;
+    let tools = !lesson || page.tools_open;
+    // A fixed order (what the caption names is tinted, not moved): the lock view, the log at
+    // the caption's index when it names one, the storage, the clients, the expected outcomes.
+    let side = [
+        locks::lock_view as Draw,
+        log::log_focus,
+        clients::storage,
+        clients::clients,
+        lesson::lesson_checks,
+    ]
+    .into_iter()
+    .map(|draw| panel(draw, props(v)));
+    let class = classes!(
+        "page",
+        page.presenter.then_some("presenter"),
+        lesson.then_some("lesson-mode")
+    );
+    if page.embed {
+        return embed::page(&page, props);
+    }
+    html! {
+        <div class={class}>
+            <header class="bar">
+                { panel(controls::scenario_bar, props(settled)) }
+                // A trace open read-only has its own scrubber: the run's controls wait.
+                { if page.trace.is_none() { panel(controls::controls, props(v)) } else { html! {} } }
+                { if tools { panel(controls::run_tools, props(settled)) } else { html! {} } }
+                // In the bar, so that the stage below still fits the screen.
+                { panel(dialogs::banners, props(settled)) }
+                { panel(dialogs::progress, props(v + page.job_tick)) }
+            </header>
+            { if page.trace.is_some() { html! { { panel(trace::trace_panel, props(v)) } } } else { html! { <>
+            <div class="stage">
+                { if lesson { html! { { panel(lesson::lesson_panel, props(v)) } } } else { html! {} } }
+                <section class="panel cluster-panel" aria-label={t!(lang, "Cluster")}>
+                    { panel(cluster::cluster, props(v)) }
+                    { if tools { html! { { panel(cluster::presets, props(v)) } } } else { html! {} } }
+                </section>
+                <div class="side">{ for side }</div>
+            </div>
+            <main class="grid">
+                { panel(compare::compare, props(v)) }
+                <section class="panel wide" aria-label={t!(lang, "Replicated log")} id="log-panel">
+                    <h2>{ t!(lang, "Replicated log") }</h2>
+                    { panel(log::log, lazy("log-panel")) }
+                </section>
+                <section class="panel wide" aria-label={t!(lang, "Space-time diagram")} id="spacetime-panel">
+                    <h2>{ t!(lang, "Space-time diagram (last 2 s of true time)") }</h2>
+                    { panel(spacetime::spacetime, lazy("spacetime-panel")) }
+                </section>
+                <section class="panel" aria-label={t!(lang, "Events")} id="events-panel">
+                    <h2>{ t!(lang, "What happened") }</h2>
+                    { panel(events::events, lazy("events-panel")) }
+                </section>
+                <section class="panel" aria-label={t!(lang, "Invariants")}>
+                    <h2>{ t!(lang, "Invariants") }</h2>
+                    { panel(invariants::invariants, props(v)) }
+                </section>
+                <section class="panel wide" aria-label={t!(lang, "Clocks")} id="clocks-panel">
+                    <h2>{ t!(lang, "Clocks and nodes") }</h2>
+                    { panel(clocks::clocks, lazy("clocks-panel")) }
+                </section>
+                { if tools { html! {
+                    <section class="panel wide" aria-label={t!(lang, "Design switches")} id="switches-panel">
+                        <h2>{ t!(lang, "Design switches: break one safeguard and watch which guarantee fails") }</h2>
+                        { panel(switches::hunt_panel, props(settled)) }
+                        { panel(switches::switches, props(settled)) }
+                        { panel(switches::raft_settings, props(settled)) }
+                    </section>
+                } } else { html! {} } }
+            </main>
+            </> } } }
+            { if page.help { html! { { panel(dialogs::help, props(settled)) } } } else { html! {} } }
+            { if page.list_open { html! { { panel(dialogs::scenario_list, props(settled)) } } } else { html! {} } }
+        </div>
+    }
+}
