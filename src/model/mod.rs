@@ -24,6 +24,7 @@ pub mod job;
 pub mod lesson;
 pub mod library;
 pub mod locks;
+pub mod pace;
 pub mod quiz;
 pub mod text;
 pub mod trace_view;

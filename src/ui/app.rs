@@ -10,6 +10,7 @@ use super::props::{FrameLog, Shared, FRAME_LOG_MAX};
 use super::{api, keys, layout, stage};
 use crate::lang::t;
 use crate::model::library::Missing;
+use crate::model::pace::{Pace, Paced, Why};
 use crate::model::{Command, Effect, Page};
 use gloo::events::EventListener;
 use gloo::render::{request_animation_frame, AnimationFrame};
@@ -48,9 +49,13 @@ pub struct App {
     host: Option<Host>,
     hunt: Option<HuntWorker>,
     on_screen: OnScreen,
+    /// Which panels a played frame draws (`view` decides; hence the cell).
+    pace: RefCell<Pace>,
     frame_log: FrameLog,
     /// A played frame being drawn: when it started and how long the advance took.
     frame: Option<(f64, f64)>,
+    /// A command came since the last draw: every panel on screen draws.
+    commanded: bool,
     stage: stage::Stage,
 }
 
@@ -156,14 +161,17 @@ impl Component for App {
             _keys: keys,
             _hash: hash,
             hunt: None,
-            on_screen: OnScreen::new(),
+            on_screen: OnScreen::default(),
+            pace: RefCell::default(),
             frame_log,
             frame: None,
+            commanded: false,
             stage: stage::Stage::default(),
         }
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        self.commanded |= !matches!(msg, Msg::Frame(_) | Msg::Refresh);
         match msg {
             Msg::Command(cmd) => self.dispatch(ctx, cmd),
             Msg::Applied(fx) => self.effects(ctx, fx),
@@ -226,8 +234,10 @@ impl Component for App {
             self.on_screen
                 .observe(move || link.send_message(Msg::Refresh));
         }
+        self.commanded = false;
         // The scenario menu follows the run after a command (a played frame changes neither).
         if self.frame.is_none() {
+            self.on_screen.keep_watching();
             let page = self.page.borrow();
             effects::keep_select("scenario", page.scenario_choice());
             // And the language menu the language (Русский chosen, its texts still coming or
@@ -249,6 +259,18 @@ impl Component for App {
     }
 
     fn view(&self, _ctx: &Context<Self>) -> Html {
-        layout::page(&self.page, &self.send, &self.on_screen)
+        let why = match (self.commanded, self.frame) {
+            (true, _) => Why::Command,
+            (false, Some(_)) => Why::Frame,
+            (false, None) => Why::Scrolled,
+        };
+        let mut pace = self.pace.borrow_mut();
+        {
+            let page = self.page.borrow();
+            pace.plan(page.version, page.playing, why, now_ms(), |p: Paced| {
+                self.on_screen.visible(p)
+            });
+        }
+        layout::page(&self.page, &self.send, &pace)
     }
 }

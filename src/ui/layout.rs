@@ -1,18 +1,18 @@
 //! The page's layout: the bar, the stage (the lesson, the cluster, the side panels), the grid of
-//! panels below, and the dialogs; each panel a [`Panel`] of the version it draws at (the lazy
-//! ones, off screen during play, keep theirs: [`OnScreen`]).
+//! panels below, and the dialogs; each panel a [`Panel`] of the version it draws at (the paced
+//! ones, while playing, keep theirs between draws: [`Pace`]).
 
-use super::onscreen::OnScreen;
 use super::props::{Draw, Panel, PanelProps, Shared};
 use super::{
     clients, clocks, cluster, compare, controls, dialogs, embed, events, invariants, lesson, locks,
     log, spacetime, switches, trace,
 };
 use crate::lang::t;
+use crate::model::pace::{Pace, Paced};
 use crate::model::Command;
 use yew::prelude::*;
 
-pub fn page(shared: &Shared, send: &Callback<Command>, on_screen: &OnScreen) -> Html {
+pub fn page(shared: &Shared, send: &Callback<Command>, pace: &Pace) -> Html {
     let page = shared.borrow();
     let v = page.version;
     let settled = page.settled;
@@ -22,21 +22,21 @@ pub fn page(shared: &Shared, send: &Callback<Command>, on_screen: &OnScreen) -> 
         send: send.clone(),
     };
     let panel = |draw: Draw, panel: PanelProps| html! { <Panel {panel} {draw} /> };
-    let lazy = |id: &str| props(on_screen.version(id, v, page.playing));
+    let paced = |p: Paced| props(pace.version(p));
     let lesson = page.in_lesson();
     let lang = page.lang;
     let tools = !lesson || page.tools_open;
     // A fixed order (what the caption names is tinted, not moved): the lock view, the log at
     // the caption's index when it names one, the storage, the clients, the expected outcomes.
     let side = [
-        locks::lock_view as Draw,
-        log::log_focus,
-        clients::storage,
-        clients::clients,
-        lesson::lesson_checks,
+        (locks::lock_view as Draw, paced(Paced::Locks)),
+        (log::log_focus, props(v)),
+        (clients::storage, props(v)),
+        (clients::clients, props(v)),
+        (lesson::lesson_checks, props(v)),
     ]
     .into_iter()
-    .map(|draw| panel(draw, props(v)));
+    .map(|(draw, props)| panel(draw, props));
     let class = classes!(
         "page",
         page.presenter.then_some("presenter"),
@@ -69,15 +69,15 @@ pub fn page(shared: &Shared, send: &Callback<Command>, on_screen: &OnScreen) -> 
                 { panel(compare::compare, props(v)) }
                 <section class="panel wide" aria-label={t!(lang, "Replicated log")} id="log-panel">
                     <h2>{ t!(lang, "Replicated log") }</h2>
-                    { panel(log::log, lazy("log-panel")) }
+                    { panel(log::log, paced(Paced::Log)) }
                 </section>
                 <section class="panel wide" aria-label={t!(lang, "Space-time diagram")} id="spacetime-panel">
                     <h2>{ t!(lang, "Space-time diagram (last 2 s of true time)") }</h2>
-                    { panel(spacetime::spacetime, lazy("spacetime-panel")) }
+                    { panel(spacetime::spacetime, paced(Paced::Spacetime)) }
                 </section>
                 <section class="panel" aria-label={t!(lang, "Events")} id="events-panel">
                     <h2>{ t!(lang, "What happened") }</h2>
-                    { panel(events::events, lazy("events-panel")) }
+                    { panel(events::events, paced(Paced::Events)) }
                 </section>
                 <section class="panel" aria-label={t!(lang, "Invariants")}>
                     <h2>{ t!(lang, "Invariants") }</h2>
@@ -85,7 +85,7 @@ pub fn page(shared: &Shared, send: &Callback<Command>, on_screen: &OnScreen) -> 
                 </section>
                 <section class="panel wide" aria-label={t!(lang, "Clocks")} id="clocks-panel">
                     <h2>{ t!(lang, "Clocks and nodes") }</h2>
-                    { panel(clocks::clocks, lazy("clocks-panel")) }
+                    { panel(clocks::clocks, paced(Paced::Clocks)) }
                 </section>
                 { if tools { html! {
                     <section class="panel wide" aria-label={t!(lang, "Design switches")} id="switches-panel">

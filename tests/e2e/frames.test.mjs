@@ -84,3 +84,48 @@ test('while playing, panels off screen are not redrawn; scrolled in, or on pause
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('while playing, the lock view and the diagram draw on alternate frames, the log at most ten times a second', async () => {
+  const { page, errors } = await openApp(browser.context, url);
+  await page.setViewportSize({ width: 1366, height: 2600 });
+  assert.equal(await page.evaluate((d) => window.raftlock.loadScenario(d), busyScenario()), null);
+  await page.evaluate(() => window.raftlock.runTo(2_000_000));
+  await page.waitForFunction(() => ['#locks-panel', '#log-panel', '#spacetime-panel'].every((s) => {
+    const r = document.querySelector(s)?.getBoundingClientRect();
+    return r && r.top >= 0 && r.bottom <= innerHeight;
+  }));
+  // The frames (rAF timestamps) in which each panel's DOM changed, while playing 120 frames.
+  const r = await page.evaluate(() => new Promise((resolve) => {
+    let tick = 0;
+    const seen = {};
+    const watch = ['#locks-panel', '#log-panel', '#spacetime-panel'].map((s) => {
+      seen[s] = new Set();
+      const o = new MutationObserver(() => seen[s].add(tick));
+      o.observe(document.querySelector(s), { subtree: true, childList: true, attributes: true, characterData: true });
+      return o;
+    });
+    window.raftlock.setSpeed(6);
+    window.raftlock.play(true);
+    let n = 0, t0 = null;
+    const step = (ts) => {
+      tick = ts; t0 ??= ts;
+      if (++n < 120) requestAnimationFrame(step);
+      else {
+        window.raftlock.play(false);
+        watch.forEach((o) => o.disconnect());
+        resolve({ frames: n, seconds: (ts - t0) / 1000, drawn: Object.fromEntries(Object.entries(seen).map(([k, v]) => [k, v.size])) });
+      }
+    };
+    requestAnimationFrame(step);
+  }));
+  console.log(`redraws in ${r.frames} frames (${r.seconds.toFixed(2)} s): ${JSON.stringify(r.drawn)}`);
+  for (const s of ['#locks-panel', '#spacetime-panel']) {
+    assert.ok(r.drawn[s] >= 2 && r.drawn[s] <= r.frames / 2 + 2, `${s}: on alternate frames, ${r.drawn[s]} of ${r.frames}`);
+  }
+  assert.ok(r.drawn['#log-panel'] >= 2 && r.drawn['#log-panel'] <= 10 * r.seconds + 2, `the log at most ten times a second: ${r.drawn['#log-panel']} in ${r.seconds.toFixed(2)} s`);
+  // Paused, the log shows the end of the run at once.
+  const last = (await snap(page)).nodes.reduce((m, n) => Math.max(m, n.last_index), 0);
+  await page.waitForFunction((last) => [...document.querySelectorAll('.logtable thead th')].some((th) => th.textContent === String(last)), last, { timeout: 5000 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
