@@ -44,43 +44,6 @@ fn main() {
     }
 }
 
-/// The hunt, one slice at a time, for the worker: `switches` comma-separated, seeds
-/// `from..from + runs`. Answers JSON `{"runs","events","failed":[seed, invariant]|null}` or
-/// `{"error"}`.
-#[cfg(target_arch = "wasm32")]
-#[wasm_bindgen::prelude::wasm_bindgen]
-pub fn hunt_batch(switches: &str, from: u32, runs: u32) -> String {
-    let names: Vec<&str> = switches.split(',').filter(|s| !s.is_empty()).collect();
-    match raftlock::scenario::hunt::hunt_batch(&names, from as u64, runs as u64) {
-        Ok(b) => serde_json::to_string(&b).unwrap_or_default(),
-        Err(e) => serde_json::json!({ "error": e }).to_string(),
-    }
-}
-
-/// Shrink a failing seed's schedule for the worker: JSON `{"invariant","detail","seed",
-/// "original_actions","actions","scenario"}` (the scenario document as JSON text) or `{"error"}`.
-#[cfg(target_arch = "wasm32")]
-#[wasm_bindgen::prelude::wasm_bindgen]
-pub fn hunt_shrink(switches: &str, seed: u32) -> String {
-    let names: Vec<&str> = switches.split(',').filter(|s| !s.is_empty()).collect();
-    match raftlock::scenario::hunt::shrink_seed(&names, seed as u64) {
-        Ok(Some(f)) => serde_json::json!({
-            "invariant": f.invariant,
-            "detail": f.detail.en,
-            "detail_ru": f.detail.ru,
-            "seed": f.seed,
-            "original_actions": f.original_actions,
-            "actions": f.shrunk.timeline.len(),
-            "scenario": f.shrunk.to_json(),
-        })
-        .to_string(),
-        Ok(None) => {
-            serde_json::json!({ "error": format!("seed {seed} no longer fails") }).to_string()
-        }
-        Err(e) => serde_json::json!({ "error": e }).to_string(),
-    }
-}
-
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
     eprintln!("raftlock-web is the browser app: build and serve it with `make serve` (Trunk). The native CLI is `raftlock`.");

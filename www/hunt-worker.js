@@ -1,6 +1,6 @@
 // The counterexample hunt off the main thread. The page posts
-//   {module: <URL of the app's JS module>, wasm: <URL of its wasm>, switches: "a,b", from, runs, slice}
-// and this worker loads the same wasm module (its start function sees no window and returns),
+//   {module: "./raftlock-hunt.js", wasm: "./raftlock-hunt_bg.wasm", switches: "a,b", from, runs, slice}
+// and this worker loads the hunt's own wasm module (src/hunt.rs: the core's hunt, no Yew),
 // runs the hunt in slices, and posts progress:
 //   {type: "progress", done, events, runs} ... then
 //   {type: "shrinking", seed, invariant} and {type: "found", ...} | {type: "none", done, events}

@@ -106,16 +106,6 @@ pub fn fragment() -> String {
         .unwrap_or_default()
 }
 
-/// The absolute URL in the `href` of the first element matching `selector`.
-fn linked_url(selector: &str) -> Option<String> {
-    let doc = web_sys::window()?.document()?;
-    let href = doc.query_selector(selector).ok()??.get_attribute("href")?;
-    let base = web_sys::window()?.location().href().ok()?;
-    web_sys::Url::new_with_base(&href, &base)
-        .ok()
-        .map(|u| u.href())
-}
-
 /// Carry out an effect that needs nothing of the app's own state: the address bar, the
 /// clipboard, a download, the language, a fetch (its answer comes back through `send`). The
 /// frame loop and the hunt's worker are the app's (`App::effects`).
@@ -241,16 +231,14 @@ impl Drop for HuntWorker {
     }
 }
 
-/// Start the hunt in a Web Worker that loads the page's own module and wasm (Trunk names them
-/// with a hash and preloads both); each report goes to `report`.
+/// Start the hunt in a Web Worker that loads the hunt's own module and wasm (`src/hunt.rs`, no
+/// Yew; Trunk builds them beside the page's as `raftlock-hunt.js` and `raftlock-hunt_bg.wasm`);
+/// each report goes to `report`.
 pub fn start_hunt(
     switches: &[&'static str],
     runs: u32,
     report: impl Fn(JsValue) + Clone + 'static,
 ) -> Result<HuntWorker, String> {
-    let module = linked_url("link[rel=modulepreload]").ok_or("the page's module was not found")?;
-    let wasm = linked_url("link[rel=preload][type='application/wasm']")
-        .ok_or("the page's wasm was not found")?;
     let opts = web_sys::WorkerOptions::new();
     opts.set_type(web_sys::WorkerType::Module);
     let worker =
@@ -268,7 +256,7 @@ pub fn start_hunt(
         report(o.into());
     });
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    let msg = serde_json::json!({ "module": module, "wasm": wasm, "switches": switches.join(","), "from": 1, "runs": runs, "slice": 10 });
+    let msg = serde_json::json!({ "module": "./raftlock-hunt.js", "wasm": "./raftlock-hunt_bg.wasm", "switches": switches.join(","), "from": 1, "runs": runs, "slice": 10 });
     let js = js_sys::JSON::parse(&msg.to_string()).map_err(|e| format!("{e:?}"))?;
     worker.post_message(&js).map_err(|e| format!("{e:?}"))?;
     Ok(HuntWorker {
