@@ -8,7 +8,8 @@
 //! (with the lock view's countdowns and the diagram's marks, in the same frame) made our work
 //! per frame p99 10–13 ms and a major GC every 14 frames. Each panel's content is the page's
 //! own at the moment it draws, never an older computation; a pause, a step and any command draw
-//! everything on screen at once, and a panel scrolled into view draws at its next turn.
+//! everything on screen at once, a caption reached while playing draws everything, and a panel
+//! scrolled into view draws at its next turn.
 
 /// The panels drawn at a pace while playing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +68,9 @@ pub enum Why {
     /// A command (a pause, a step, a click, a key, a message from the host): everything on
     /// screen draws at once.
     Command,
+    /// A played frame that reached a lesson's caption: everything draws, on screen or not, so
+    /// that what the caption names is there to be shown (the stage scrolls it into view).
+    Caption,
     /// A panel scrolled in or out: while playing, one scrolled in draws at its next turn (a
     /// panel at the screen's edge goes in and out as the one above it grows and shrinks).
     Scrolled,
@@ -93,19 +97,20 @@ impl Pace {
         now_ms: f64,
         on_screen: impl Fn(Paced) -> bool,
     ) {
-        if why == Why::Frame {
+        if matches!(why, Why::Frame | Why::Caption) {
             self.frame += 1;
         }
         for p in Paced::ALL {
             let i = p as usize;
             let draw = !playing
+                || why == Why::Caption
                 || on_screen(p)
                     && match why {
                         Why::Command => true,
                         Why::Frame => {
                             self.frame % 2 == p.slot() && now_ms - self.at_ms[i] >= p.every_ms()
                         }
-                        Why::Scrolled => false,
+                        Why::Scrolled | Why::Caption => false,
                     };
             if draw {
                 self.drawn[i] = version;
@@ -190,6 +195,14 @@ mod tests {
         pace.plan(13, true, Why::Frame, 204.0, |_| true);
         assert_eq!(pace.version(Paced::Locks), 12);
         assert_eq!(pace.version(Paced::Spacetime), 13);
+    }
+
+    #[test]
+    fn pace_caption_reached_draws_every_panel_even_off_screen() {
+        let mut pace = Pace::default();
+        play(&mut pace, 1, 10);
+        pace.plan(11, true, Why::Caption, 170.0, |p| p == Paced::Clocks);
+        assert!(Paced::ALL.iter().all(|&p| pace.version(p) == 11));
     }
 
     #[test]

@@ -54,8 +54,11 @@ pub struct App {
     frame_log: FrameLog,
     /// A played frame being drawn: when it started and how long the advance took.
     frame: Option<(f64, f64)>,
-    /// A command came since the last draw: every panel on screen draws.
-    commanded: bool,
+    /// Why the next draw happens, if not a played frame or a scroll: a command came, or a
+    /// played frame reached a lesson's caption.
+    why: Option<Why>,
+    /// Why the last draw happened.
+    drawn_why: std::cell::Cell<Why>,
     stage: stage::Stage,
 }
 
@@ -165,13 +168,17 @@ impl Component for App {
             pace: RefCell::default(),
             frame_log,
             frame: None,
-            commanded: false,
+            why: None,
+            drawn_why: std::cell::Cell::new(Why::Command),
             stage: stage::Stage::default(),
         }
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
-        self.commanded |= !matches!(msg, Msg::Frame(_) | Msg::Refresh);
+        // A hunt's progress is drawn by its own panel; one that opens a find stops the play.
+        if !matches!(msg, Msg::Frame(_) | Msg::Refresh | Msg::HuntReport(_)) {
+            self.why = Some(Why::Command);
+        }
         match msg {
             Msg::Command(cmd) => self.dispatch(ctx, cmd),
             Msg::Applied(fx) => self.effects(ctx, fx),
@@ -200,7 +207,15 @@ impl Component for App {
                 let t0 = now_ms();
                 // Keep each frame's work near 10 ms: a slow machine plays slower, never janky;
                 // a long replay goes on in slices of a few ms.
-                let more = self.page.borrow_mut().frame(dt_ms);
+                let more = {
+                    let mut page = self.page.borrow_mut();
+                    let caption = page.lesson_pos();
+                    let more = page.frame(dt_ms);
+                    if page.lesson_pos() != caption {
+                        self.why.get_or_insert(Why::Caption);
+                    }
+                    more
+                };
                 self.frame = Some((t0, now_ms() - t0));
                 if more {
                     let link = ctx.link().clone();
@@ -234,10 +249,13 @@ impl Component for App {
             self.on_screen
                 .observe(move || link.send_message(Msg::Refresh));
         }
-        self.commanded = false;
+        self.why = None;
+        // A command may have drawn a panel anew (a trace closed, the tools shown).
+        if self.drawn_why.get() != Why::Frame {
+            self.on_screen.keep_watching();
+        }
         // The scenario menu follows the run after a command (a played frame changes neither).
         if self.frame.is_none() {
-            self.on_screen.keep_watching();
             let page = self.page.borrow();
             effects::keep_select("scenario", page.scenario_choice());
             // And the language menu the language (Русский chosen, its texts still coming or
@@ -259,11 +277,12 @@ impl Component for App {
     }
 
     fn view(&self, _ctx: &Context<Self>) -> Html {
-        let why = match (self.commanded, self.frame) {
-            (true, _) => Why::Command,
-            (false, Some(_)) => Why::Frame,
-            (false, None) => Why::Scrolled,
+        let why = match (self.why, self.frame) {
+            (Some(why), _) => why,
+            (None, Some(_)) => Why::Frame,
+            (None, None) => Why::Scrolled,
         };
+        self.drawn_why.set(why);
         let mut pace = self.pace.borrow_mut();
         {
             let page = self.page.borrow();

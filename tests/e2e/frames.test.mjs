@@ -113,19 +113,47 @@ test('while playing, the lock view and the diagram draw on alternate frames, the
       else {
         window.raftlock.play(false);
         watch.forEach((o) => o.disconnect());
-        resolve({ frames: n, seconds: (ts - t0) / 1000, drawn: Object.fromEntries(Object.entries(seen).map(([k, v]) => [k, v.size])) });
+        const both = [...seen['#locks-panel']].filter((t) => seen['#spacetime-panel'].has(t)).length;
+        resolve({ frames: n, seconds: (ts - t0) / 1000, both, drawn: Object.fromEntries(Object.entries(seen).map(([k, v]) => [k, v.size])) });
       }
     };
     requestAnimationFrame(step);
   }));
-  console.log(`redraws in ${r.frames} frames (${r.seconds.toFixed(2)} s): ${JSON.stringify(r.drawn)}`);
+  console.log(`redraws in ${r.frames} frames (${r.seconds.toFixed(2)} s): ${JSON.stringify(r.drawn)}, both in ${r.both}`);
   for (const s of ['#locks-panel', '#spacetime-panel']) {
     assert.ok(r.drawn[s] >= 2 && r.drawn[s] <= r.frames / 2 + 2, `${s}: on alternate frames, ${r.drawn[s]} of ${r.frames}`);
   }
+  // Both in one frame only where the commands that started the play drew everything.
+  assert.ok(r.both <= 2, `the lock view and the diagram share ${r.both} frames`);
   assert.ok(r.drawn['#log-panel'] >= 2 && r.drawn['#log-panel'] <= 10 * r.seconds + 2, `the log at most ten times a second: ${r.drawn['#log-panel']} in ${r.seconds.toFixed(2)} s`);
   // Paused, the log shows the end of the run at once.
   const last = (await snap(page)).nodes.reduce((m, n) => Math.max(m, n.last_index), 0);
   await page.waitForFunction((last) => [...document.querySelectorAll('.logtable thead th')].some((th) => th.textContent === String(last)), last, { timeout: 5000 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a caption reached while playing draws what it names in the same frame (the lock view is paced)', async () => {
+  const { page, errors } = await openApp(browser.context, url);
+  const doc = { version: 1, seed: 1, nodes: 3, until_ms: 20000,
+    clients: [{ name: 'A', start_ms: 300, script: [{ acquire: { key: 'k', lease_ms: 60000 } }, { sleep: { ms: 100000 } }] }],
+    lesson: { title: 'Paced', captions: [{ at_ms: 1, text: 'The cluster starts.', focus: ['leader'] }, { at_ms: 3000, text: 'A holds k.', focus: ['key:k'] }] } };
+  assert.equal(await page.evaluate((d) => window.raftlock.loadScenario(d), JSON.stringify(doc)), null);
+  // The moment the caption changes (the observer runs right after that frame's DOM patch), is
+  // the lock view's row for k there and tinted?
+  const seen = await page.evaluate(() => new Promise((resolve) => {
+    const caption = document.querySelector('#caption');
+    new MutationObserver((_, o) => {
+      if (caption.textContent !== 'A holds k.') return;
+      o.disconnect();
+      const row = document.querySelector('#lock-row-k');
+      resolve({ row: row !== null, focus: row?.classList.contains('focus') ?? false, playing: window.raftlock.snapshot().playing ?? null });
+    }).observe(caption, { subtree: true, childList: true, characterData: true });
+    window.raftlock.setSpeed(8);
+    window.raftlock.play(true);
+  }));
+  assert.deepEqual({ row: seen.row, focus: seen.focus }, { row: true, focus: true }, JSON.stringify(seen));
+  await page.evaluate(() => window.raftlock.play(false));
   assert.deepEqual(errors, []);
   await page.close();
 });
