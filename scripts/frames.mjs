@@ -1,0 +1,62 @@
+// Our work per played frame, for comparing two builds (a developer's measurement; not a test):
+//   node scripts/frames.mjs [DIST] [RUNS]
+// The benchmark's busy lesson (7 nodes, 10 clients on 10 keys, no compaction) run to a 10k-entry
+// log, at 1366×2600 so the lesson, the lock view, the log and the space-time diagram are all on
+// screen; then, RUNS times, 600 frames at 1× and at 5× after 60 of warm-up. Prints our work per
+// frame (advance + view + DOM patch, from `window.raftlock.frameWork()`) p50 / p99, the
+// browser's frames over 20 ms, and (first run) the DOM writes per frame by panel. To compare
+// builds, copy each build's dist/ aside and run this on each, alternated, in the same hour.
+import path from 'node:path';
+import { serve, launch, openApp, DIST } from '../tests/e2e/helpers.mjs';
+
+const dist = path.resolve(process.argv[2] || DIST);
+const runs = Number(process.argv[3] || 3);
+const q = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
+const srv = await serve(dist, '/');
+const b = await launch({ serviceWorkers: 'block' });
+try {
+  const { page } = await openApp(b.context, srv.url);
+  await page.setViewportSize({ width: 1366, height: 2600 });
+  const clients = Array.from({ length: 10 }, (_, i) => ({ name: `c${i}`, repeat: true, start_ms: 300 + 7 * i,
+    script: [{ acquire: { key: `k${i}`, lease_ms: 2000 } }, { release: { key: `k${i}` } }, { sleep: { ms: 5 } }] }));
+  await page.evaluate((d) => window.raftlock.loadScenario(d), JSON.stringify({ version: 1, seed: 3, nodes: 7, raft: { snapshot_every: 0 }, clients, until_ms: 3600000,
+    lesson: { title: 'A busy cluster', captions: [{ at_ms: 1, text: 'Ten clients take turns on ten keys.', focus: ['leader', 'key:k1'] }] } }));
+  for (let t = 2e6; t < 3e8; t += 2e6) {
+    await page.evaluate((t) => window.raftlock.runTo(t), t);
+    if ((await page.evaluate(() => window.raftlock.snapshot())).nodes[0].last_index >= 10000) break;
+  }
+  const panels = ['#lesson', '#locks-panel', '#log-panel', '#spacetime-panel', '.cluster-panel'];
+  await page.evaluate((panels) => {
+    window.__writes = {};
+    for (const sel of panels) {
+      const el = document.querySelector(sel);
+      if (!el) continue;
+      new MutationObserver((ms) => {
+        for (const m of ms) window.__writes[sel] = (window.__writes[sel] || 0) + (m.type === 'childList' ? m.addedNodes.length + m.removedNodes.length : 1);
+      }).observe(el, { subtree: true, childList: true, attributes: true, characterData: true });
+    }
+  }, panels);
+  const play = (stop, n) => page.evaluate(([stop, n]) => new Promise((resolve) => {
+    window.raftlock.setSpeed(stop);
+    window.raftlock.play(true);
+    const d = []; let last = null; let warm = 60;
+    const tick = (ts) => {
+      if (warm > 0 && --warm === 0) { window.raftlock.frameWork(); window.__writes = {}; }
+      else if (warm === 0 && last !== null) d.push(ts - last);
+      last = ts;
+      if (d.length < n) requestAnimationFrame(tick);
+      else { window.raftlock.play(false); resolve({ d, w: window.raftlock.frameWork().map((x) => x[2]), writes: window.__writes }); }
+    };
+    requestAnimationFrame(tick);
+  }), [stop, n]);
+  for (let r = 0; r < runs; r++) {
+    for (const [stop, label] of [[6, '1×'], [8, '5×']]) {
+      const { d, w, writes } = await play(stop, 600);
+      console.log(`${label} our work p50 / p99 ${q(w, 0.5).toFixed(1)} / ${q(w, 0.99).toFixed(1)} ms; frames over 20 ms ${d.filter((x) => x > 20).length} of ${d.length}`);
+      if (r === 0) console.log('   DOM writes per frame:', Object.entries(writes).map(([k, v]) => `${k} ${(v / d.length).toFixed(0)}`).join(', '));
+    }
+  }
+} finally {
+  await b.close();
+  srv.server.close();
+}
