@@ -30,7 +30,7 @@ test:
 lint:
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
-	cargo clippy --target wasm32-unknown-unknown --bin raftlock-web --bin raftlock-hunt --lib --no-default-features -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown --bin raftlock-web --bin raftlock-worker --lib --no-default-features -- -D warnings
 
 test-native:
 	cargo test --workspace

@@ -85,8 +85,8 @@ try {
   row(`seek to a random moment of a ${seekMin}-minute run`, `${seeks.length} seeks, page settings (checks on, trace kept); p50 / p99`,
     `${q(seeks, 0.5).toFixed(1)} ms / ${q(seeks, 0.99).toFixed(1)} ms`, '< 50 ms p99');
 
-  // What the first frame needs: index.html, the app's JS and wasm, the CSS (not the hunt's
-  // worker script and its module, fetched when a hunt starts, nor the service worker).
+  // What the first frame needs: index.html, the app's JS and wasm, the CSS (not the page's Web
+  // Worker and its module, fetched when a hunt or a trace check starts, nor the service worker).
   let raw = 0, gz = 0, br = 0;
   for (const f of fs.readdirSync(DIST)) {
     if (!/\.css$|^raftlock-web.*\.(js|wasm)$|^index\.html$/.test(f)) continue;

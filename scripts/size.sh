@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Print the release bundle's sizes (raw and gzipped) and what the first frame needs against its
-# budget (index.html, the app's JS and wasm, the CSS: not the hunt's worker and its module, fetched when a
-# hunt starts, nor the service worker).
+# budget (index.html, the app's JS and wasm, the CSS: not the page's Web Worker and its module, fetched
+# when a hunt or a trace check starts, nor the service worker).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dist=${1:-dist}
@@ -15,7 +15,7 @@ for f in "$dist"/*; do
   esac
   raw=$(wc -c < "$f"); gz=$(gzip -9c "$f" | wc -c)
   printf '%-6s %10d %10d  %s\n' "$kind" "$raw" "$gz" "$(basename "$f")"
-  case "$(basename "$f")" in hunt-worker.js|raftlock-hunt*|sw.js) ;; *) total_gz=$((total_gz + gz)) ;; esac
+  case "$(basename "$f")" in worker.js|raftlock-worker*|sw.js) ;; *) total_gz=$((total_gz + gz)) ;; esac
 done
 printf 'first frame (html+js+wasm+css) gzipped: %d bytes = %d KB; budget %d KB: %s\n' "$total_gz" $((total_gz / 1024)) "$budget_kb" \
   "$([ $((total_gz / 1024)) -le $budget_kb ] && echo within || echo OVER)"

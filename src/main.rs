@@ -23,7 +23,7 @@ fn main() {
             }
         }
     }));
-    // The same module runs the hunt in a Web Worker (www/hunt-worker.js): no page there.
+    // Without a window (loaded in a worker) there is no page to draw.
     if web_sys::window().is_none() {
         return;
     }

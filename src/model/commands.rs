@@ -90,13 +90,27 @@ impl Page {
                 self.restart_with(r, "");
             }
             Command::OpenTrace(name, text) => {
-                match text.and_then(|t| trace_view::TraceView::open(&name, &t, self.lang)) {
-                    Ok(v) => {
+                let id = self.trace_checks + 1;
+                let opened = text.and_then(|text| {
+                    trace_view::TraceView::open(&name, &text, id, self.lang).map(|v| (v, text))
+                });
+                match opened {
+                    Ok((v, text)) => {
+                        self.trace_checks = id;
                         self.playing = false;
                         self.trace = Some(v);
                         self.error = None;
+                        fx.push(Effect::CheckTrace { id, text });
                     }
                     Err(e) => self.error = Some(e),
+                }
+            }
+            Command::TraceChecked(id, answer) => {
+                if let Some(v) = &mut self.trace {
+                    if let Err(e) = v.checked(id, answer, self.lang) {
+                        self.trace = None;
+                        self.error = Some(e);
+                    }
                 }
             }
             Command::TraceAt(at) => {
@@ -109,7 +123,11 @@ impl Page {
                     v.go_to_line(n);
                 }
             }
-            Command::CloseTrace => self.trace = None,
+            Command::CloseTrace => {
+                if self.trace.take().is_some() {
+                    fx.push(Effect::StopTraceCheck);
+                }
+            }
             Command::OpenFragment(frag) => match playground_from_fragment(
                 {
                     let (frag, lang) = super::split_lang(&frag);

@@ -1,10 +1,10 @@
 //! "Find a bug": the state of the counterexample hunt the page runs in a Web Worker, and what the
-//! worker's reports do to it. The worker itself is the UI's (see `www/hunt-worker.js`).
+//! worker's reports do to it. The worker itself is the UI's (see `www/worker.js`).
 
 use super::text::fmt_count;
 use crate::lang::{t, Lang};
 
-/// What the hunt's worker reports (see `www/hunt-worker.js`).
+/// What the hunt's worker reports (see `www/worker.js`).
 #[derive(serde::Deserialize, Default, Debug, Clone, PartialEq)]
 #[serde(default)]
 pub struct WorkerReport {

@@ -137,6 +137,8 @@ pub enum Command {
     Import(Result<String, String>),
     /// A trace file to open read-only (name, text or why it could not be read).
     OpenTrace(String, Result<String, String>),
+    /// The worker's answer for a trace's check (its number, the JSON or why it could not check).
+    TraceChecked(u32, Result<String, String>),
     /// The open trace: to just after this many of its lines; to just after a line of the file.
     TraceAt(usize),
     TraceLine(u64),
@@ -228,6 +230,13 @@ pub enum Effect {
         runs: u32,
     },
     StopHunt,
+    /// Check a trace in the page's worker and answer [`Command::TraceChecked`] with `id`.
+    CheckTrace {
+        id: u32,
+        text: String,
+    },
+    /// The open trace's check is no longer wanted (the trace was closed): stop the worker.
+    StopTraceCheck,
     /// The language changed: remember it, and say it to the document and the address bar.
     Lang(Lang),
     /// Say the language to the document only (`<html lang>`, the title): a Russian page whose
@@ -309,6 +318,8 @@ pub struct Page {
     pub job: Option<job::Job>,
     /// A trace file opened read-only (*Open a trace*): shown instead of the run while open.
     pub trace: Option<trace_view::TraceView>,
+    /// The traces opened so far: the number of the latest one's check.
+    trace_checks: u32,
     /// The history check in progress (a replay of its own: play goes on meanwhile).
     pub checking: Option<job::Job>,
     /// Wall-clock milliseconds (performance.now() in the browser): jobs measure their slices
@@ -444,6 +455,7 @@ impl Page {
             base_url: String::new(),
             job: None,
             trace: None,
+            trace_checks: 0,
             checking: None,
             clock,
             job_tick: 0,

@@ -882,3 +882,57 @@ fn a_lasting_violation_is_reported_once_in_both_languages() {
         "{details:?}"
     );
 }
+
+#[test]
+fn a_trace_opens_at_once_and_the_worker_checks_it() {
+    // Open a trace: shown read-only at once, its check handed to the worker; the worker's answer
+    // fills the verdict; a trace opened again answers to its own check only; closing stops it.
+    let mut w = crate::sim::World::new(&builtin::get("gc-pause").unwrap(), true).unwrap();
+    w.run_until(20_000_000);
+    let text = w
+        .trace
+        .to_jsonl()
+        .replacen(r#""accepted":false"#, r#""accepted":true"#, 1);
+    let mut p = page("gc-pause");
+    let before = hash(&p);
+    let fx = p.apply(Command::OpenTrace("a.jsonl".into(), Ok(text.clone())));
+    assert_eq!(
+        fx,
+        vec![Effect::CheckTrace {
+            id: 1,
+            text: text.clone()
+        }]
+    );
+    assert!(p.trace.as_ref().unwrap().report.findings.is_empty());
+    // Opened again before the answer: the first check's answer is stale.
+    let fx = p.apply(Command::OpenTrace("b.jsonl".into(), Ok(text.clone())));
+    assert!(matches!(&fx[..], [Effect::CheckTrace { id: 2, .. }]));
+    let answer = || Ok(crate::check::trace::Checked::of_text_json(&text));
+    p.apply(Command::TraceChecked(1, answer()));
+    assert_eq!(
+        p.trace.as_ref().unwrap().check,
+        trace_view::Check::Running(2)
+    );
+    p.apply(Command::TraceChecked(2, answer()));
+    let v = p.trace.as_ref().unwrap();
+    assert_eq!(
+        (v.name.as_str(), &v.check),
+        ("b.jsonl", &trace_view::Check::Done)
+    );
+    assert_eq!(
+        v.report.findings[0].rule.name(),
+        "storage_rejects_stale_tokens"
+    );
+    // Closed: the worker is told to stop, a late answer finds no trace, and the run is as it was.
+    assert_eq!(p.apply(Command::CloseTrace), vec![Effect::StopTraceCheck]);
+    p.apply(Command::TraceChecked(2, answer()));
+    assert!(p.trace.is_none() && p.error.is_none());
+    assert_eq!(hash(&p), before);
+    // A malformed file is refused at once and asks the worker nothing.
+    let fx = p.apply(Command::OpenTrace(
+        "c.jsonl".into(),
+        Ok("{\"ev\": oops}".into()),
+    ));
+    assert!(fx.is_empty() && p.trace.is_none());
+    assert!(p.error.as_deref().unwrap().contains("line 1"));
+}

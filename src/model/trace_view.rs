@@ -4,8 +4,12 @@
 //! writes; and the checker's findings (`raftlock check`, the same code), each with its line, the
 //! rule in the seed's words, and a way to go there. What a trace does not carry (clock rates,
 //! messages in flight) is not drawn.
+//!
+//! The page reads the lines at once (a file that is not a trace is refused then); the check
+//! runs in the page's Web Worker (`src/worker.rs`: the page's module does not carry the
+//! checker), and its report comes back while the trace is already shown.
 
-use crate::check::trace::{parse_line, Finding, LineError, Raw, Report, TraceCheck};
+use crate::check::trace::{parse_line, Checked, Finding, LineError, Raw, Report};
 use crate::lang::{t, Lang};
 use std::collections::BTreeMap;
 
@@ -73,11 +77,25 @@ pub struct NodeState {
     pub applies: Vec<(u64, u64, String, String)>,
 }
 
+/// Where the check of the open trace stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Check {
+    /// In the worker; its answer names this number (an answer for a trace since closed or
+    /// replaced is ignored).
+    Running(u32),
+    /// `report` holds what it found.
+    Done,
+    /// The worker could not check it: why (the trace stays open to read).
+    Failed(String),
+}
+
 pub struct TraceView {
     pub name: String,
     pub lines: Vec<Line>,
     /// The nodes the trace names, in order.
     nodes: Vec<usize>,
+    pub check: Check,
+    /// The checker's report (empty until `check` is `Done`).
     pub report: Report,
     /// How many lines are reached (0..=lines.len()).
     pub at: usize,
@@ -85,6 +103,10 @@ pub struct TraceView {
 
 /// The applies shown per node.
 pub const APPLIES_SHOWN: usize = 6;
+
+fn refused(e: &LineError, lang: Lang) -> String {
+    t!(lang, "That trace file was refused: {e}.", e = e.words(lang))
+}
 
 fn kind_of(v: Raw) -> Kind {
     let node = v.node.unwrap_or(0);
@@ -155,8 +177,9 @@ fn kind_of(v: Raw) -> Kind {
 }
 
 impl TraceView {
-    /// Read and check a trace; a file that is not a trace is refused with its line.
-    pub fn open(name: &str, text: &str, lang: Lang) -> Result<TraceView, String> {
+    /// Read a trace; a file that is not a trace is refused with its line. Its check is
+    /// `Running(check)` until [`TraceView::checked`] gives the worker's answer.
+    pub fn open(name: &str, text: &str, check: u32, lang: Lang) -> Result<TraceView, String> {
         if text.len() > TRACE_BYTES_MAX {
             return Err(t!(
                 lang,
@@ -165,24 +188,18 @@ impl TraceView {
                 TRACE_BYTES_MAX / 1_048_576
             ));
         }
-        // One pass: each line read once, checked, and kept for the view.
-        let refused =
-            |e: LineError| t!(lang, "That trace file was refused: {e}.", e = e.words(lang));
-        let mut check = TraceCheck::new();
         let mut lines = Vec::new();
         for (i, l) in text.lines().enumerate() {
             let n = i as u64 + 1;
-            let Some(v) = parse_line(n, l).map_err(refused)? else {
+            let Some(v) = parse_line(n, l).map_err(|e| refused(&e, lang))? else {
                 continue;
             };
-            check.event(n, &v).map_err(refused)?;
             lines.push(Line {
                 n,
                 t_us: v.t_us,
                 kind: kind_of(v),
             });
         }
-        let report = check.finish();
         if lines.is_empty() {
             return Err(t!(lang, "That trace file was refused: it has no events.").into());
         }
@@ -203,9 +220,33 @@ impl TraceView {
             name: name.to_string(),
             nodes,
             lines,
-            report,
+            check: Check::Running(check),
+            report: Report::default(),
             at,
         })
+    }
+
+    /// The worker's answer for check number `id` (its JSON, or why it could not check): the
+    /// report, or the line the checker refused (then the trace is refused: `Err` with the
+    /// message). An answer for another check changes nothing.
+    pub fn checked(
+        &mut self,
+        id: u32,
+        answer: Result<String, String>,
+        lang: Lang,
+    ) -> Result<(), String> {
+        if self.check != Check::Running(id) {
+            return Ok(());
+        }
+        match answer.and_then(|json| Checked::from_json(&json)) {
+            Ok(Checked::Report(r)) => {
+                self.report = r;
+                self.check = Check::Done;
+            }
+            Ok(Checked::Refused(e)) => return Err(refused(&e, lang)),
+            Err(e) => self.check = Check::Failed(e),
+        }
+        Ok(())
     }
 
     /// The nodes the trace names, in order.
@@ -281,9 +322,9 @@ impl TraceView {
         self.at = self.lines.partition_point(|l| l.n <= n);
     }
 
-    /// What `window.raftlock.trace()` returns: {name, lines, at, line (the file's line
-    /// reached), ok, findings: [{line, rule}], notChecked, nodes: {n: {role, term, locks: {key:
-    /// [holder, token]}}}}.
+    /// What `window.raftlock.trace()` returns: {name, lines, at, line (the file's line reached),
+    /// check (running, done or failed: the worker's check), ok (null until done), findings:
+    /// [{line, rule}], notChecked, nodes: {n: {role, term, locks: {key: [holder, token]}}}}.
     pub fn summary(&self) -> serde_json::Value {
         let nodes: serde_json::Map<String, serde_json::Value> = self
             .state()
@@ -295,7 +336,8 @@ impl TraceView {
             .collect();
         serde_json::json!({
             "name": self.name, "lines": self.lines.len(), "at": self.at, "line": self.reached().map(|l| l.n),
-            "ok": self.report.ok(), "notChecked": self.report.not_checked.iter().map(|m| &m.en).collect::<Vec<_>>(),
+            "check": match &self.check { Check::Running(_) => "running", Check::Done => "done", Check::Failed(_) => "failed" },
+            "ok": (self.check == Check::Done).then(|| self.report.ok()), "notChecked": self.report.not_checked.iter().map(|m| &m.en).collect::<Vec<_>>(),
             "findings": self.report.findings.iter().map(|f| serde_json::json!({ "line": f.line, "rule": f.rule.name() })).collect::<Vec<_>>(),
             "nodes": nodes,
         })
@@ -559,6 +601,15 @@ impl TraceView {
 mod tests {
     use super::*;
 
+    /// Open a trace and check it as the worker does (the same code, natively).
+    fn opened(name: &str, text: &str) -> Result<TraceView, String> {
+        let mut v = TraceView::open(name, text, 1, Lang::En)?;
+        let answer = Ok(Checked::of_text_json(text));
+        v.checked(1, answer, Lang::En)?;
+        assert_eq!(v.check, Check::Done);
+        Ok(v)
+    }
+
     fn gc_pause_trace() -> String {
         let sc = crate::scenario::builtin::get("gc-pause").unwrap();
         let mut w = crate::sim::World::new(&sc, true).unwrap();
@@ -568,7 +619,7 @@ mod tests {
 
     #[test]
     fn a_trace_opens_as_a_run_to_scrub_with_each_nodes_lock_table() {
-        let mut v = TraceView::open("gc.jsonl", &gc_pause_trace(), Lang::En).unwrap();
+        let mut v = opened("gc.jsonl", &gc_pause_trace()).unwrap();
         assert!(v.report.ok());
         assert_eq!(v.nodes(), [1, 2, 3, 4, 5]);
         // The line where n1 applies A's Grant: n1 holds k for A with token 2.
@@ -602,27 +653,83 @@ mod tests {
     #[test]
     fn a_broken_trace_shows_its_findings_and_a_malformed_one_is_refused() {
         let text = gc_pause_trace().replacen(r#""accepted":false"#, r#""accepted":true"#, 1);
-        let mut v = TraceView::open("bad.jsonl", &text, Lang::En).unwrap();
+        let mut v = opened("bad.jsonl", &text).unwrap();
         let f = v.report.findings[0].clone();
         assert_eq!(f.rule.name(), "storage_rejects_stale_tokens");
         v.go_to_line(1);
         assert_eq!(v.findings_so_far().count(), 0);
         v.go_to_line(f.line);
         assert_eq!(v.findings_so_far().count(), 1);
-        let e = TraceView::open(
+        let e = opened(
             "x",
             "{\"ev\":\"role\",\"node\":1,\"role\":\"leader\",\"term\":1}\nnope",
-            Lang::En,
         )
         .err()
         .unwrap();
         assert!(e.contains("line 2"), "{e}");
-        assert!(TraceView::open("x", "\n\n", Lang::En).is_err());
+        assert!(opened("x", "\n\n").is_err());
+    }
+
+    #[test]
+    fn the_check_runs_in_the_worker_and_its_answer_comes_while_the_trace_is_shown() {
+        let text = gc_pause_trace().replacen(r#""accepted":false"#, r#""accepted":true"#, 1);
+        let mut v = TraceView::open("bad.jsonl", &text, 7, Lang::En).unwrap();
+        // Readable at once; nothing found yet, and the API says it is running.
+        assert_eq!(v.check, Check::Running(7));
+        assert!(!v.state().is_empty() && v.report.findings.is_empty());
+        assert_eq!(v.summary()["check"], "running");
+        assert!(v.summary()["ok"].is_null());
+        // An answer for another check (a trace since replaced) changes nothing.
+        let answer = || Ok(Checked::of_text_json(&text));
+        v.checked(6, answer(), Lang::En).unwrap();
+        assert_eq!(v.check, Check::Running(7));
+        v.checked(7, answer(), Lang::En).unwrap();
+        assert_eq!(
+            (v.check.clone(), v.summary()["ok"].clone()),
+            (Check::Done, false.into())
+        );
+        assert_eq!(
+            v.report.findings[0].rule.name(),
+            "storage_rejects_stale_tokens"
+        );
+        // A second answer (none comes; if it did) is ignored too.
+        v.checked(7, Err("late".into()), Lang::En).unwrap();
+        assert_eq!(v.check, Check::Done);
+    }
+
+    #[test]
+    fn a_line_the_checker_refuses_refuses_the_trace_and_a_failed_check_leaves_it_readable() {
+        // Every line parses, but an apply without its node is not a trace event to the checker.
+        let refused =
+            "{\"ev\":\"role\",\"node\":1,\"role\":\"leader\",\"term\":1}\n{\"ev\":\"apply\"}\n";
+        let mut v = TraceView::open("r.jsonl", refused, 1, Lang::En).unwrap();
+        let e = v
+            .checked(1, Ok(Checked::of_text_json(refused)), Lang::En)
+            .unwrap_err();
+        assert!(e.starts_with("That trace file was refused: line 2"), "{e}");
+        // The worker could not start, or its answer is not a check: the trace stays, with why.
+        for (answer, why) in [
+            (
+                Err("the worker could not start".to_string()),
+                "the worker could not start",
+            ),
+            (Ok("{\"report\": 3}".to_string()), "invalid type"),
+        ] {
+            let mut v = TraceView::open("g.jsonl", &gc_pause_trace(), 2, Lang::En).unwrap();
+            v.checked(2, answer, Lang::En).unwrap();
+            assert!(
+                matches!(&v.check, Check::Failed(e) if e.contains(why)),
+                "{:?}",
+                v.check
+            );
+            assert_eq!(v.summary()["check"], "failed");
+            assert!(v.report.findings.is_empty());
+        }
     }
 
     #[test]
     fn the_trace_log_grid_shows_each_nodes_applies_and_marks_an_entry_that_differs() {
-        let mut v = TraceView::open("gc.jsonl", &gc_pause_trace(), Lang::En).unwrap();
+        let mut v = opened("gc.jsonl", &gc_pause_trace()).unwrap();
         let g = v.log_grid(8);
         assert_eq!(g.nodes, vec![1, 2, 3, 4, 5]);
         let last = *g.indices.last().unwrap();
@@ -651,7 +758,7 @@ mod tests {
         let text: Vec<&str> = text.lines().collect();
         let mut edited = text.clone();
         edited[i] = &bad;
-        let v = TraceView::open("bad.jsonl", &edited.join("\n"), Lang::En).unwrap();
+        let v = opened("bad.jsonl", &edited.join("\n")).unwrap();
         let g = v.log_grid(last as usize);
         let differs: Vec<_> = g
             .cells
@@ -670,7 +777,7 @@ mod tests {
     #[test]
     fn the_trace_diagram_draws_the_window_before_the_line_reached_with_its_findings() {
         let text = gc_pause_trace().replacen(r#""accepted":false"#, r#""accepted":true"#, 1);
-        let mut v = TraceView::open("bad.jsonl", &text, Lang::En).unwrap();
+        let mut v = opened("bad.jsonl", &text).unwrap();
         let d = v.diagram(2_000_000, 200, Lang::En);
         assert!(!d.by_line);
         assert_eq!(
@@ -710,7 +817,7 @@ mod tests {
             r#"{"t_us":1200000,"ev":"client","client":"B","op":"acquire","key":"k","outcome":"granted","token":2,"invoked_us":1050000}"#,
         ]
         .join("\n");
-        let v = TraceView::open("h.jsonl", &history, Lang::En).unwrap();
+        let v = opened("h.jsonl", &history).unwrap();
         let d = v.diagram(2_000_000, 200, Lang::En);
         let f = d
             .marks
@@ -728,7 +835,7 @@ mod tests {
                 serde_json::Value::Object(v).to_string() + "\n"
             })
             .collect();
-        let v = TraceView::open("untimed.jsonl", &untimed, Lang::En).unwrap();
+        let v = opened("untimed.jsonl", &untimed).unwrap();
         let d = v.diagram(2_000_000, 10, Lang::En);
         assert!(d.by_line);
         assert!(!d.marks.is_empty());

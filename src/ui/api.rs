@@ -242,8 +242,9 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
     job_command.forget();
 
     // trace(): the open trace (*Open a trace*) or null: {name, lines, at, line (the file's line
-    // reached), ok, findings: [{line, rule}], notChecked, nodes: {n: {role, term, locks: {key:
-    // [holder, token]}}}}.
+    // reached), check (running, done or failed: the worker's check), ok (null until done),
+    // findings: [{line, rule}], notChecked, nodes: {n: {role, term, locks: {key: [holder,
+    // token]}}}}.
     let p = pg.clone();
     let trace_fn = Closure::<dyn Fn() -> JsValue>::new(move || {
         let page = p.borrow();

@@ -1,9 +1,9 @@
 //! The root component: it owns the page model and what lives in the browser (the frame loop,
-//! the keyboard, the address bar, the hunt's worker), sends every input to the model as a
+//! the keyboard, the address bar, the worker's jobs), sends every input to the model as a
 //! [`Command`], and carries out the [`Effect`]s that come back. The panels' layout is
 //! `layout.rs`.
 
-use super::effects::{self, now_ms, HuntWorker};
+use super::effects::{self, now_ms, Worker};
 use super::host::Host;
 use super::onscreen::OnScreen;
 use super::props::{FrameLog, Shared, FRAME_LOG_MAX};
@@ -24,6 +24,8 @@ pub enum Msg {
     Applied(Vec<Effect>),
     Frame(f64),
     HuntReport(wasm_bindgen::JsValue),
+    /// The worker's answer for a trace's check (`Command::TraceChecked`).
+    TraceChecked(u32, Result<String, String>),
     /// Redraw (a lazy panel scrolled in).
     Refresh,
     /// A `postMessage` from the page that embeds this one (the embed's API, `model::embed`).
@@ -47,7 +49,9 @@ pub struct App {
     _resize: EventListener,
     /// The page that embeds this one, if any.
     host: Option<Host>,
-    hunt: Option<HuntWorker>,
+    hunt: Option<Worker>,
+    /// The open trace's check.
+    trace_check: Option<Worker>,
     on_screen: OnScreen,
     /// Which panels a played frame draws (`view` decides; hence the cell).
     pace: RefCell<Pace>,
@@ -95,6 +99,15 @@ impl App {
                     }
                 }
                 Effect::StopHunt => self.hunt = None,
+                Effect::CheckTrace { id, text } => {
+                    let link = ctx.link().clone();
+                    let done = move |r| link.send_message(Msg::TraceChecked(id, r));
+                    match effects::check_trace(&text, done.clone()) {
+                        Ok(w) => self.trace_check = Some(w), // one before it stops
+                        Err(e) => done(Err(e)),
+                    }
+                }
+                Effect::StopTraceCheck => self.trace_check = None,
                 // The rest need nothing of the app's own state.
                 other => effects::carry_out(other, &self.page, &self.send),
             }
@@ -164,6 +177,7 @@ impl Component for App {
             _keys: keys,
             _hash: hash,
             hunt: None,
+            trace_check: None,
             on_screen: OnScreen::default(),
             pace: RefCell::default(),
             frame_log,
@@ -189,6 +203,10 @@ impl Component for App {
                 if let (Some(reply), Some(host)) = (reply, &self.host) {
                     host.send(&reply);
                 }
+            }
+            Msg::TraceChecked(id, answer) => {
+                self.trace_check = None;
+                self.dispatch(ctx, Command::TraceChecked(id, answer));
             }
             Msg::HuntReport(data) => {
                 let r = serde_wasm_bindgen::from_value(data).unwrap_or_else(|e| {

@@ -5,7 +5,7 @@
 use super::props::{input_value, send, PanelProps};
 use crate::lang::{role_word, t, Lang};
 use crate::model::text::{fmt_us, num};
-use crate::model::trace_view::Kind;
+use crate::model::trace_view::{Check, Kind};
 use crate::model::Command;
 use yew::prelude::*;
 
@@ -75,10 +75,19 @@ pub fn trace_panel(p: &PanelProps) -> Html {
             </li>
         }
     });
-    let verdict = if v.report.ok() {
-        html! { <p class="ok" id="trace-verdict">{ t!(lang, "✓ The checker finds no problem in {} lines.", v.report.seen.lines) }</p> }
-    } else {
-        html! { <p class="broken" id="trace-verdict">{ t!(lang, "✗ The checker finds {} problem(s); {so_far} of them at or before this line.", v.report.findings.len() as u64 + v.report.more) }</p> }
+    let verdict = match &v.check {
+        Check::Running(_) => {
+            html! { <p class="muted" id="trace-verdict" role="status">{ t!(lang, "Checking the trace against the seed's rules…") }</p> }
+        }
+        Check::Failed(e) => {
+            html! { <p class="broken" id="trace-verdict" role="status">{ t!(lang, "The check could not run: {e}. The trace can still be read.") }</p> }
+        }
+        Check::Done if v.report.ok() => {
+            html! { <p class="ok" id="trace-verdict" role="status">{ t!(lang, "✓ The checker finds no problem in {} lines.", v.report.seen.lines) }</p> }
+        }
+        Check::Done => {
+            html! { <p class="broken" id="trace-verdict" role="status">{ t!(lang, "✗ The checker finds {} problem(s); {so_far} of them at or before this line.", v.report.findings.len() as u64 + v.report.more) }</p> }
+        }
     };
     let timeline = v.finding_marks().into_iter().map(|(at, line, rule)| {
         html! { <button class="finding-mark" style={format!("left:{:.2}%", at * 100.0)} title={t!(lang, "line {line}: {what}", what = rule)}

@@ -235,7 +235,7 @@ test('a student\'s trace is checked in Russian: the finding and the seed\'s rule
   const { page, errors } = await openApp(ru.context, srv.url);
   await openTools(page);
   await page.setInputFiles('#open-trace', file);
-  await page.waitForFunction(() => window.raftlock.trace() !== null);
+  await page.waitForFunction(() => window.raftlock.trace()?.check === 'done');
   const findings = await page.textContent('#trace-panel, .trace-panel, main, body');
   assert.match(findings, /хранилище приняло токен 2 для k после того, как приняло токен 4/);
   assert.match(findings, /Fencing: хранилище принимает запись только с токеном/);

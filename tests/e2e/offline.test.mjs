@@ -21,7 +21,7 @@ after(async () => { await br.close(); srv.server.close(); fs.rmSync(dir, { recur
 
 const controlled = (page) => page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30000 });
 
-test('after the first visit the page, a built-in scenario and the hunt work with the network off', async () => {
+test('after the first visit the page, a built-in scenario, the hunt and the trace check work with the network off', async () => {
   const { page, errors } = await openApp(br.context, srv.url);
   await controlled(page);
   const version = await page.evaluate(async () => (await caches.keys()).find((k) => k.startsWith('raftlock-')));
@@ -73,6 +73,13 @@ test('after the first visit the page, a built-in scenario and the hunt work with
     await page.check('#switch-no_check_quorum');
     await page.click('#hunt-start');
     await page.waitForFunction(() => /^Found/.test(document.querySelector('#hunt-status')?.textContent || ''), null, { timeout: 60000 });
+    // A trace opened offline is checked by the same worker.
+    const trace = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'raftlock-offline-')), 't.jsonl');
+    await page.evaluate(() => window.raftlock.runTo(3_000_000));
+    fs.writeFileSync(trace, await page.evaluate(() => window.raftlock.traceJsonl()));
+    await page.setInputFiles('#open-trace', trace);
+    await page.waitForFunction(() => window.raftlock.trace()?.check === 'done', null, { timeout: 30000 });
+    assert.equal((await page.evaluate(() => window.raftlock.trace())).ok, true);
   } finally {
     await br.context.setOffline(false);
     gate.down = false;

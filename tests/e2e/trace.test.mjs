@@ -29,7 +29,7 @@ test('a trace opens read-only, scrubs, and each finding goes to its line, as raf
   const { page, errors } = await openApp(br.context, srv.url);
   const before = await page.evaluate(() => window.raftlock.snapshot().trace_hash);
   await page.setInputFiles('#open-trace', bad);
-  await page.waitForFunction(() => window.raftlock.trace() !== null);
+  await page.waitForFunction(() => window.raftlock.trace()?.check === 'done');
   const t = await page.evaluate(() => window.raftlock.trace());
   assert.equal(t.name, 'stale.jsonl');
   assert.equal(t.at, t.lines, 'opened at its end');
@@ -95,7 +95,7 @@ test('an entry that differs between nodes is red in the trace\'s log grid, and t
   });
   const { page, errors } = await openApp(br.context, srv.url);
   await page.setInputFiles('#open-trace', p);
-  await page.waitForFunction(() => window.raftlock.trace() !== null);
+  await page.waitForFunction(() => window.raftlock.trace()?.check === 'done');
   const t = await page.evaluate(() => window.raftlock.trace());
   assert.ok(t.findings.some((f) => f.rule === 'same_entry_on_every_node'), JSON.stringify(t.findings));
   const first = t.findings.find((f) => f.rule === 'same_entry_on_every_node');
@@ -103,6 +103,72 @@ test('an entry that differs between nodes is red in the trace\'s log grid, and t
   await page.waitForFunction((l) => window.raftlock.trace().line === l, first.line);
   assert.ok(await page.locator('#trace-log tr.differs td.differs').count() >= 2, 'the row where they disagree is red');
   await shot(page, 'trace-differs');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the check runs in the page\'s worker: the trace reads at once, the verdict comes when the worker answers', async () => {
+  // The worker's wasm is held back until the trace is shown: the page reads the trace without it,
+  // says the check is running, and draws the verdict when the worker's answer comes.
+  const bad = traceFile('held', (t) => t.replace('"accepted":false', '"accepted":true'));
+  const b = await launch({ serviceWorkers: 'block' });
+  let release, asked;
+  const held = new Promise((r) => { release = r; });
+  const askedFor = new Promise((r) => { asked = r; });
+  await b.context.route('**/raftlock-worker_bg.wasm', async (route) => { asked(); await held; await route.continue(); });
+  try {
+    const { page, errors } = await openApp(b.context, srv.url);
+    await page.setInputFiles('#open-trace', bad);
+    await page.waitForFunction(() => window.raftlock.trace()?.check === 'running');
+    assert.match(await page.textContent('#trace-verdict'), /Checking the trace against the seed's rules/);
+    assert.equal(await page.locator('#trace-findings li').count(), 0);
+    // Readable meanwhile: scrub to the start.
+    await page.evaluate(() => {
+      const s = document.querySelector('#trace-scrubber');
+      s.value = '0';
+      s.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await page.waitForFunction(() => window.raftlock.trace().at === 0);
+    await askedFor; // the worker asked for its module's wasm
+    assert.equal((await page.evaluate(() => window.raftlock.trace())).check, 'running');
+    release();
+    await page.waitForFunction(() => window.raftlock.trace()?.check === 'done');
+    const t = await page.evaluate(() => window.raftlock.trace());
+    assert.equal(t.ok, false);
+    assert.equal(t.findings[0].rule, 'storage_rejects_stale_tokens');
+    assert.match(await page.textContent('#trace-verdict'), /finds 1 problem\(s\); 0 of them at or before this line/);
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    release();
+    await b.close();
+  }
+});
+
+test('a check that cannot run says why and leaves the trace to read; a line the checker refuses refuses the file', async () => {
+  const b = await launch({ serviceWorkers: 'block' });
+  await b.context.route('**/raftlock-worker.js', (route) => route.abort());
+  try {
+    const { page } = await openApp(b.context, srv.url);
+    await page.setInputFiles('#open-trace', traceFile('unchecked'));
+    await page.waitForFunction(() => window.raftlock.trace()?.check === 'failed');
+    assert.match(await page.textContent('#trace-verdict'), /The check could not run: .+\. The trace can still be read\./);
+    const t = await page.evaluate(() => window.raftlock.trace());
+    assert.equal(t.ok, null);
+    assert.ok(t.lines > 10 && Object.keys(t.nodes).length === 5, `the trace is shown: ${JSON.stringify(t).slice(0, 300)}`);
+    await page.close();
+  } finally {
+    await b.close();
+  }
+  // Every line is JSON, but line 2 is an apply without its node: the worker's checker refuses it.
+  const p = path.join(dir, 'nodeless.jsonl');
+  fs.writeFileSync(p, '{"ev":"role","node":1,"role":"leader","term":1}\n{"ev":"apply"}\n');
+  const { page, errors } = await openApp(br.context, srv.url);
+  await page.setInputFiles('#open-trace', p);
+  await page.waitForSelector('#error');
+  assert.match(await page.textContent('#error'), /That trace file was refused: line 2: /);
+  await page.waitForFunction(() => window.raftlock.trace() === null);
+  assert.ok(await page.locator('svg.cluster').count() > 0, 'the run is still shown');
   assert.deepEqual(errors, []);
   await page.close();
 });

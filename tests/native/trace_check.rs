@@ -454,3 +454,30 @@ fn apply_result() {
         r.findings
     );
 }
+
+#[test]
+fn a_check_crosses_from_the_worker_to_the_page_as_it_was_made() {
+    // The page's worker checks a trace and answers JSON; the page reads the same report, or the
+    // line the checker refused, and refuses an answer that is neither.
+    use raftlock::check::trace::{check_text, Checked};
+    let good = trace_of(&builtin::get("gc-pause").unwrap());
+    let bad = good.replacen("\"accepted\":false", "\"accepted\":true", 1);
+    for text in [&good, &bad] {
+        let want = check_text(text).unwrap();
+        let got = Checked::from_json(&Checked::of_text_json(text)).unwrap();
+        assert_eq!(got, Checked::Report(want));
+    }
+    assert!(matches!(
+        Checked::from_json(&Checked::of_text_json(&bad)).unwrap(),
+        Checked::Report(r) if r.findings.iter().any(|f| f.rule == Rule::StorageRejectsStaleTokens
+            && !f.detail.en.is_empty() && !f.detail.ru.is_empty())
+    ));
+    let refused =
+        "{\"ev\":\"role\",\"node\":1,\"role\":\"leader\",\"term\":1}\n{\"ev\":\"apply\"}\n";
+    let Checked::Refused(e) = Checked::from_json(&Checked::of_text_json(refused)).unwrap() else {
+        panic!("an apply without its node is refused");
+    };
+    assert_eq!(e, check_text(refused).unwrap_err());
+    assert!(Checked::from_json("{\"report\": 3}").is_err());
+    assert!(Checked::from_json("").is_err());
+}

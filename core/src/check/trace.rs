@@ -20,11 +20,11 @@ mod clients;
 
 use crate::lang::{both, t, Lang, Text};
 use crate::lock::machine::{ApplyResult, LockCommand, LockMachine, LockOp};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The rules the checker names, each in the seed's words (or Raft's).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Rule {
     TokenIsTheGrantsIndex,
     ExpireDeletesOnlyOnTokenMatch,
@@ -89,7 +89,7 @@ impl Rule {
 }
 
 /// One problem, at its line, with the lines that show it (earliest first).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finding {
     pub line: u64,
     pub t_us: Option<u64>,
@@ -101,7 +101,7 @@ pub struct Finding {
 }
 
 /// A line that is not a trace event.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LineError {
     pub line: u64,
     pub message: Text,
@@ -188,7 +188,7 @@ struct NodePos {
 }
 
 /// What the checker saw: the counts that say which checks ran.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Seen {
     pub lines: u64,
     pub applies: u64,
@@ -222,7 +222,7 @@ pub struct TraceCheck {
 }
 
 /// What a checked trace comes to.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Report {
     pub seen: Seen,
     pub findings: Vec<Finding>,
@@ -707,4 +707,29 @@ pub fn check_text(text: &str) -> Result<Report, LineError> {
         c.line(i as u64 + 1, l)?;
     }
     Ok(c.finish())
+}
+
+/// A check's outcome as it crosses from the page's worker to the page: the report, or the line
+/// the checker refused.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Checked {
+    Report(Report),
+    Refused(LineError),
+}
+
+impl Checked {
+    /// Check a whole trace and write the outcome as JSON (the worker's answer).
+    pub fn of_text_json(text: &str) -> String {
+        let c = match check_text(text) {
+            Ok(r) => Checked::Report(r),
+            Err(e) => Checked::Refused(e),
+        };
+        serde_json::to_string(&c).unwrap_or_default()
+    }
+
+    /// Read the worker's answer; anything else is refused with serde's words.
+    pub fn from_json(json: &str) -> Result<Checked, String> {
+        serde_json::from_str(json).map_err(|e| e.to_string())
+    }
 }

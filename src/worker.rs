@@ -1,7 +1,11 @@
-//! The hunt's own wasm module, for its Web Worker (`www/hunt-worker.js`): the random fault
-//! schedules and their shrinking from the core, without Yew and the views, so the page's module
-//! does not carry them. Trunk builds it beside the page's (index.html, `data-type="worker"`) as
-//! `raftlock-hunt.js` and `raftlock-hunt_bg.wasm`, fetched only when a hunt starts.
+//! The page's second wasm module, for its Web Worker (`www/worker.js`): the heavy work from the
+//! core, without Yew and the views, so the page's module does not carry it and the page keeps
+//! its frame rate while it runs:
+//! - the hunt: random fault schedules and the shrinking of a failing one;
+//! - *Open a trace*'s check against the seed's rules (`raftlock check`, the same code).
+//!
+//! Trunk builds it beside the page's (index.html, `data-type="worker"`) as `raftlock-worker.js`
+//! and `raftlock-worker_bg.wasm`, fetched only when a job starts (and precached for offline use).
 
 /// The hunt, one slice at a time, for the worker: `switches` comma-separated, seeds
 /// `from..from + runs`. Answers JSON `{"runs","events","failed":[seed, invariant]|null}` or
@@ -40,10 +44,18 @@ pub fn hunt_shrink(switches: &str, seed: u32) -> String {
     }
 }
 
+/// Check a trace's text: JSON `{"report": …}` or `{"refused": {"line", "message"}}`
+/// (`check::trace::Checked`, which the page reads back).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn check_trace(text: &str) -> String {
+    raftlock_core::check::trace::Checked::of_text_json(text)
+}
+
 #[cfg(target_arch = "wasm32")]
 fn main() {}
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    eprintln!("raftlock-hunt is the browser's hunt worker: `make build` builds it with the page. The native CLI is `raftlock hunt`.");
+    eprintln!("raftlock-worker is the page's Web Worker module: `make build` builds it with the page. The native CLI is `raftlock hunt` and `raftlock check`.");
 }

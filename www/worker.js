@@ -1,0 +1,52 @@
+// The page's Web Worker: heavy work off the main thread, from the second wasm module
+// (src/worker.rs: the core without Yew and the views). The page starts one worker per job and
+// posts {module: "./raftlock-worker.js", wasm: "./raftlock-worker_bg.wasm", job, ...}:
+// - job "hunt", with switches: "a,b", from, runs, slice: runs the hunt in slices and posts
+//     {type: "progress", done, events, runs} ... then
+//     {type: "shrinking", seed, invariant} and {type: "found", ...} | {type: "none", done, events};
+// - job "check-trace", with text: checks a trace against the seed's rules and posts
+//     {type: "checked", json} (src/worker.rs, check_trace).
+// Any failure posts {type: "error", message}. A message of another job is answered with an error.
+let mod = null;
+
+async function load(module, wasm) {
+  if (!mod) {
+    mod = await import(module);
+    await mod.default({ module_or_path: wasm });
+  }
+  return mod;
+}
+
+async function hunt(m, { switches, from, runs, slice }) {
+  let done = 0;
+  let events = 0;
+  while (done < runs) {
+    const n = Math.min(slice, runs - done);
+    const b = JSON.parse(m.hunt_batch(switches, from + done, n));
+    if (b.error) throw new Error(b.error);
+    done += b.runs;
+    events += b.events;
+    self.postMessage({ type: "progress", done, events, runs });
+    if (b.failed) {
+      const [seed, invariant] = b.failed;
+      self.postMessage({ type: "shrinking", seed, invariant, done, events });
+      const f = JSON.parse(m.hunt_shrink(switches, seed));
+      if (f.error) throw new Error(f.error);
+      self.postMessage({ type: "found", done, events, ...f });
+      return;
+    }
+  }
+  self.postMessage({ type: "none", done, events });
+}
+
+self.onmessage = async (e) => {
+  const d = e.data || {};
+  try {
+    if (d.job !== "hunt" && d.job !== "check-trace") throw new Error(`no such job: ${d.job}`);
+    const m = await load(d.module, d.wasm);
+    if (d.job === "hunt") await hunt(m, d);
+    else self.postMessage({ type: "checked", json: m.check_trace(String(d.text)) });
+  } catch (err) {
+    self.postMessage({ type: "error", message: String(err && err.message ? err.message : err) });
+  }
+};
