@@ -11,8 +11,9 @@ let mod = null;
 
 async function load(module, wasm) {
   if (!mod) {
-    mod = await import(module);
-    await mod.default({ module_or_path: wasm });
+    const m = await import(module);
+    await m.default({ module_or_path: wasm });
+    mod = m; // only once it is ready
   }
   return mod;
 }
@@ -43,9 +44,10 @@ self.onmessage = async (e) => {
   const d = e.data || {};
   try {
     if (d.job !== "hunt" && d.job !== "check-trace") throw new Error(`no such job: ${d.job}`);
+    if (d.job === "check-trace" && typeof d.text !== "string") throw new Error("no trace to check");
     const m = await load(d.module, d.wasm);
     if (d.job === "hunt") await hunt(m, d);
-    else self.postMessage({ type: "checked", json: m.check_trace(String(d.text)) });
+    else self.postMessage({ type: "checked", json: m.check_trace(d.text) });
   } catch (err) {
     self.postMessage({ type: "error", message: String(err && err.message ? err.message : err) });
   }

@@ -50,8 +50,8 @@ pub struct App {
     /// The page that embeds this one, if any.
     host: Option<Host>,
     hunt: Option<Worker>,
-    /// The open trace's check.
-    trace_check: Option<Worker>,
+    /// The open trace's check: its number and its worker.
+    trace_check: Option<(u32, Worker)>,
     on_screen: OnScreen,
     /// Which panels a played frame draws (`view` decides; hence the cell).
     pace: RefCell<Pace>,
@@ -100,10 +100,11 @@ impl App {
                 }
                 Effect::StopHunt => self.hunt = None,
                 Effect::CheckTrace { id, text } => {
+                    self.trace_check = None; // a check of a trace since replaced stops
                     let link = ctx.link().clone();
                     let done = move |r| link.send_message(Msg::TraceChecked(id, r));
                     match effects::check_trace(&text, done.clone()) {
-                        Ok(w) => self.trace_check = Some(w), // one before it stops
+                        Ok(w) => self.trace_check = Some((id, w)),
                         Err(e) => done(Err(e)),
                     }
                 }
@@ -205,7 +206,13 @@ impl Component for App {
                 }
             }
             Msg::TraceChecked(id, answer) => {
-                self.trace_check = None;
+                if self
+                    .trace_check
+                    .as_ref()
+                    .is_some_and(|(running, _)| *running == id)
+                {
+                    self.trace_check = None; // it answered: it stops
+                }
                 self.dispatch(ctx, Command::TraceChecked(id, answer));
             }
             Msg::HuntReport(data) => {

@@ -231,6 +231,9 @@ pub struct Worker {
 
 impl Drop for Worker {
     fn drop(&mut self) {
+        // Its closures go with it: nothing it might still say reaches them.
+        self.worker.set_onmessage(None);
+        self.worker.set_onerror(None);
         self.worker.terminate();
     }
 }

@@ -80,13 +80,13 @@ pub fn trace_panel(p: &PanelProps) -> Html {
             html! { <p class="muted" id="trace-verdict" role="status">{ t!(lang, "Checking the trace against the seed's rules…") }</p> }
         }
         Check::Failed(e) => {
-            html! { <p class="broken" id="trace-verdict" role="status">{ t!(lang, "The check could not run: {e}. The trace can still be read.") }</p> }
+            html! { <p class="muted" id="trace-verdict" role="status">{ t!(lang, "The check could not run: {e}. The trace can still be read.") }</p> }
         }
         Check::Done if v.report.ok() => {
-            html! { <p class="ok" id="trace-verdict" role="status">{ t!(lang, "✓ The checker finds no problem in {} lines.", v.report.seen.lines) }</p> }
+            html! { <p class="ok" id="trace-verdict">{ t!(lang, "✓ The checker finds no problem in {} lines.", v.report.seen.lines) }</p> }
         }
         Check::Done => {
-            html! { <p class="broken" id="trace-verdict" role="status">{ t!(lang, "✗ The checker finds {} problem(s); {so_far} of them at or before this line.", v.report.findings.len() as u64 + v.report.more) }</p> }
+            html! { <p class="broken" id="trace-verdict">{ t!(lang, "✗ The checker finds {} problem(s); {so_far} of them at or before this line.", v.report.findings.len() as u64 + v.report.more) }</p> }
         }
     };
     let timeline = v.finding_marks().into_iter().map(|(at, line, rule)| {

@@ -160,17 +160,31 @@ test('a check that cannot run says why and leaves the trace to read; a line the 
   } finally {
     await b.close();
   }
-  // Every line is JSON, but line 2 is an apply without its node: the worker's checker refuses it.
+  // Every line is JSON, but line 2 is an apply without its node: the page shows the trace, then the
+  // worker's checker refuses that line, and the file with it.
   const p = path.join(dir, 'nodeless.jsonl');
   fs.writeFileSync(p, '{"ev":"role","node":1,"role":"leader","term":1}\n{"ev":"apply"}\n');
-  const { page, errors } = await openApp(br.context, srv.url);
-  await page.setInputFiles('#open-trace', p);
-  await page.waitForSelector('#error');
-  assert.match(await page.textContent('#error'), /That trace file was refused: line 2: /);
-  await page.waitForFunction(() => window.raftlock.trace() === null);
-  assert.ok(await page.locator('svg.cluster').count() > 0, 'the run is still shown');
-  assert.deepEqual(errors, []);
-  await page.close();
+  const c = await launch({ serviceWorkers: 'block' });
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await c.context.route('**/raftlock-worker_bg.wasm', async (route) => { await held; await route.continue(); });
+  try {
+    const { page, errors } = await openApp(c.context, srv.url);
+    const before = await page.evaluate(() => window.raftlock.snapshot().trace_hash);
+    await page.setInputFiles('#open-trace', p);
+    await page.waitForFunction(() => window.raftlock.trace()?.check === 'running');
+    release();
+    await page.waitForSelector('#error');
+    assert.match(await page.textContent('#error'), /That trace file was refused: line 2: /);
+    await page.waitForFunction(() => window.raftlock.trace() === null);
+    assert.ok(await page.locator('svg.cluster').count() > 0, 'the run is still shown');
+    assert.equal(await page.evaluate(() => window.raftlock.snapshot().trace_hash), before);
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    release();
+    await c.close();
+  }
 });
 
 test('a malformed trace file is refused with its line, and the run stays', async () => {
