@@ -13,9 +13,23 @@ export const SHOTS = process.env.RAFTLOCK_SHOTS || path.join(os.tmpdir(), 'raftl
 
 /// `prefix` serves the site under a sub-path (as a static host would), e.g. '/play/raftlock/'.
 /// `gzip`: compress what the browser accepts compressed, as a real host does (the benchmark's loads).
+/// `brotli`: the same with brotli where the browser accepts it (the benchmark's loads; every file
+/// compressed before the server starts, as a host serves precompressed files).
 /// `gate`: while `gate.down`, every request is counted in `gate.hits` and answered 503 (a host
 /// that is gone: what a service worker's own requests meet when the network is off).
-export function serve(root = DIST, prefix = '/', { gzip = false, gate = null } = {}) {
+export function serve(root = DIST, prefix = '/', { gzip = false, brotli = false, gate = null } = {}) {
+  const packed = new Map();
+  const pack = (data) => zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } });
+  if (brotli) {
+    for (const f of fs.readdirSync(root, { recursive: true })) {
+      const p = path.join(root, f);
+      if (fs.statSync(p).isFile()) packed.set(p, pack(fs.readFileSync(p)));
+    }
+  }
+  const brotlied = (p, data) => {
+    if (!packed.has(p)) packed.set(p, pack(data));
+    return packed.get(p);
+  };
   return new Promise((resolve) => {
     const server = http.createServer((req, res) => {
       if (gate?.down) { gate.hits++; res.writeHead(503); res.end('down'); return; }
@@ -27,7 +41,10 @@ export function serve(root = DIST, prefix = '/', { gzip = false, gate = null } =
       fs.readFile(p, (err, data) => {
         if (err) { res.writeHead(404); res.end('not found'); return; }
         const headers = { 'content-type': MIME[path.extname(p)] || 'application/octet-stream' };
-        if (gzip && /\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
+        if (brotli && /\bbr\b/.test(req.headers['accept-encoding'] || '')) {
+          data = brotlied(p, data);
+          headers['content-encoding'] = 'br';
+        } else if (gzip && /\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
           data = zlib.gzipSync(data, { level: 9 });
           headers['content-encoding'] = 'gzip';
         }
