@@ -107,15 +107,22 @@ test('an entry that differs between nodes is red in the trace\'s log grid, and t
   await page.close();
 });
 
-test('the check runs in the page\'s worker: the trace reads at once, the verdict comes when the worker answers', async () => {
-  // The worker's wasm is held back until the trace is shown: the page reads the trace without it,
-  // says the check is running, and draws the verdict when the worker's answer comes.
-  const bad = traceFile('held', (t) => t.replace('"accepted":false', '"accepted":true'));
+/// A browser (no service worker, so the route sees the worker's fetch) in which the worker's wasm
+/// waits until `release()`; `askedFor` resolves when the worker asked for it.
+async function heldWorker() {
   const b = await launch({ serviceWorkers: 'block' });
   let release, asked;
   const held = new Promise((r) => { release = r; });
   const askedFor = new Promise((r) => { asked = r; });
   await b.context.route('**/raftlock-worker_bg.wasm', async (route) => { asked(); await held; await route.continue(); });
+  return { b, release, askedFor };
+}
+
+test('the check runs in the page\'s worker: the trace reads at once, the verdict comes when the worker answers', async () => {
+  // The worker's wasm is held back until the trace is shown: the page reads the trace without it,
+  // says the check is running, and draws the verdict when the worker's answer comes.
+  const bad = traceFile('held', (t) => t.replace('"accepted":false', '"accepted":true'));
+  const { b, release, askedFor } = await heldWorker();
   try {
     const { page, errors } = await openApp(b.context, srv.url);
     await page.setInputFiles('#open-trace', bad);
@@ -164,10 +171,7 @@ test('a check that cannot run says why and leaves the trace to read; a line the 
   // worker's checker refuses that line, and the file with it.
   const p = path.join(dir, 'nodeless.jsonl');
   fs.writeFileSync(p, '{"ev":"role","node":1,"role":"leader","term":1}\n{"ev":"apply"}\n');
-  const c = await launch({ serviceWorkers: 'block' });
-  let release;
-  const held = new Promise((r) => { release = r; });
-  await c.context.route('**/raftlock-worker_bg.wasm', async (route) => { await held; await route.continue(); });
+  const { b: c, release } = await heldWorker();
   try {
     const { page, errors } = await openApp(c.context, srv.url);
     const before = await page.evaluate(() => window.raftlock.snapshot().trace_hash);
