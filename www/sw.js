@@ -8,6 +8,16 @@ const VERSION = "__VERSION__";
 const FILES = __FILES__;
 const CACHE = `raftlock-${VERSION}`;
 
+// The stand-in page of an update: it loads the app again when the new worker controls it (or,
+// if that was quick, already does), and after 5 s in any case.
+const STAND_IN = `<!doctype html><meta charset="utf-8"><title>raftlock</title><script>
+const again = () => location.reload();
+const sw = navigator.serviceWorker;
+sw.addEventListener("controllerchange", again);
+sw.getRegistration().then((r) => { if (!r || !r.waiting || (sw.controller && sw.controller === r.active)) again(); });
+setTimeout(again, 5000);
+</script>`;
+
 self.addEventListener("install", (e) => {
   // `reload`: the files come from the server, never from the HTTP cache of an older build.
   e.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES.map((f) => new Request(f, { cache: "reload" })))));
@@ -39,12 +49,15 @@ self.addEventListener("fetch", (e) => {
     e.respondWith((async () => {
       // A new version waits while this page is open; a reload when no other page of the app
       // is open (a tab, or a player embedded in a course page) is "the next load": the new
-      // worker takes over and the browser asks again (Refresh: 0). Once it has, `waiting` is
-      // no longer installed, so this happens once.
+      // worker takes over, and a stand-in page loads the app again once it has. The new worker
+      // can activate only after this answer (a worker with an event in progress keeps its
+      // place), so the stand-in waits for it to take control (it claims every page) rather than
+      // asking again at once, which could still reach this worker. Once it has, `waiting` is no
+      // longer installed, so this happens once.
       const waiting = self.registration.waiting;
       if (waiting && waiting.state === "installed" && (await self.clients.matchAll({ type: "window" })).length <= 1) {
         waiting.postMessage("raftlock-skip-waiting");
-        return new Response("", { headers: { Refresh: "0", "content-type": "text/html" } });
+        return new Response(STAND_IN, { headers: { "content-type": "text/html" } });
       }
       // The fragment never reaches the server: every page of the app is index.html.
       const cached = await caches.match("./index.html", { cacheName: CACHE });

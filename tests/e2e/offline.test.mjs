@@ -103,9 +103,18 @@ test('a new build installs in the background, is announced, and opens on the nex
   assert.equal(await marker(), null, 'the open page is not swapped under the user');
   await page.waitForSelector('#update-notice', { timeout: 30000 });
   assert.match(await page.textContent('#update-notice'), /A new version of raftlock is ready: it opens when you reload the page \(close its other tabs first\)\./);
-  // The load after that is the second build.
+  // The load after that is the second build (through the old worker's stand-in page, which loads
+  // the app again once the new worker controls it). Should it not come, say what the page was.
   await page.reload();
-  await page.waitForFunction(() => document.querySelector('meta[name="raftlock-build"]') && window.raftlock && document.querySelector('svg.cluster'), null, { timeout: 30000 });
+  await page.waitForFunction(() => document.querySelector('meta[name="raftlock-build"]') && window.raftlock && document.querySelector('svg.cluster'), null, { timeout: 30000 })
+    .catch(async (e) => {
+      const seen = await page.evaluate(async () => {
+        const r = await navigator.serviceWorker.getRegistration();
+        return { html: document.documentElement.outerHTML.slice(0, 400), controller: navigator.serviceWorker.controller?.state ?? null,
+          active: r?.active?.state ?? null, waiting: r?.waiting?.state ?? null, caches: await caches.keys() };
+      }).catch((x) => String(x));
+      throw new Error(`${e.message}; the page: ${JSON.stringify(seen)}`);
+    });
   assert.equal(await marker(), 'second');
   assert.equal(await page.locator('#update-notice').count(), 0);
   await page.close();
