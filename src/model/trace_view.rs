@@ -83,8 +83,8 @@ pub enum Check {
     /// In the worker; its answer names this number (an answer for a trace since closed or
     /// replaced is ignored).
     Running(u32),
-    /// `report` holds what it found.
-    Done,
+    /// What it found.
+    Done(Report),
     /// The worker could not check it: why (the trace stays open to read).
     Failed(String),
 }
@@ -95,8 +95,6 @@ pub struct TraceView {
     /// The nodes the trace names, in order.
     nodes: Vec<usize>,
     pub check: Check,
-    /// The checker's report (empty until `check` is `Done`).
-    pub report: Report,
     /// How many lines are reached (0..=lines.len()).
     pub at: usize,
 }
@@ -221,7 +219,6 @@ impl TraceView {
             nodes,
             lines,
             check: Check::Running(check),
-            report: Report::default(),
             at,
         })
     }
@@ -239,14 +236,24 @@ impl TraceView {
             return Ok(());
         }
         match answer.and_then(|json| Checked::from_json(&json)) {
-            Ok(Checked::Report(r)) => {
-                self.report = r;
-                self.check = Check::Done;
-            }
+            Ok(Checked::Report(r)) => self.check = Check::Done(r),
             Ok(Checked::Refused(e)) => return Err(refused(&e, lang)),
             Err(e) => self.check = Check::Failed(e),
         }
         Ok(())
+    }
+
+    /// The checker's report, once the worker has answered.
+    pub fn report(&self) -> Option<&Report> {
+        match &self.check {
+            Check::Done(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// What the checker found (none until it has answered).
+    pub fn findings(&self) -> &[Finding] {
+        self.report().map_or(&[], |r| &r.findings)
     }
 
     /// The nodes the trace names, in order.
@@ -336,9 +343,9 @@ impl TraceView {
             .collect();
         serde_json::json!({
             "name": self.name, "lines": self.lines.len(), "at": self.at, "line": self.reached().map(|l| l.n),
-            "check": match &self.check { Check::Running(_) => "running", Check::Done => "done", Check::Failed(_) => "failed" },
-            "ok": (self.check == Check::Done).then(|| self.report.ok()), "notChecked": self.report.not_checked.iter().map(|m| &m.en).collect::<Vec<_>>(),
-            "findings": self.report.findings.iter().map(|f| serde_json::json!({ "line": f.line, "rule": f.rule.name() })).collect::<Vec<_>>(),
+            "check": match &self.check { Check::Running(_) => "running", Check::Done(_) => "done", Check::Failed(_) => "failed" },
+            "ok": self.report().map(Report::ok), "notChecked": self.report().map_or(&[][..], |r| &r.not_checked).iter().map(|m| &m.en).collect::<Vec<_>>(),
+            "findings": self.findings().iter().map(|f| serde_json::json!({ "line": f.line, "rule": f.rule.name() })).collect::<Vec<_>>(),
             "nodes": nodes,
         })
     }
@@ -346,7 +353,7 @@ impl TraceView {
     /// The findings at or before the line reached.
     pub fn findings_so_far(&self) -> impl Iterator<Item = &Finding> {
         let last = self.reached().map_or(0, |l| l.n);
-        self.report.findings.iter().filter(move |f| f.line <= last)
+        self.findings().iter().filter(move |f| f.line <= last)
     }
 }
 
@@ -586,8 +593,7 @@ impl TraceView {
     /// Each finding's place along the whole trace (0..1, by line), for marks on the scrubber.
     pub fn finding_marks(&self) -> Vec<(f64, u64, &'static str)> {
         let len = self.lines.len().max(1) as f64;
-        self.report
-            .findings
+        self.findings()
             .iter()
             .map(|f| {
                 let i = self.lines.partition_point(|l| l.n < f.line);
@@ -606,7 +612,7 @@ mod tests {
         let mut v = TraceView::open(name, text, 1, Lang::En)?;
         let answer = Ok(Checked::of_text_json(text));
         v.checked(1, answer, Lang::En)?;
-        assert_eq!(v.check, Check::Done);
+        assert!(matches!(v.check, Check::Done(_)));
         Ok(v)
     }
 
@@ -620,7 +626,7 @@ mod tests {
     #[test]
     fn a_trace_opens_as_a_run_to_scrub_with_each_nodes_lock_table() {
         let mut v = opened("gc.jsonl", &gc_pause_trace()).unwrap();
-        assert!(v.report.ok());
+        assert!(v.report().unwrap().ok());
         assert_eq!(v.nodes(), [1, 2, 3, 4, 5]);
         // The line where n1 applies A's Grant: n1 holds k for A with token 2.
         let n = v
@@ -654,7 +660,7 @@ mod tests {
     fn a_broken_trace_shows_its_findings_and_a_malformed_one_is_refused() {
         let text = gc_pause_trace().replacen(r#""accepted":false"#, r#""accepted":true"#, 1);
         let mut v = opened("bad.jsonl", &text).unwrap();
-        let f = v.report.findings[0].clone();
+        let f = v.report().unwrap().findings[0].clone();
         assert_eq!(f.rule.name(), "storage_rejects_stale_tokens");
         v.go_to_line(1);
         assert_eq!(v.findings_so_far().count(), 0);
@@ -676,7 +682,7 @@ mod tests {
         let mut v = TraceView::open("bad.jsonl", &text, 7, Lang::En).unwrap();
         // Readable at once; nothing found yet, and the API says it is running.
         assert_eq!(v.check, Check::Running(7));
-        assert!(!v.state().is_empty() && v.report.findings.is_empty());
+        assert!(!v.state().is_empty() && v.findings().is_empty());
         assert_eq!(v.summary()["check"], "running");
         assert!(v.summary()["ok"].is_null());
         // An answer for another check (a trace since replaced) changes nothing.
@@ -684,17 +690,15 @@ mod tests {
         v.checked(6, answer(), Lang::En).unwrap();
         assert_eq!(v.check, Check::Running(7));
         v.checked(7, answer(), Lang::En).unwrap();
+        assert!(matches!(v.check, Check::Done(_)));
+        assert_eq!(v.summary()["ok"], false);
         assert_eq!(
-            (v.check.clone(), v.summary()["ok"].clone()),
-            (Check::Done, false.into())
-        );
-        assert_eq!(
-            v.report.findings[0].rule.name(),
+            v.report().unwrap().findings[0].rule.name(),
             "storage_rejects_stale_tokens"
         );
         // A second answer (none comes; if it did) is ignored too.
         v.checked(7, Err("late".into()), Lang::En).unwrap();
-        assert_eq!(v.check, Check::Done);
+        assert!(matches!(v.check, Check::Done(_)));
     }
 
     #[test]
@@ -723,7 +727,7 @@ mod tests {
                 v.check
             );
             assert_eq!(v.summary()["check"], "failed");
-            assert!(v.report.findings.is_empty());
+            assert!(v.report().is_none() && v.findings().is_empty());
         }
     }
 
@@ -771,7 +775,7 @@ mod tests {
             differs.iter().any(|c| c.line == i as u64 + 1),
             "n3's cell is marked"
         );
-        assert!(!v.report.ok(), "and the checker says so too");
+        assert!(!v.report().unwrap().ok(), "and the checker says so too");
     }
 
     #[test]
@@ -796,10 +800,10 @@ mod tests {
             .iter()
             .find(|m| m.class == "finding")
             .expect("the finding is marked");
-        assert_eq!(f.line, v.report.findings[0].line);
+        assert_eq!(f.line, v.report().unwrap().findings[0].line);
         assert!(f.label.contains("storage_rejects_stale_tokens"));
         // Before the finding's line, no finding mark.
-        v.go_to_line(v.report.findings[0].line - 1);
+        v.go_to_line(v.report().unwrap().findings[0].line - 1);
         assert!(v
             .diagram(2_000_000, 200, Lang::En)
             .marks

@@ -3,11 +3,11 @@
 //! [`Command`], and carries out the [`Effect`]s that come back. The panels' layout is
 //! `layout.rs`.
 
-use super::effects::{self, now_ms, Worker};
+use super::effects::{self, now_ms};
 use super::host::Host;
 use super::onscreen::OnScreen;
 use super::props::{FrameLog, Shared, FRAME_LOG_MAX};
-use super::{api, keys, layout, stage};
+use super::{api, keys, layout, stage, worker};
 use crate::lang::t;
 use crate::model::library::Missing;
 use crate::model::pace::{Pace, Paced, Why};
@@ -49,9 +49,8 @@ pub struct App {
     _resize: EventListener,
     /// The page that embeds this one, if any.
     host: Option<Host>,
-    hunt: Option<Worker>,
-    /// The open trace's check: its number and its worker.
-    trace_check: Option<(u32, Worker)>,
+    /// The hunt and the open trace's check, in the page's worker.
+    jobs: worker::Jobs,
     on_screen: OnScreen,
     /// Which panels a played frame draws (`view` decides; hence the cell).
     pace: RefCell<Pace>,
@@ -85,30 +84,21 @@ impl App {
                     }
                 }
                 Effect::StartHunt { switches, runs } => {
-                    self.hunt = None; // a running hunt's worker stops
                     let link = ctx.link().clone();
-                    match effects::start_hunt(&switches, runs, move |v| {
-                        link.send_message(Msg::HuntReport(v))
-                    }) {
-                        Ok(w) => self.hunt = Some(w),
-                        Err(e) => {
-                            let mut page = self.page.borrow_mut();
-                            page.hunt = None;
-                            page.error = Some(t!(page.lang, "The hunt could not start: {e}"));
-                        }
+                    let report = move |v| link.send_message(Msg::HuntReport(v));
+                    if let Err(e) = self.jobs.start_hunt(&switches, runs, report) {
+                        let mut page = self.page.borrow_mut();
+                        page.hunt = None;
+                        page.error = Some(t!(page.lang, "The hunt could not start: {e}"));
                     }
                 }
-                Effect::StopHunt => self.hunt = None,
+                Effect::StopHunt => self.jobs.stop_hunt(),
                 Effect::CheckTrace { id, text } => {
-                    self.trace_check = None; // a check of a trace since replaced stops
                     let link = ctx.link().clone();
                     let done = move |r| link.send_message(Msg::TraceChecked(id, r));
-                    match effects::check_trace(&text, done.clone()) {
-                        Ok(w) => self.trace_check = Some((id, w)),
-                        Err(e) => done(Err(e)),
-                    }
+                    self.jobs.check_trace(id, &text, done);
                 }
-                Effect::StopTraceCheck => self.trace_check = None,
+                Effect::StopTraceCheck => self.jobs.stop_trace_check(),
                 // The rest need nothing of the app's own state.
                 other => effects::carry_out(other, &self.page, &self.send),
             }
@@ -177,8 +167,7 @@ impl Component for App {
             last_ts: None,
             _keys: keys,
             _hash: hash,
-            hunt: None,
-            trace_check: None,
+            jobs: worker::Jobs::default(),
             on_screen: OnScreen::default(),
             pace: RefCell::default(),
             frame_log,
@@ -206,13 +195,7 @@ impl Component for App {
                 }
             }
             Msg::TraceChecked(id, answer) => {
-                if self
-                    .trace_check
-                    .as_ref()
-                    .is_some_and(|(running, _)| *running == id)
-                {
-                    self.trace_check = None; // it answered: it stops
-                }
+                self.jobs.trace_checked(id);
                 self.dispatch(ctx, Command::TraceChecked(id, answer));
             }
             Msg::HuntReport(data) => {

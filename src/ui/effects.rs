@@ -1,5 +1,5 @@
 //! What the page model asks of the browser ([`Effect`]s other than the frame loop): the address
-//! bar, the clipboard, a download, a built-in scenario's file, and the page's Web Worker.
+//! bar, the clipboard, a download, a built-in scenario's file (the worker's jobs: `worker.rs`).
 
 use super::props::Shared;
 use crate::lang::{t, Lang};
@@ -108,7 +108,7 @@ pub fn fragment() -> String {
 
 /// Carry out an effect that needs nothing of the app's own state: the address bar, the
 /// clipboard, a download, the language, a fetch (its answer comes back through `send`). The
-/// frame loop and the worker's jobs are the app's (`App::effects`).
+/// frame loop and the worker's jobs ([`super::worker::Jobs`]) are the app's (`App::effects`).
 pub fn carry_out(e: Effect, page: &Shared, send: &Callback<Command>) {
     match e {
         Effect::SetFragment(f) => set_fragment(&f),
@@ -220,103 +220,4 @@ pub fn keep_select(id: &str, value: &str) {
             s.set_value(value);
         }
     }
-}
-
-/// A job in the page's Web Worker; dropping it stops the worker.
-pub struct Worker {
-    worker: web_sys::Worker,
-    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
-    _on_error: Closure<dyn FnMut(web_sys::Event)>,
-}
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        // Its closures go with it: nothing it might still say reaches them.
-        self.worker.set_onmessage(None);
-        self.worker.set_onerror(None);
-        self.worker.terminate();
-    }
-}
-
-/// Start `job` (its fields beside the name) in a Web Worker (`www/worker.js`) that loads the
-/// worker's own module and wasm (`src/worker.rs`, no Yew; Trunk builds them beside the page's as
-/// `raftlock-worker.js` and `raftlock-worker_bg.wasm`); each report goes to `report`.
-fn start_worker(
-    job: &str,
-    fields: &[(&str, JsValue)],
-    report: impl Fn(JsValue) + Clone + 'static,
-) -> Result<Worker, String> {
-    let opts = web_sys::WorkerOptions::new();
-    opts.set_type(web_sys::WorkerType::Module);
-    let worker =
-        web_sys::Worker::new_with_options("worker.js", &opts).map_err(|e| format!("{e:?}"))?;
-    let r = report.clone();
-    let on_message =
-        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-            r(e.data())
-        });
-    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_e: web_sys::Event| {
-        let o = js_sys::Object::new();
-        let _ = js_sys::Reflect::set(&o, &"type".into(), &"error".into());
-        let _ = js_sys::Reflect::set(&o, &"message".into(), &"the worker could not start".into());
-        report(o.into());
-    });
-    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    let msg = js_sys::Object::new();
-    let module = [
-        ("module", JsValue::from_str("./raftlock-worker.js")),
-        ("wasm", JsValue::from_str("./raftlock-worker_bg.wasm")),
-        ("job", JsValue::from_str(job)),
-    ];
-    for (k, v) in module.iter().chain(fields) {
-        js_sys::Reflect::set(&msg, &JsValue::from_str(k), v).map_err(|e| format!("{e:?}"))?;
-    }
-    worker.post_message(&msg).map_err(|e| format!("{e:?}"))?;
-    Ok(Worker {
-        worker,
-        _on_message: on_message,
-        _on_error: on_error,
-    })
-}
-
-/// Start the hunt in the worker: seeds 1..=runs with these switches, in slices of 10.
-pub fn start_hunt(
-    switches: &[&'static str],
-    runs: u32,
-    report: impl Fn(JsValue) + Clone + 'static,
-) -> Result<Worker, String> {
-    let fields = [
-        ("switches", JsValue::from_str(&switches.join(","))),
-        ("from", JsValue::from(1)),
-        ("runs", JsValue::from(runs)),
-        ("slice", JsValue::from(10)),
-    ];
-    start_worker("hunt", &fields, report)
-}
-
-/// Check a trace in the worker; `done` gets its JSON answer (`check::trace::Checked`) or why
-/// the worker could not check it.
-pub fn check_trace(
-    text: &str,
-    done: impl Fn(Result<String, String>) + Clone + 'static,
-) -> Result<Worker, String> {
-    start_worker(
-        "check-trace",
-        &[("text", JsValue::from_str(text))],
-        move |v| {
-            let field = |k: &str| {
-                js_sys::Reflect::get(&v, &k.into())
-                    .ok()
-                    .and_then(|x| x.as_string())
-            };
-            done(
-                match (field("type").as_deref(), field("json"), field("message")) {
-                    (Some("checked"), Some(json), _) => Ok(json),
-                    (_, _, Some(m)) => Err(m),
-                    _ => Err("the worker gave no answer".into()),
-                },
-            )
-        },
-    )
 }

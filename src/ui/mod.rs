@@ -7,8 +7,9 @@
 //!   [`dialogs`]; what they share: [`props`]; [`embed`]: the player a course page embeds;
 //! - [`onscreen`]: panels off screen are not drawn during play; [`stage`]: the stage fits the
 //!   screen and what the caption names is brought into view;
-//! - [`effects`]: the address bar, the clipboard, downloads, the hunt's worker; [`host`]: the
-//!   page that embeds the player, and the messages between them;
+//! - [`effects`]: the address bar, the clipboard, downloads; [`worker`]: the page's Web Worker
+//!   (the hunt, the trace check); [`host`]: the page that embeds the player, and the messages
+//!   between them;
 //! - [`api`]: `window.raftlock`, the JavaScript handle for tests and tools (it sends commands).
 
 pub mod api;
@@ -37,5 +38,6 @@ pub mod spacetime;
 pub mod stage;
 pub mod switches;
 pub mod trace;
+pub mod worker;
 
 pub use app::App;

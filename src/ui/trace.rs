@@ -64,7 +64,7 @@ pub fn trace_panel(p: &PanelProps) -> Html {
         _ => html! {},
     });
     let so_far = v.findings_so_far().count();
-    let findings = v.report.findings.iter().map(|f| {
+    let findings = v.findings().iter().map(|f| {
         let line = f.line;
         let passed = reached.is_some_and(|r| r.n >= line);
         html! {
@@ -82,11 +82,11 @@ pub fn trace_panel(p: &PanelProps) -> Html {
         Check::Failed(e) => {
             html! { <p class="muted" id="trace-verdict" role="status">{ t!(lang, "The check could not run: {e}. The trace can still be read.") }</p> }
         }
-        Check::Done if v.report.ok() => {
-            html! { <p class="ok" id="trace-verdict">{ t!(lang, "✓ The checker finds no problem in {} lines.", v.report.seen.lines) }</p> }
+        Check::Done(r) if r.ok() => {
+            html! { <p class="ok" id="trace-verdict">{ t!(lang, "✓ The checker finds no problem in {} lines.", r.seen.lines) }</p> }
         }
-        Check::Done => {
-            html! { <p class="broken" id="trace-verdict">{ t!(lang, "✗ The checker finds {} problem(s); {so_far} of them at or before this line.", v.report.findings.len() as u64 + v.report.more) }</p> }
+        Check::Done(r) => {
+            html! { <p class="broken" id="trace-verdict">{ t!(lang, "✗ The checker finds {} problem(s); {so_far} of them at or before this line.", r.findings.len() as u64 + r.more) }</p> }
         }
     };
     let timeline = v.finding_marks().into_iter().map(|(at, line, rule)| {
@@ -107,7 +107,7 @@ pub fn trace_panel(p: &PanelProps) -> Html {
             <div class="trace-timeline" id="trace-timeline" aria-label={t!(lang, "The checker's findings along the trace")}>{ for timeline }</div>
             { verdict }
             <ul class="findings" id="trace-findings">{ for findings }</ul>
-            { for v.report.not_checked.iter().map(|m| html! { <p class="muted">{ t!(lang, "Not checked: {m}", m = m.get(lang)) }</p> }) }
+            { for v.report().into_iter().flat_map(|r| &r.not_checked).map(|m| html! { <p class="muted">{ t!(lang, "Not checked: {m}", m = m.get(lang)) }</p> }) }
             { diagram(p, v, lang) }
             { log_grid(p, v, lang) }
             <table class="locks trace-locks" aria-label={t!(lang, "Lock tables per node")}>

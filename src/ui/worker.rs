@@ -1,0 +1,160 @@
+//! The page's Web Worker (`www/worker.js`), which loads the worker's own wasm module
+//! (`src/worker.rs`: the core's hunt and trace check, no Yew): one worker per job, and [`Jobs`],
+//! the jobs the app keeps running. Dropping a job's worker stops it.
+
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+
+/// The worker jobs in progress: the hunt, and the open trace's check with its number.
+#[derive(Default)]
+pub struct Jobs {
+    hunt: Option<Worker>,
+    trace_check: Option<(u32, Worker)>,
+}
+
+impl Jobs {
+    /// Start the hunt (a running one stops); each of its reports goes to `report`.
+    pub fn start_hunt(
+        &mut self,
+        switches: &[&'static str],
+        runs: u32,
+        report: impl Fn(JsValue) + Clone + 'static,
+    ) -> Result<(), String> {
+        self.hunt = None;
+        self.hunt = Some(start_hunt(switches, runs, report)?);
+        Ok(())
+    }
+
+    pub fn stop_hunt(&mut self) {
+        self.hunt = None;
+    }
+
+    /// Check trace number `id` (a check of a trace since replaced stops); `done` gets the
+    /// worker's JSON answer or why there is none, also when the worker cannot start.
+    pub fn check_trace(
+        &mut self,
+        id: u32,
+        text: &str,
+        done: impl Fn(Result<String, String>) + Clone + 'static,
+    ) {
+        self.trace_check = None;
+        match check_trace(text, done.clone()) {
+            Ok(w) => self.trace_check = Some((id, w)),
+            Err(e) => done(Err(e)),
+        }
+    }
+
+    pub fn stop_trace_check(&mut self) {
+        self.trace_check = None;
+    }
+
+    /// Check `id` answered: its worker stops (a newer check's goes on).
+    pub fn trace_checked(&mut self, id: u32) {
+        if self
+            .trace_check
+            .as_ref()
+            .is_some_and(|(running, _)| *running == id)
+        {
+            self.trace_check = None;
+        }
+    }
+}
+
+/// A job in the page's Web Worker; dropping it stops the worker.
+pub struct Worker {
+    worker: web_sys::Worker,
+    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::Event)>,
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        // Its closures go with it: nothing it might still say reaches them.
+        self.worker.set_onmessage(None);
+        self.worker.set_onerror(None);
+        self.worker.terminate();
+    }
+}
+
+/// Start `job` (its fields beside the name) in a Web Worker (`www/worker.js`) that loads the
+/// worker's own module and wasm (`src/worker.rs`, no Yew; Trunk builds them beside the page's as
+/// `raftlock-worker.js` and `raftlock-worker_bg.wasm`); each report goes to `report`.
+fn start_worker(
+    job: &str,
+    fields: &[(&str, JsValue)],
+    report: impl Fn(JsValue) + Clone + 'static,
+) -> Result<Worker, String> {
+    let opts = web_sys::WorkerOptions::new();
+    opts.set_type(web_sys::WorkerType::Module);
+    let worker =
+        web_sys::Worker::new_with_options("worker.js", &opts).map_err(|e| format!("{e:?}"))?;
+    let r = report.clone();
+    let on_message =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+            r(e.data())
+        });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_e: web_sys::Event| {
+        let o = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&o, &"type".into(), &"error".into());
+        let _ = js_sys::Reflect::set(&o, &"message".into(), &"the worker could not start".into());
+        report(o.into());
+    });
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    let msg = js_sys::Object::new();
+    let module = [
+        ("module", JsValue::from_str("./raftlock-worker.js")),
+        ("wasm", JsValue::from_str("./raftlock-worker_bg.wasm")),
+        ("job", JsValue::from_str(job)),
+    ];
+    for (k, v) in module.iter().chain(fields) {
+        js_sys::Reflect::set(&msg, &JsValue::from_str(k), v).map_err(|e| format!("{e:?}"))?;
+    }
+    worker.post_message(&msg).map_err(|e| format!("{e:?}"))?;
+    Ok(Worker {
+        worker,
+        _on_message: on_message,
+        _on_error: on_error,
+    })
+}
+
+/// Start the hunt in the worker: seeds 1..=runs with these switches, in slices of 10.
+fn start_hunt(
+    switches: &[&'static str],
+    runs: u32,
+    report: impl Fn(JsValue) + Clone + 'static,
+) -> Result<Worker, String> {
+    let fields = [
+        ("switches", JsValue::from_str(&switches.join(","))),
+        ("from", JsValue::from(1)),
+        ("runs", JsValue::from(runs)),
+        ("slice", JsValue::from(10)),
+    ];
+    start_worker("hunt", &fields, report)
+}
+
+/// Check a trace in the worker; `done` gets its JSON answer (`check::trace::Checked`) or why
+/// the worker could not check it.
+fn check_trace(
+    text: &str,
+    done: impl Fn(Result<String, String>) + Clone + 'static,
+) -> Result<Worker, String> {
+    start_worker(
+        "check-trace",
+        &[("text", JsValue::from_str(text))],
+        move |v| {
+            let field = |k: &str| {
+                js_sys::Reflect::get(&v, &k.into())
+                    .ok()
+                    .and_then(|x| x.as_string())
+            };
+            done(
+                match (field("type").as_deref(), field("json"), field("message")) {
+                    (Some("checked"), Some(json), _) => Ok(json),
+                    (_, _, Some(m)) => Err(m),
+                    _ => Err("the worker gave no answer".into()),
+                },
+            )
+        },
+    )
+}
