@@ -76,7 +76,12 @@ try {
   if (!sameHash) process.exitCode = 1;
 
   for (const m of quick ? [2] : [10, 60]) {
-    const h = await page.evaluate((m) => window.raftlock.historyBench(m), m);
+    // (The check runs in the page's worker module, src/worker.rs: loaded here on the page.)
+    const h = JSON.parse(await page.evaluate(async (m) => {
+      const w = await import(new URL('raftlock-worker.js', location.href).href);
+      await w.default({ module_or_path: new URL('raftlock-worker_bg.wasm', location.href).href });
+      return w.history_bench(m);
+    }, m));
     row(`clients' history check in the browser, ${m} min`, `as natively: ${fmt(h.events)} events simulated in ${(h.simulateMs / 1000).toFixed(2)} s, checks on; ${fmt(h.holds)} holds`,
       `${h.checkMs.toFixed(0)} ms; ${(h.checkMs * 1000 / Math.max(1, h.holds)).toFixed(2)} µs per hold`, 'µs per hold flat');
   }

@@ -2,7 +2,10 @@
 //! core, without Yew and the views, so the page's module does not carry it and the page keeps
 //! its frame rate while it runs:
 //! - the hunt: random fault schedules and the shrinking of a failing one;
-//! - *Open a trace*'s check against the seed's rules (`raftlock check`, the same code).
+//! - *Open a trace*'s check against the seed's rules (`raftlock check`, the same code);
+//! - the clients' history check: a replay of the run's document to the event asked, in slices,
+//!   then its verdict;
+//! - `make bench`'s history workload in the browser (scripts/bench.mjs loads this module).
 //!
 //! Trunk builds it beside the page's (index.html, `data-type="worker"`) as `raftlock-worker.js`
 //! and `raftlock-worker_bg.wasm`, fetched only when a job starts (and precached for offline use).
@@ -50,6 +53,61 @@ pub fn hunt_shrink(switches: &str, seed: u32) -> String {
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn check_trace(text: &str) -> String {
     raftlock_core::check::trace::Checked::of_text_json(text)
+}
+
+/// The clients' history check of a run: its document replayed to its `target`-th event in
+/// slices (the worker tells the page how far it got between them), then the verdict.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub struct HistoryCheck(raftlock_core::playground::HistoryReplay);
+
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+impl HistoryCheck {
+    /// `doc`: the run's document (JSON); `target`: the count of events the check covers.
+    #[wasm_bindgen::prelude::wasm_bindgen(constructor)]
+    pub fn new(doc: &str, target: f64) -> Result<HistoryCheck, String> {
+        let sc = raftlock_core::scenario::Scenario::from_json(doc).map_err(|e| e.to_string())?;
+        raftlock_core::playground::HistoryReplay::of_document(&sc, target as u64)
+            .map(HistoryCheck)
+            .map_err(|e| e.to_string())
+    }
+
+    /// At most `events` more events; true when the replay reached its target.
+    pub fn slice(&mut self, events: u32) -> bool {
+        self.0.slice(events)
+    }
+
+    /// Events replayed so far.
+    pub fn events(&self) -> f64 {
+        self.0.world.stats.events as f64
+    }
+
+    /// The verdict at the target (`check::history::verdict_to_json`).
+    pub fn verdict(&self) -> String {
+        raftlock_core::check::history::verdict_to_json(&self.0.verdict())
+    }
+}
+
+/// `make bench`'s history workload (5 nodes, 16 clients on 4 keys, `minutes` of virtual time)
+/// run with every check on, then its clients' history checked: JSON `{"events", "simulateMs",
+/// "checkMs", "holds"}`.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn history_bench(minutes: u32) -> String {
+    use raftlock_core::bench;
+    let now = js_sys::Date::now;
+    let sc = bench::history_scenario(minutes.max(1) as u64 * 60_000);
+    let t0 = now();
+    let w = bench::run_checked(&sc);
+    let t1 = now();
+    let verdict = w.history_verdict();
+    let t2 = now();
+    let holds = verdict.and_then(|v| v.ok()).map_or(0, |h| h.len());
+    serde_json::json!({
+        "events": w.stats.events, "simulateMs": t1 - t0, "checkMs": t2 - t1, "holds": holds,
+    })
+    .to_string()
 }
 
 #[cfg(target_arch = "wasm32")]

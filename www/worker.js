@@ -5,7 +5,11 @@
 //     {type: "progress", done, events, runs} ... then
 //     {type: "shrinking", seed, invariant} and {type: "found", ...} | {type: "none", done, events};
 // - job "check-trace", with text: checks a trace against the seed's rules and posts
-//     {type: "checked", json} (src/worker.rs, check_trace).
+//     {type: "checked", json} (src/worker.rs, check_trace);
+// - job "check-history", with doc (the run's document, JSON) and target (events): replays the
+//     document to that event in slices, posting {type: "progress", events} at most ten times
+//     a second, then {type: "history", json}: the clients' history verdict (src/worker.rs,
+//     HistoryCheck).
 // Any failure posts {type: "error", message}. A message of another job is answered with an error.
 let mod = null;
 
@@ -40,14 +44,37 @@ async function hunt(m, { switches, from, runs, slice }) {
   self.postMessage({ type: "none", done, events });
 }
 
+function checkHistory(m, { doc, target }) {
+  const c = new m.HistoryCheck(doc, target);
+  try {
+    let told = performance.now();
+    while (!c.slice(4096)) {
+      const now = performance.now();
+      if (now - told >= 100) {
+        told = now;
+        self.postMessage({ type: "progress", events: c.events() });
+      }
+    }
+    self.postMessage({ type: "history", json: c.verdict() });
+  } finally {
+    c.free();
+  }
+}
+
+const JOBS = ["hunt", "check-trace", "check-history"];
+
 self.onmessage = async (e) => {
   const d = e.data || {};
   try {
-    if (d.job !== "hunt" && d.job !== "check-trace") throw new Error(`no such job: ${d.job}`);
+    if (!JOBS.includes(d.job)) throw new Error(`no such job: ${d.job}`);
     if (d.job === "check-trace" && typeof d.text !== "string") throw new Error("no trace to check");
+    if (d.job === "check-history" && (typeof d.doc !== "string" || !(d.target >= 0))) {
+      throw new Error("no run to check");
+    }
     const m = await load(d.module, d.wasm);
     if (d.job === "hunt") await hunt(m, d);
-    else self.postMessage({ type: "checked", json: m.check_trace(d.text) });
+    else if (d.job === "check-trace") self.postMessage({ type: "checked", json: m.check_trace(d.text) });
+    else checkHistory(m, d);
   } catch (err) {
     self.postMessage({ type: "error", message: String(err && err.message ? err.message : err) });
   }

@@ -80,11 +80,24 @@ pub struct HistoryReplay {
     pub world: Box<World>,
     /// The count of events the check covers.
     pub target: u64,
-    /// The operations the page's run recorded by then (kept and let go).
-    ops: usize,
+    /// The operations the page's run recorded by then (kept and let go), when known.
+    ops: Option<usize>,
 }
 
 impl HistoryReplay {
+    /// The replay of a run's document to its `target`-th event (the page's worker checks the
+    /// page's run from its document alone). A world records its history where it keeps its
+    /// trace: it keeps only a few lines of it.
+    pub fn of_document(scenario: &Scenario, target: u64) -> Result<HistoryReplay, ScenarioError> {
+        let mut w = World::new(scenario, true)?;
+        w.trace.set_cap(SNAPSHOT_TRACE_LINES);
+        Ok(HistoryReplay {
+            world: Box::new(w),
+            target,
+            ops: None,
+        })
+    }
+
     /// At most `max_events` events; true when the replay reached its target.
     pub fn slice(&mut self, max_events: u32) -> bool {
         for _ in 0..max_events {
@@ -96,7 +109,9 @@ impl HistoryReplay {
     }
 
     pub fn verdict(&self) -> Option<crate::check::history::Verdict> {
-        debug_assert_eq!(self.world.history.ops.len(), self.ops);
+        if let Some(ops) = self.ops {
+            debug_assert_eq!(self.world.history.ops.len(), ops);
+        }
         self.world.history_verdict()
     }
 }
@@ -450,14 +465,10 @@ impl Playground {
         if self.world.history.from() == 0 {
             return None;
         }
-        // (A world records its history where it keeps its trace: keep a few lines.)
-        let mut w = World::new(&self.scenario, true).expect("the document was valid");
-        w.trace.set_cap(SNAPSHOT_TRACE_LINES);
-        Some(HistoryReplay {
-            world: Box::new(w),
-            target: self.world.stats.events,
-            ops: self.world.history.from() + self.world.history.ops.len(),
-        })
+        let mut r = HistoryReplay::of_document(&self.scenario, self.world.stats.events)
+            .expect("the document was valid");
+        r.ops = Some(self.world.history.from() + self.world.history.ops.len());
+        Some(r)
     }
 
     /// The moments of the snapshots kept for seeking.

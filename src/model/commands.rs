@@ -179,10 +179,8 @@ impl Page {
             }
             Command::Answer(k) => self.answer(k),
             Command::Reveal => self.reveal(),
-            Command::CheckHistory => {
-                self.history = None;
-                self.start_check();
-            }
+            Command::CheckHistory => fx.push(self.start_check()),
+            Command::HistoryReport(id, report) => self.history_report(id, report),
             Command::Job(c) => self.job_command(c),
             Command::Compare(None) => self.compare = None,
             Command::Compare(Some(name)) => {

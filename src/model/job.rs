@@ -1,5 +1,5 @@
-//! Long work in slices: opening a link far into its run, a seek, a lesson's Next, Run to, and
-//! the clients' history check. The page never runs far ahead in one go: a job advances a few
+//! Long work in slices: opening a link far into its run, a seek, a lesson's Next and Run to
+//! (the clients' history check runs in the page's worker: `history.rs`). The page never runs far ahead in one go: a job advances a few
 //! milliseconds per frame (the page's [`Page::clock`] measures them), shows its progress (how
 //! far, how fast, how long still) and can be cancelled where it stands. A link whose replay
 //! would take long is announced first, with the choice to open it at the start instead.
@@ -7,7 +7,7 @@
 use super::text::{fmt_count, fmt_span};
 use super::Page;
 use crate::lang::{t, Lang};
-use crate::playground::{Goal, HistoryReplay, Slice};
+use crate::playground::{Goal, Slice};
 use std::rc::Rc;
 
 /// Events between two looks at the clock (a fraction of a millisecond in the browser).
@@ -89,22 +89,13 @@ impl JobCommand {
     }
 }
 
-enum Work {
-    /// The page's own run, toward a goal.
-    Run(Goal),
-    /// A replay of its own, for the history check.
-    History(Box<HistoryReplay>),
-}
-
 pub struct Job {
     pub kind: JobKind,
-    work: Work,
-    /// Where the job started and where it goes: virtual µs for a run, events for a history
-    /// replay.
+    /// The page's run goes toward this.
+    goal: Goal,
+    /// Where the job started and where it goes (virtual µs).
     pub from: u64,
     pub to: u64,
-    /// The moment of the run the history check is asked at.
-    pub at_us: u64,
     /// Wall time spent so far (ms) and events processed.
     pub wall_ms: f64,
     pub events: u64,
@@ -124,7 +115,7 @@ pub struct Progress {
     pub kind: JobKind,
     /// 0 to 1.
     pub fraction: f64,
-    /// "3 min 10 s of 24 h" (a run) or "120,000 of 2,000,000 events" (the history replay).
+    /// "3 min 10 s of 24 h" (a run) or "120,000 of 2,000,000 events" (the history check).
     pub reached: String,
     /// Events processed so far.
     pub events: u64,
@@ -141,10 +132,9 @@ impl Job {
     pub fn run(kind: JobKind, goal: Goal, from_us: u64) -> Job {
         Job {
             kind,
-            work: Work::Run(goal),
+            goal,
             from: from_us,
             to: goal.t_us.max(from_us),
-            at_us: goal.t_us,
             wall_ms: 0.0,
             events: 0,
             announced: None,
@@ -155,27 +145,11 @@ impl Job {
         }
     }
 
-    pub fn history(replay: HistoryReplay, at_us: u64) -> Job {
-        Job {
-            kind: JobKind::History,
-            from: replay.world.stats.events,
-            to: replay.target,
-            at_us,
-            work: Work::History(Box::new(replay)),
-            wall_ms: 0.0,
-            events: 0,
-            announced: None,
-            stopped: false,
-            confirmed: true,
-            warm: None,
-        }
-    }
-
     pub fn waiting(&self) -> bool {
         self.stopped || self.announced.is_some()
     }
 
-    /// Slices of the job's work (the page's run, or its own replay) until `budget_ms` since
+    /// Slices of the job's work on the page's run until `budget_ms` since
     /// `t0` is spent, counting events and wall time. Returns how the job ended, if it did. A
     /// link not yet confirmed is timed and, when projected long, announced (it then waits).
     fn work_for(
@@ -187,19 +161,9 @@ impl Job {
     ) -> Option<Slice> {
         let mut start = clock();
         loop {
-            let (events, slice) = match &mut self.work {
-                Work::Run(goal) => {
-                    let before = pg.world.stats.events;
-                    let slice = pg.work_toward(*goal, SLICE_EVENTS);
-                    (pg.world.stats.events - before, slice)
-                }
-                Work::History(r) => {
-                    let before = r.world.stats.events;
-                    let done = r.slice(SLICE_EVENTS);
-                    let slice = if done { Slice::Reached } else { Slice::More };
-                    (r.world.stats.events - before, slice)
-                }
-            };
+            let before = pg.world.stats.events;
+            let slice = pg.work_toward(self.goal, SLICE_EVENTS);
+            let events = pg.world.stats.events - before;
             self.events += events;
             let now = clock();
             self.wall_ms += now - start;
@@ -236,16 +200,8 @@ impl Job {
         }
     }
 
-    /// How far the job is, in its own unit.
-    fn reached(&self, page_now_us: u64) -> u64 {
-        match &self.work {
-            Work::Run(_) => page_now_us,
-            Work::History(r) => r.world.stats.events,
-        }
-    }
-
     pub fn progress(&self, page_now_us: u64, lang: Lang) -> Progress {
-        let reached = self.reached(page_now_us).clamp(self.from, self.to);
+        let reached = page_now_us.clamp(self.from, self.to);
         let done = (reached - self.from) as f64;
         let span = (self.to - self.from).max(1) as f64;
         let secs = self.wall_ms / 1000.0;
@@ -255,28 +211,15 @@ impl Job {
         Progress {
             kind: self.kind,
             fraction: (done / span).clamp(0.0, 1.0),
-            reached: match self.work {
-                Work::Run(_) => t!(
-                    lang,
-                    "{} of {}",
-                    fmt_span(reached, lang),
-                    fmt_span(self.to, lang)
-                ),
-                Work::History(_) => {
-                    t!(
-                        lang,
-                        "{} of {} events",
-                        fmt_count(reached),
-                        fmt_count(self.to)
-                    )
-                }
-            },
+            reached: t!(
+                lang,
+                "{} of {}",
+                fmt_span(reached, lang),
+                fmt_span(self.to, lang)
+            ),
             events: self.events,
             events_per_s: rate(self.events as f64),
-            virtual_per_s: match self.work {
-                Work::Run(_) => rate(done / 1e6),
-                Work::History(_) => 0.0,
-            },
+            virtual_per_s: rate(done / 1e6),
             left_ms,
             announced: self.announced,
             stopped: self.stopped,
@@ -328,42 +271,19 @@ impl Page {
         self.work_jobs(FRAME_BUDGET_MS);
     }
 
-    /// The history check: at once when the page kept every operation, else a replay in slices.
-    pub(super) fn start_check(&mut self) {
-        let at = self.pg.now_us();
-        match self.pg.history_replay() {
-            None => self.history = Some((at, self.pg.world.history_verdict().map(Rc::new))),
-            Some(replay) => {
-                self.checking = Some(Job::history(replay, at));
-                self.work_jobs(FRAME_BUDGET_MS);
-            }
-        }
-    }
-
     /// Whether a job still has work to do (the UI keeps its frame loop running).
     pub fn busy(&self) -> bool {
         self.job.as_ref().is_some_and(|j| !j.waiting())
-            || self.checking.is_some()
             || self.lesson.walking.is_some()
             || self.compare_lags()
     }
 
-    /// Whether the run's own work is done: no replay of the run and no lesson walk going on,
-    /// the second pane caught up (the history check may go on).
-    fn run_busy(&self) -> bool {
-        self.job.as_ref().is_some_and(|j| !j.waiting())
-            || self.lesson.walking.is_some()
-            || self.compare_lags()
-    }
-
-    /// Run the run's jobs to their end now (the `window.raftlock` handle's synchronous calls,
-    /// and the native tests); a history check goes on in its slices.
+    /// Run the jobs to their end now (the `window.raftlock` handle's synchronous calls, and the
+    /// native tests); a history check goes on in the worker.
     pub fn finish_jobs(&mut self) {
-        let checking = self.checking.take();
-        while self.run_busy() {
+        while self.busy() {
             self.work_jobs(f64::INFINITY);
         }
-        self.checking = checking;
     }
 
     /// Work on the jobs for about `budget_ms` of wall time. Returns whether work is left.
@@ -375,10 +295,6 @@ impl Page {
         if self.job.as_ref().is_some_and(|j| !j.waiting()) {
             worked = true;
             self.work_run(&*clock, t0, budget_ms);
-        }
-        if self.checking.is_some() {
-            worked = true;
-            self.work_check(&*clock, t0, budget_ms);
         }
         if self.compare_lags() {
             worked = true;
@@ -428,20 +344,6 @@ impl Page {
         }
     }
 
-    fn work_check(&mut self, clock: &dyn Fn() -> f64, t0: f64, budget_ms: f64) {
-        let Some(job) = self.checking.as_mut() else {
-            return;
-        };
-        if job.work_for(&mut self.pg, clock, t0, budget_ms).is_some() {
-            let Work::History(replay) = &job.work else {
-                return;
-            };
-            self.history = Some((job.at_us, replay.verdict().map(Rc::new)));
-            self.checking = None;
-            self.settled += 1;
-        }
-    }
-
     pub(super) fn job_command(&mut self, c: JobCommand) {
         match c {
             JobCommand::Cancel => {
@@ -454,6 +356,7 @@ impl Page {
                     }
                 }
             }
+            // (`apply` tells the worker to stop.)
             JobCommand::CancelCheck => self.checking = None,
             JobCommand::Go => {
                 if let Some(j) = self.job.as_mut() {
@@ -494,10 +397,11 @@ impl Page {
                 stopped: false,
             }
         });
+        let check = self.checking.as_ref().map(|c| c.progress(self.lang));
         self.job
             .iter()
-            .chain(self.checking.iter())
             .map(|j| j.progress(now, self.lang))
+            .chain(check)
             .chain(walk)
             .collect()
     }
@@ -743,30 +647,5 @@ mod tests {
         p.finish_jobs();
         assert_eq!(p.lesson_pos(), 2);
         assert_eq!(p.pg.now_us(), 240_000_000);
-    }
-
-    #[test]
-    fn the_history_check_runs_in_slices_and_gives_the_verdict_of_one_go() {
-        let sc = crate::bench::history_scenario(120_000);
-        let mut p = page_with_clock("", 0.1);
-        p.apply(Command::LoadJson(sc.to_json()));
-        p.apply(Command::RunTo(120_000_000));
-        p.finish_jobs();
-        let whole = p.pg.history_verdict();
-        p.apply(Command::CheckHistory);
-        assert!(p.checking.is_some() && p.history.is_none());
-        let mut frames = 0;
-        while p.busy() {
-            p.work_jobs(FRAME_BUDGET_MS);
-            frames += 1;
-        }
-        assert!(frames > 3, "{frames}");
-        let (at, verdict) = p.history.clone().unwrap();
-        assert_eq!(at, 120_000_000);
-        assert_eq!(verdict.as_deref(), whole.as_ref());
-        // And Cancel stops one without a verdict.
-        p.apply(Command::CheckHistory);
-        p.apply(Command::Job(JobCommand::CancelCheck));
-        assert!(p.checking.is_none() && !p.busy());
     }
 }

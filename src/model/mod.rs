@@ -9,7 +9,8 @@
 //! - [`locks`]: the lock view (keys × nodes) and the lease arcs on the cluster;
 //! - [`focus`]: what the current caption names, resolved to parts of the page;
 //! - [`edit`]: the controls that edit the scenario document and restart the run;
-//! - [`job`]: long work in slices (a far link, a seek, Next, the history check);
+//! - [`job`]: long work in slices (a far link, a seek, Next);
+//! - [`history`]: the clients' history check, in the page's worker;
 //! - [`library`]: the built-in scenarios, fetched as files when the build does not carry them;
 //! - [`embed`]: the player for a course page's `<iframe>`, and its `postMessage` API;
 //! - `commands`: what each command does ([`Page::apply`] calls it).
@@ -19,6 +20,7 @@ pub mod commit;
 pub mod edit;
 pub mod embed;
 pub mod focus;
+pub mod history;
 pub mod hunt;
 pub mod job;
 pub mod lesson;
@@ -157,6 +159,8 @@ pub enum Command {
     /// Presenter mode: show the open question's answer to the room.
     Reveal,
     CheckHistory,
+    /// The worker's report for a history check (its number, how far or its answer).
+    HistoryReport(u32, history::HistoryReport),
     /// Cancel, go ahead with, or open at the start a long replay.
     Job(job::JobCommand),
     Compare(Option<&'static str>),
@@ -237,6 +241,15 @@ pub enum Effect {
     },
     /// The open trace's check is no longer wanted (the trace was closed): stop the worker.
     StopTraceCheck,
+    /// Check the clients' history in the page's worker: replay `doc` (the run's document, JSON)
+    /// to its `target`-th event and answer [`Command::HistoryReport`] with `id`.
+    CheckHistory {
+        id: u32,
+        doc: String,
+        target: u64,
+    },
+    /// The history check is no longer wanted (cancelled, or the document changed): stop it.
+    StopHistoryCheck,
     /// The language changed: remember it, and say it to the document and the address bar.
     Lang(Lang),
     /// Say the language to the document only (`<html lang>`, the title): a Russian page whose
@@ -320,8 +333,10 @@ pub struct Page {
     pub trace: Option<trace_view::TraceView>,
     /// The traces opened so far: the number of the latest one's check.
     trace_checks: u32,
-    /// The history check in progress (a replay of its own: play goes on meanwhile).
-    pub checking: Option<job::Job>,
+    /// The history check in progress, in the worker (play goes on meanwhile).
+    pub checking: Option<history::HistoryCheck>,
+    /// The history checks asked for so far: the number of the latest.
+    history_checks: u32,
     /// Wall-clock milliseconds (performance.now() in the browser): jobs measure their slices
     /// with it. The default never moves, so a job finishes in the command that starts it.
     pub clock: Rc<dyn Fn() -> f64>,
@@ -457,6 +472,7 @@ impl Page {
             trace: None,
             trace_checks: 0,
             checking: None,
+            history_checks: 0,
             clock,
             job_tick: 0,
             redrawn_at: f64::NEG_INFINITY,
@@ -626,6 +642,7 @@ impl Page {
         let play = matches!(cmd, Command::Play(true) | Command::TogglePlay);
         let own = matches!(cmd, Command::Job(_));
         let (run, doc, serial) = (self.run_mark(), self.doc_mark(), self.job_serial);
+        let checking = self.checking.is_some();
         let mut effects = self.run_command(cmd);
         // The run's long work stops where it stands when the user took the run elsewhere (a
         // refused or idle command leaves it going); a history check stops when the document
@@ -635,6 +652,9 @@ impl Page {
         }
         if self.doc_mark() != doc {
             self.checking = None;
+        }
+        if checking && self.checking.is_none() && !effects.contains(&Effect::StopHistoryCheck) {
+            effects.push(Effect::StopHistoryCheck);
         }
         self.lesson.follow(&self.pg.scenario);
         self.sync_compare_back();

@@ -281,8 +281,8 @@ fn a_command_for_every_control() {
         "the second pane follows"
     );
     p.apply(Command::Compare(None));
-    p.apply(Command::CheckHistory);
-    assert!(p.history.is_some());
+    let fx = p.apply(Command::CheckHistory);
+    assert!(matches!(&fx[..], [Effect::CheckHistory { .. }]) && p.checking.is_some());
     let fx = p.apply(Command::Share);
     assert!(
         matches!(&fx[..], [Effect::SetFragment(f), Effect::Clipboard(u)] if f.starts_with("#v1.") && u.starts_with("https://example.org/raftlock/#v1."))

@@ -22,27 +22,6 @@ pub fn install(obj: &js_sys::Object) {
     set(obj, "bench", bench.as_ref());
     bench.forget();
 
-    // historyBench(minutes): the benchmark's history workload (5 nodes, 16 clients on 4 keys)
-    // run with every check on, then its clients' history checked; {events, simulateMs,
-    // checkMs, holds}.
-    let history_bench = Closure::<dyn Fn(u32) -> JsValue>::new(move |minutes: u32| {
-        let sc = crate::bench::history_scenario(minutes.max(1) as u64 * 60_000);
-        let t0 = now_ms();
-        let w = crate::bench::run_checked(&sc);
-        let t1 = now_ms();
-        let verdict = w.history_verdict();
-        let t2 = now_ms();
-        let holds = verdict.and_then(|v| v.ok()).map_or(0, |h| h.len());
-        let out = js_sys::Object::new();
-        set(&out, "events", &JsValue::from_f64(w.stats.events as f64));
-        set(&out, "simulateMs", &JsValue::from_f64(t1 - t0));
-        set(&out, "checkMs", &JsValue::from_f64(t2 - t1));
-        set(&out, "holds", &JsValue::from_f64(holds as f64));
-        out.into()
-    });
-    set(obj, "historyBench", history_bench.as_ref());
-    history_bench.forget();
-
     // seekBench(minutes, n): a page-like run (checks on, trace kept) of `minutes`, then n seeks to
     // pseudo-random moments; returns each seek's wall time in ms.
     let seek_bench = Closure::<dyn Fn(u32, u32) -> JsValue>::new(move |minutes: u32, n: u32| {

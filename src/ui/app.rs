@@ -26,6 +26,8 @@ pub enum Msg {
     HuntReport(wasm_bindgen::JsValue),
     /// The worker's answer for a trace's check (`Command::TraceChecked`).
     TraceChecked(u32, Result<String, String>),
+    /// The worker's report on a history check (`Command::HistoryReport`).
+    HistoryReport(u32, crate::model::history::HistoryReport),
     /// Redraw (a lazy panel scrolled in).
     Refresh,
     /// A `postMessage` from the page that embeds this one (the embed's API, `model::embed`).
@@ -99,6 +101,13 @@ impl App {
                     self.jobs.check_trace(id, &text, done);
                 }
                 Effect::StopTraceCheck => self.jobs.stop_trace_check(),
+                Effect::CheckHistory { id, doc, target } => {
+                    let link = ctx.link().clone();
+                    let report = move |r| link.send_message(Msg::HistoryReport(id, r));
+                    self.jobs.check_history(id, &doc, target, report);
+                }
+                // (Also after its answer: the check is over.)
+                Effect::StopHistoryCheck => self.jobs.stop_history_check(),
                 // The rest need nothing of the app's own state.
                 other => effects::carry_out(other, &self.page, &self.send),
             }
@@ -179,8 +188,13 @@ impl Component for App {
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
-        // A hunt's progress is drawn by its own panel; one that opens a find stops the play.
-        if !matches!(msg, Msg::Frame(_) | Msg::Refresh | Msg::HuntReport(_)) {
+        // A hunt's or a history check's progress is drawn by its own panel (one that opens a
+        // find stops the play).
+        let progress = matches!(
+            msg,
+            Msg::HistoryReport(_, crate::model::history::HistoryReport::Progress(_))
+        );
+        if !matches!(msg, Msg::Frame(_) | Msg::Refresh | Msg::HuntReport(_)) && !progress {
             self.why = Some(Why::Command);
         }
         match msg {
@@ -197,6 +211,9 @@ impl Component for App {
             Msg::TraceChecked(id, answer) => {
                 self.jobs.trace_checked(id);
                 self.dispatch(ctx, Command::TraceChecked(id, answer));
+            }
+            Msg::HistoryReport(id, report) => {
+                self.dispatch(ctx, Command::HistoryReport(id, report));
             }
             Msg::HuntReport(data) => {
                 let r = serde_wasm_bindgen::from_value(data).unwrap_or_else(|e| {

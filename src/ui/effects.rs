@@ -137,7 +137,9 @@ pub fn carry_out(e: Effect, page: &Shared, send: &Callback<Command>) {
         | Effect::StartHunt { .. }
         | Effect::StopHunt
         | Effect::CheckTrace { .. }
-        | Effect::StopTraceCheck => {}
+        | Effect::StopTraceCheck
+        | Effect::CheckHistory { .. }
+        | Effect::StopHistoryCheck => {}
     }
 }
 

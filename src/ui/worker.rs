@@ -1,15 +1,18 @@
 //! The page's Web Worker (`www/worker.js`), which loads the worker's own wasm module
-//! (`src/worker.rs`: the core's hunt and trace check, no Yew): one worker per job, and [`Jobs`],
-//! the jobs the app keeps running. Dropping a job's worker stops it.
+//! (`src/worker.rs`: the core's hunt, trace check and history check, no Yew): one worker per
+//! job, and [`Jobs`], the jobs the app keeps running. Dropping a job's worker stops it.
 
+use crate::model::history::HistoryReport;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// The worker jobs in progress: the hunt, and the open trace's check with its number.
+/// The worker jobs in progress: the hunt, the open trace's check and the clients' history
+/// check, each check with its number.
 #[derive(Default)]
 pub struct Jobs {
     hunt: Option<Worker>,
     trace_check: Option<(u32, Worker)>,
+    history_check: Option<(u32, Worker)>,
 }
 
 impl Jobs {
@@ -57,6 +60,27 @@ impl Jobs {
         {
             self.trace_check = None;
         }
+    }
+
+    /// Check the clients' history of the run `doc` at its `target`-th event, as check `id` (a
+    /// check in progress stops); `report` gets how far it got, then the worker's answer or why
+    /// there is none, also when the worker cannot start.
+    pub fn check_history(
+        &mut self,
+        id: u32,
+        doc: &str,
+        target: u64,
+        report: impl Fn(HistoryReport) + Clone + 'static,
+    ) {
+        self.history_check = None;
+        match check_history(doc, target, report.clone()) {
+            Ok(w) => self.history_check = Some((id, w)),
+            Err(e) => report(HistoryReport::Done(Err(e))),
+        }
+    }
+
+    pub fn stop_history_check(&mut self) {
+        self.history_check = None;
     }
 }
 
@@ -157,4 +181,35 @@ fn check_trace(
             )
         },
     )
+}
+
+/// Check the clients' history in the worker; `report` gets its progress and then its JSON
+/// answer (`check::history::verdict_to_json`) or why the worker could not check.
+fn check_history(
+    doc: &str,
+    target: u64,
+    report: impl Fn(HistoryReport) + Clone + 'static,
+) -> Result<Worker, String> {
+    let fields = [
+        ("doc", JsValue::from_str(doc)),
+        ("target", JsValue::from_f64(target as f64)),
+    ];
+    start_worker("check-history", &fields, move |v| {
+        let get = |k: &str| js_sys::Reflect::get(&v, &k.into()).ok();
+        let text = |k: &str| get(k).and_then(|x| x.as_string());
+        report(
+            match (
+                text("type").as_deref(),
+                get("events").and_then(|x| x.as_f64()),
+            ) {
+                (Some("progress"), Some(n)) => HistoryReport::Progress(n as u64),
+                (Some("history"), _) => HistoryReport::Done(
+                    text("json").ok_or_else(|| "the worker gave no verdict".to_string()),
+                ),
+                _ => HistoryReport::Done(Err(
+                    text("message").unwrap_or_else(|| "the worker gave no answer".into())
+                )),
+            },
+        )
+    })
 }

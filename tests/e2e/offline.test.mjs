@@ -21,7 +21,7 @@ after(async () => { await br.close(); srv.server.close(); fs.rmSync(dir, { recur
 
 const controlled = (page) => page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30000 });
 
-test('after the first visit the page, a built-in scenario, the hunt and the trace check work with the network off', async () => {
+test('after the first visit the page, a built-in scenario, the hunt, the trace check and the history check work with the network off', async () => {
   const { page, errors } = await openApp(br.context, srv.url);
   await controlled(page);
   const version = await page.evaluate(async () => (await caches.keys()).find((k) => k.startsWith('raftlock-')));
@@ -79,6 +79,11 @@ test('after the first visit the page, a built-in scenario, the hunt and the trac
     await page.setInputFiles('#open-trace', { name: 't.jsonl', mimeType: 'text/plain', buffer: Buffer.from(text) });
     await page.waitForFunction(() => window.raftlock.trace()?.check === 'done', null, { timeout: 30000 });
     assert.equal(typeof (await page.evaluate(() => window.raftlock.trace())).ok, 'boolean');
+    // And the run's clients' history.
+    await page.click('#close-trace');
+    await page.evaluate(() => window.raftlock.checkHistory());
+    await page.waitForSelector('#history-verdict', { timeout: 30000 });
+    assert.match(await page.textContent('#history-verdict'), /At 3\.000 s/);
   } finally {
     await br.context.setOffline(false);
     gate.down = false;

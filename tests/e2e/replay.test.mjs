@@ -190,19 +190,60 @@ test('a lesson\'s Next and a seek that need a long replay show progress and stay
   await page.close();
 });
 
-test('the history check replays in slices while the page answers, and gives its verdict', async () => {
+test('the history check runs in the page\'s worker while the page answers, and gives its verdict', async () => {
   const { page, errors } = await openApp(br.context, srv.url);
   await page.evaluate((d) => window.raftlock.loadScenario(d), JSON.stringify(cluster(60_000)));
   await page.evaluate(() => window.raftlock.runTo(60_000_000));
   await startGaps(page);
-  await page.evaluate(() => window.raftlock.checkHistory());
-  await page.waitForFunction(() => window.raftlock.job().jobs.some((j) => j.kind === 'History'), null, { timeout: 10000 });
+  // The check is under way as soon as it is asked for, and the page's frames do not carry it.
+  const job = await page.evaluate(() => { window.raftlock.checkHistory(); return window.raftlock.job(); });
+  assert.deepEqual(job.jobs.map((j) => j.kind), ['History']);
+  assert.equal(job.busy, false);
   await page.waitForSelector('#history-verdict', { timeout: 60000 });
   const gap = await maxGap(page);
   assert.ok(gap < 100, `the check stalled the page ${gap.toFixed(0)} ms`);
   assert.match(await page.textContent('#history-verdict'), /✓ At 60\.000 s: what the clients saw is linearizable/);
+  assert.deepEqual((await page.evaluate(() => window.raftlock.job())).jobs, []);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('the run goes on while the worker checks, the verdict is of the moment asked, and a worker that cannot start says why', async () => {
+  const b = await launch({ serviceWorkers: 'block' });
+  let release, asked;
+  const held = new Promise((r) => { release = r; });
+  const askedFor = new Promise((r) => { asked = r; });
+  try {
+    const { page, errors } = await openApp(b.context, srv.url);
+    await page.evaluate((d) => window.raftlock.loadScenario(d), JSON.stringify(cluster(60_000)));
+    await page.evaluate(() => window.raftlock.runTo(20_000_000));
+    const before = await snap(page);
+    // The worker's module cannot be had: the page says why, and the run is as it was.
+    await b.context.route('**/raftlock-worker.js', (route) => route.abort());
+    await page.click('#check-history');
+    await page.waitForSelector('#error');
+    assert.match(await page.textContent('#error'), /The clients' history could not be checked: /);
+    assert.equal((await snap(page)).trace_hash, before.trace_hash);
+    assert.deepEqual((await page.evaluate(() => window.raftlock.job())).jobs, []);
+    assert.equal(await page.isEnabled('#check-history'), true);
+    await b.context.unroute('**/raftlock-worker.js');
+    // Its wasm held back: the check waits in the worker while the run goes on to 30 s.
+    await b.context.route('**/raftlock-worker_bg.wasm', async (route) => { asked(); await held; await route.continue(); });
+    await page.evaluate(() => window.raftlock.checkHistory());
+    await askedFor;
+    assert.equal(await page.isDisabled('#check-history'), true);
+    await page.evaluate(() => window.raftlock.runTo(30_000_000));
+    assert.equal((await snap(page)).now_us, 30_000_000);
+    assert.deepEqual((await page.evaluate(() => window.raftlock.job())).jobs.map((j) => j.kind), ['History']);
+    release();
+    await page.waitForFunction(() => window.raftlock.job().jobs.length === 0, null, { timeout: 60000 });
+    assert.match(await page.textContent('#history-verdict'), /✓ At 20\.000 s: what the clients saw is linearizable/);
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    release();
+    await b.close();
+  }
 });
 
 /// A small seeded generator (the fuzz is the same on every run).

@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 /// One hold of the linearization: `client` held `key` with `token` from `point_us` (a moment
 /// within its acquire's invocation and answer) to `end_us` (its release's invocation or, by
 /// expiry, invocation + lease; None while it may still hold).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Hold {
     pub key: String,
     pub token: Token,
@@ -31,7 +31,7 @@ pub struct Hold {
 /// Why no mutex with leases explains the history: the two operations (positions in the run,
 /// `History::from()` + index into `History::ops`) and the moment from which the prefix of the
 /// history is already unexplainable.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Conflict {
     pub message: String,
     /// The message in Russian, for the page.
@@ -64,6 +64,17 @@ fn secs_in(us: u64, lang: Lang) -> String {
 
 /// The holds of a linearization, or why there is none.
 pub type Verdict = Result<Vec<Hold>, Conflict>;
+
+/// A check's verdict as the page's worker sends it to the page: JSON `null` (not checked: the
+/// servers' clocks drifted or jumped), `{"Ok": [hold, …]}` or `{"Err": conflict}`.
+pub fn verdict_to_json(v: &Option<Verdict>) -> String {
+    serde_json::to_string(v).unwrap_or_else(|_| "null".into())
+}
+
+/// The verdict [`verdict_to_json`] wrote, or why this text is not one.
+pub fn verdict_from_json(text: &str) -> Result<Option<Verdict>, String> {
+    serde_json::from_str(text).map_err(|e| e.to_string())
+}
 
 /// The lowest answer time among grants, and the lowest among those to any other client than
 /// the first one's: enough to tell, for any client, the earliest grant answered to someone else.

@@ -1,0 +1,242 @@
+//! The clients' history check (`check::history`), run in the page's worker: the worker replays
+//! the run's document to the event the check is asked at, telling how far it got, and answers
+//! with the verdict. The page keeps its frame rate meanwhile and does not carry the checker. An
+//! answer for a check since stopped or replaced is ignored.
+
+use super::job::{JobKind, Progress};
+use super::text::fmt_count;
+use super::{Effect, Page};
+use crate::check::history::verdict_from_json;
+use crate::lang::{t, Lang};
+use std::rc::Rc;
+
+/// A check in the worker.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HistoryCheck {
+    /// Its number: the worker's reports name it.
+    pub id: u32,
+    /// The moment of the run it is asked at (virtual µs), and the count of events it covers.
+    pub at_us: u64,
+    pub target: u64,
+    /// Events the worker has replayed so far.
+    pub events: u64,
+    /// The page's clock (ms) when it started, and at the last report.
+    started_ms: f64,
+    reported_ms: f64,
+}
+
+/// What the worker says of a check.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HistoryReport {
+    /// Events replayed so far.
+    Progress(u64),
+    /// The verdict as JSON (`check::history::verdict_to_json`), or why the worker gave none.
+    Done(Result<String, String>),
+}
+
+impl HistoryCheck {
+    /// "Checking the clients' history: 120,000 of 2,000,000 events · 900,000 events/s · about
+    /// 3 s left".
+    pub fn progress(&self, lang: Lang) -> Progress {
+        let done = self.events.min(self.target) as f64;
+        let span = self.target.max(1) as f64;
+        let wall_ms = self.reported_ms - self.started_ms;
+        let per_s = if wall_ms > 0.0 {
+            done * 1000.0 / wall_ms
+        } else {
+            0.0
+        };
+        Progress {
+            kind: JobKind::History,
+            fraction: (done / span).clamp(0.0, 1.0),
+            reached: t!(
+                lang,
+                "{} of {} events",
+                fmt_count(done as u64),
+                fmt_count(self.target)
+            ),
+            events: self.events,
+            events_per_s: per_s,
+            virtual_per_s: 0.0,
+            left_ms: (wall_ms >= 50.0 && done > 0.0).then(|| (span - done) * wall_ms / done),
+            announced: None,
+            stopped: false,
+        }
+    }
+}
+
+impl Page {
+    /// Ask the worker for the clients' history at this moment: it replays the run's document
+    /// (the scenario plus what was done during play) to this very event.
+    pub(super) fn start_check(&mut self) -> Effect {
+        self.history = None;
+        self.history_checks += 1;
+        let now = (self.clock)();
+        let check = HistoryCheck {
+            id: self.history_checks,
+            at_us: self.pg.now_us(),
+            target: self.pg.world.stats.events,
+            events: 0,
+            started_ms: now,
+            reported_ms: now,
+        };
+        let effect = Effect::CheckHistory {
+            id: check.id,
+            doc: self.pg.scenario.to_json(),
+            target: check.target,
+        };
+        self.checking = Some(check);
+        effect
+    }
+
+    /// The worker's report for check `id`.
+    pub(super) fn history_report(&mut self, id: u32, report: HistoryReport) {
+        let Some(check) = self.checking.as_mut().filter(|c| c.id == id) else {
+            return;
+        };
+        match report {
+            HistoryReport::Progress(events) => {
+                check.events = events;
+                check.reported_ms = (self.clock)();
+            }
+            HistoryReport::Done(answer) => {
+                let at = check.at_us;
+                self.checking = None;
+                match answer.and_then(|json| verdict_from_json(&json)) {
+                    Ok(verdict) => self.history = Some((at, verdict.map(Rc::new))),
+                    Err(e) => {
+                        self.error = Some(t!(
+                            self.lang,
+                            "The clients' history could not be checked: {e}"
+                        ))
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::history::verdict_to_json;
+    use crate::model::job::JobCommand;
+    use crate::model::Command;
+    use crate::playground::HistoryReplay;
+    use crate::scenario::Scenario;
+
+    /// What the worker does (src/worker.rs): replay the document to its event, then the verdict.
+    fn worker(doc: &str, target: u64) -> String {
+        let sc = Scenario::from_json(doc).unwrap();
+        let mut r = HistoryReplay::of_document(&sc, target).unwrap();
+        while !r.slice(10_000) {}
+        verdict_to_json(&r.verdict())
+    }
+
+    fn ran(ms: u64) -> Page {
+        let sc = crate::bench::history_scenario(ms);
+        let mut p = Page::new(crate::playground::Playground::new(sc).unwrap());
+        p.apply(Command::RunTo(ms * 1000));
+        p.finish_jobs();
+        p
+    }
+
+    #[test]
+    fn the_history_check_is_the_workers_replay_of_the_document_and_gives_the_verdict_of_the_run() {
+        let mut p = ran(120_000);
+        assert!(
+            p.pg.world.history.from() > 0,
+            "the page let early operations go"
+        );
+        let whole = p.pg.history_verdict();
+        assert!(whole.as_ref().is_some_and(|v| v.is_ok()));
+        let fx = p.apply(Command::CheckHistory);
+        let [Effect::CheckHistory { id, doc, target }] = &fx[..] else {
+            panic!("{fx:?}")
+        };
+        assert_eq!(*target, p.pg.world.stats.events);
+        assert!(p.checking.is_some() && p.history.is_none());
+        // The page's frames do not carry it: it is the worker's.
+        assert!(!p.busy());
+        p.apply(Command::HistoryReport(
+            *id,
+            HistoryReport::Progress(target / 2),
+        ));
+        let g = &p.progress()[0];
+        assert_eq!(g.kind, JobKind::History);
+        assert!((g.fraction - 0.5).abs() < 0.01, "{}", g.fraction);
+        let json = worker(doc, *target);
+        p.apply(Command::HistoryReport(*id, HistoryReport::Done(Ok(json))));
+        let (at, verdict) = p.history.clone().unwrap();
+        assert_eq!(at, 120_000_000);
+        assert_eq!(verdict.as_deref(), whole.as_ref());
+        assert!(p.checking.is_none() && p.progress().is_empty());
+    }
+
+    #[test]
+    fn a_history_answer_for_a_check_since_stopped_or_replaced_is_ignored() {
+        let mut p = ran(5_000);
+        let fx = p.apply(Command::CheckHistory);
+        let [Effect::CheckHistory {
+            id: first,
+            doc,
+            target,
+        }] = &fx[..]
+        else {
+            panic!("{fx:?}")
+        };
+        let json = worker(doc, *target);
+        // Cancel stops it, and tells the worker.
+        let fx = p.apply(Command::Job(JobCommand::CancelCheck));
+        assert_eq!(fx, vec![Effect::StopHistoryCheck]);
+        p.apply(Command::HistoryReport(
+            *first,
+            HistoryReport::Done(Ok(json.clone())),
+        ));
+        assert!(p.history.is_none() && p.checking.is_none());
+        // A second check, answered by the first one's number: still checking.
+        let fx = p.apply(Command::CheckHistory);
+        let [Effect::CheckHistory { id: second, .. }] = &fx[..] else {
+            panic!("{fx:?}")
+        };
+        assert_ne!(first, second);
+        p.apply(Command::HistoryReport(
+            *first,
+            HistoryReport::Done(Ok(json.clone())),
+        ));
+        assert!(p.history.is_none() && p.checking.is_some());
+        // A changed document stops it too.
+        let fx = p.apply(Command::LoadJson(
+            crate::bench::history_scenario(1_000).to_json(),
+        ));
+        assert!(fx.contains(&Effect::StopHistoryCheck), "{fx:?}");
+        p.apply(Command::HistoryReport(
+            *second,
+            HistoryReport::Done(Ok(json)),
+        ));
+        assert!(p.history.is_none() && p.checking.is_none());
+    }
+
+    #[test]
+    fn a_history_check_the_worker_could_not_make_says_why_and_leaves_the_run() {
+        let mut p = ran(5_000);
+        let now = p.pg.now_us();
+        for answer in [
+            Err("the worker could not start".to_string()),
+            Ok("{".into()),
+        ] {
+            let fx = p.apply(Command::CheckHistory);
+            let [Effect::CheckHistory { id, .. }] = &fx[..] else {
+                panic!("{fx:?}")
+            };
+            p.apply(Command::HistoryReport(*id, HistoryReport::Done(answer)));
+            assert!(p.checking.is_none() && p.history.is_none());
+            let e = p.error.take().unwrap();
+            assert!(
+                e.starts_with("The clients' history could not be checked: "),
+                "{e}"
+            );
+            assert_eq!(p.pg.now_us(), now);
+        }
+    }
+}
