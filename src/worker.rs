@@ -83,9 +83,10 @@ impl HistoryCheck {
         self.0.world.stats.events as f64
     }
 
-    /// The verdict at the target (`check::history::verdict_to_json`).
-    pub fn verdict(&self) -> String {
-        raftlock_core::check::history::verdict_to_json(&self.0.verdict())
+    /// The verdict at the target (`check::history::verdict_to_json`), once the replay is the
+    /// page's run (its trace hash is `run_hash`); else it throws why not.
+    pub fn verdict(&self, run_hash: &str) -> Result<String, String> {
+        self.0.verdict_json(run_hash)
     }
 }
 
@@ -96,7 +97,16 @@ impl HistoryCheck {
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn history_bench(minutes: u32) -> String {
     use raftlock_core::bench;
-    let now = js_sys::Date::now;
+    // performance.now(), on the page or in a worker (Date.now() counts whole ms).
+    let perf = js_sys::Reflect::get(&js_sys::global(), &"performance".into()).ok();
+    let now_fn = perf
+        .as_ref()
+        .and_then(|p| js_sys::Reflect::get(p, &"now".into()).ok())
+        .and_then(|f| wasm_bindgen::JsCast::dyn_into::<js_sys::Function>(f).ok());
+    let now = || match (&now_fn, &perf) {
+        (Some(f), Some(p)) => f.call0(p).ok().and_then(|v| v.as_f64()).unwrap_or(0.0),
+        _ => js_sys::Date::now(),
+    };
     let sc = bench::history_scenario(minutes.max(1) as u64 * 60_000);
     let t0 = now();
     let w = bench::run_checked(&sc);

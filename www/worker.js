@@ -6,10 +6,11 @@
 //     {type: "shrinking", seed, invariant} and {type: "found", ...} | {type: "none", done, events};
 // - job "check-trace", with text: checks a trace against the seed's rules and posts
 //     {type: "checked", json} (src/worker.rs, check_trace);
-// - job "check-history", with doc (the run's document, JSON) and target (events): replays the
-//     document to that event in slices, posting {type: "progress", events} at most ten times
-//     a second, then {type: "history", json}: the clients' history verdict (src/worker.rs,
-//     HistoryCheck).
+// - job "check-history", with doc (the run's document, JSON), target (events) and hash (the
+//     run's trace hash there): replays the document to that event in slices, posting
+//     {type: "progress", events} at most ten times a second, then {type: "history", json}: the
+//     clients' history verdict (src/worker.rs, HistoryCheck), or an error if the replay is not
+//     the run.
 // Any failure posts {type: "error", message}. A message of another job is answered with an error.
 let mod = null;
 
@@ -44,7 +45,7 @@ async function hunt(m, { switches, from, runs, slice }) {
   self.postMessage({ type: "none", done, events });
 }
 
-function checkHistory(m, { doc, target }) {
+function checkHistory(m, { doc, target, hash }) {
   const c = new m.HistoryCheck(doc, target);
   try {
     let told = performance.now();
@@ -55,7 +56,7 @@ function checkHistory(m, { doc, target }) {
         self.postMessage({ type: "progress", events: c.events() });
       }
     }
-    self.postMessage({ type: "history", json: c.verdict() });
+    self.postMessage({ type: "history", json: c.verdict(hash) });
   } finally {
     c.free();
   }
@@ -68,7 +69,7 @@ self.onmessage = async (e) => {
   try {
     if (!JOBS.includes(d.job)) throw new Error(`no such job: ${d.job}`);
     if (d.job === "check-trace" && typeof d.text !== "string") throw new Error("no trace to check");
-    if (d.job === "check-history" && (typeof d.doc !== "string" || !(d.target >= 0))) {
+    if (d.job === "check-history" && (typeof d.doc !== "string" || typeof d.hash !== "string" || !(d.target >= 0))) {
       throw new Error("no run to check");
     }
     const m = await load(d.module, d.wasm);

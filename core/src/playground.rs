@@ -114,6 +114,19 @@ impl HistoryReplay {
         }
         self.world.history_verdict()
     }
+
+    /// The verdict as the page's worker sends it (`check::history::verdict_to_json`), once the
+    /// replay is the page's run: its trace hash at the target must be `run_hash`
+    /// (`Trace::hash_hex`), else why not.
+    pub fn verdict_json(&self, run_hash: &str) -> Result<String, String> {
+        let hash = self.world.trace.hash_hex();
+        if hash != run_hash {
+            return Err(format!(
+                "the replay reached trace hash {hash}, not the run's {run_hash}"
+            ));
+        }
+        crate::check::history::verdict_to_json(&self.verdict())
+    }
 }
 
 #[derive(Clone)]
@@ -406,6 +419,13 @@ impl Playground {
             self.take_over();
         }
         let at_ms = self.world.now_us / 1000 + 1;
+        if at_ms > crate::scenario::RUN_MS_MAX {
+            // (The document would no longer be valid: no link, export or replay could carry it.)
+            return Err(ScenarioError {
+                field: "timeline".into(),
+                message: crate::lang::both!("a run ends at 24 h: nothing can be done after it"),
+            });
+        }
         self.scenario.validate_action("action", &action)?;
         if self.scenario.timeline.len() >= crate::scenario::TIMELINE_MAX {
             return Err(ScenarioError {
@@ -450,25 +470,14 @@ impl Playground {
     /// [`World::history_verdict`]); when the page let early operations go, the run is replayed
     /// to this very event to check all of them. Conflict positions count from the run's start.
     pub fn history_verdict(&self) -> Option<crate::check::history::Verdict> {
-        match self.history_replay() {
-            None => self.world.history_verdict(),
-            Some(mut r) => {
-                while !r.slice(u32::MAX) {}
-                r.verdict()
-            }
-        }
-    }
-
-    /// The replay a history check needs, to be run in slices by [`HistoryReplay::slice`]; none
-    /// when the page kept every operation.
-    pub fn history_replay(&self) -> Option<HistoryReplay> {
         if self.world.history.from() == 0 {
-            return None;
+            return self.world.history_verdict();
         }
         let mut r = HistoryReplay::of_document(&self.scenario, self.world.stats.events)
             .expect("the document was valid");
         r.ops = Some(self.world.history.from() + self.world.history.ops.len());
-        Some(r)
+        while !r.slice(u32::MAX) {}
+        r.verdict()
     }
 
     /// The moments of the snapshots kept for seeking.

@@ -20,8 +20,9 @@ pub struct HistoryCheck {
     pub target: u64,
     /// Events the worker has replayed so far.
     pub events: u64,
-    /// The page's clock (ms) when it started, and at the last report.
-    started_ms: f64,
+    /// The page's clock (ms) and the events at the worker's first report, and the clock at its
+    /// last: the rate counts from the first, once the worker has loaded its module.
+    first: Option<(f64, u64)>,
     reported_ms: f64,
 }
 
@@ -40,9 +41,10 @@ impl HistoryCheck {
     pub fn progress(&self, lang: Lang) -> Progress {
         let done = self.events.min(self.target) as f64;
         let span = self.target.max(1) as f64;
-        let wall_ms = self.reported_ms - self.started_ms;
+        let (from_ms, from) = self.first.unwrap_or((self.reported_ms, self.events));
+        let wall_ms = self.reported_ms - from_ms;
         let per_s = if wall_ms > 0.0 {
-            done * 1000.0 / wall_ms
+            (done - from as f64).max(0.0) * 1000.0 / wall_ms
         } else {
             0.0
         };
@@ -58,7 +60,7 @@ impl HistoryCheck {
             events: self.events,
             events_per_s: per_s,
             virtual_per_s: 0.0,
-            left_ms: (wall_ms >= 50.0 && done > 0.0).then(|| (span - done) * wall_ms / done),
+            left_ms: (wall_ms >= 50.0 && per_s > 0.0).then(|| (span - done) * 1000.0 / per_s),
             announced: None,
             stopped: false,
         }
@@ -71,19 +73,19 @@ impl Page {
     pub(super) fn start_check(&mut self) -> Effect {
         self.history = None;
         self.history_checks += 1;
-        let now = (self.clock)();
         let check = HistoryCheck {
             id: self.history_checks,
             at_us: self.pg.now_us(),
             target: self.pg.world.stats.events,
             events: 0,
-            started_ms: now,
-            reported_ms: now,
+            first: None,
+            reported_ms: 0.0,
         };
         let effect = Effect::CheckHistory {
             id: check.id,
             doc: self.pg.scenario.to_json(),
             target: check.target,
+            hash: self.pg.world.trace.hash_hex(),
         };
         self.checking = Some(check);
         effect
@@ -98,6 +100,8 @@ impl Page {
             HistoryReport::Progress(events) => {
                 check.events = events;
                 check.reported_ms = (self.clock)();
+                check.first.get_or_insert((check.reported_ms, events));
+                self.job_tick += 1;
             }
             HistoryReport::Done(answer) => {
                 let at = check.at_us;
@@ -119,18 +123,24 @@ impl Page {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::history::verdict_to_json;
     use crate::model::job::JobCommand;
     use crate::model::Command;
     use crate::playground::HistoryReplay;
     use crate::scenario::Scenario;
 
-    /// What the worker does (src/worker.rs): replay the document to its event, then the verdict.
-    fn worker(doc: &str, target: u64) -> String {
+    /// What the worker does (src/worker.rs): replay the document to its event, then the verdict
+    /// (or why the replay is not the run).
+    fn worker(fx: &[Effect]) -> Result<String, String> {
+        let [Effect::CheckHistory {
+            doc, target, hash, ..
+        }] = fx
+        else {
+            panic!("{fx:?}")
+        };
         let sc = Scenario::from_json(doc).unwrap();
-        let mut r = HistoryReplay::of_document(&sc, target).unwrap();
+        let mut r = HistoryReplay::of_document(&sc, *target).unwrap();
         while !r.slice(10_000) {}
-        verdict_to_json(&r.verdict())
+        r.verdict_json(hash)
     }
 
     fn ran(ms: u64) -> Page {
@@ -151,22 +161,25 @@ mod tests {
         let whole = p.pg.history_verdict();
         assert!(whole.as_ref().is_some_and(|v| v.is_ok()));
         let fx = p.apply(Command::CheckHistory);
-        let [Effect::CheckHistory { id, doc, target }] = &fx[..] else {
+        let [Effect::CheckHistory { id, target, .. }] = fx[..] else {
             panic!("{fx:?}")
         };
-        assert_eq!(*target, p.pg.world.stats.events);
+        assert_eq!(target, p.pg.world.stats.events);
         assert!(p.checking.is_some() && p.history.is_none());
         // The page's frames do not carry it: it is the worker's.
         assert!(!p.busy());
+        let (version, tick) = (p.version, p.job_tick);
         p.apply(Command::HistoryReport(
-            *id,
+            id,
             HistoryReport::Progress(target / 2),
         ));
+        // Its bar draws again, and nothing else.
+        assert_eq!((p.version, p.job_tick), (version, tick + 1));
         let g = &p.progress()[0];
         assert_eq!(g.kind, JobKind::History);
         assert!((g.fraction - 0.5).abs() < 0.01, "{}", g.fraction);
-        let json = worker(doc, *target);
-        p.apply(Command::HistoryReport(*id, HistoryReport::Done(Ok(json))));
+        let json = worker(&fx);
+        p.apply(Command::HistoryReport(id, HistoryReport::Done(json)));
         let (at, verdict) = p.history.clone().unwrap();
         assert_eq!(at, 120_000_000);
         assert_eq!(verdict.as_deref(), whole.as_ref());
@@ -174,18 +187,72 @@ mod tests {
     }
 
     #[test]
+    fn the_workers_replay_is_the_run_after_actions_and_a_take_over_or_it_gives_no_verdict() {
+        let mut p = ran(8_000);
+        p.apply(Command::Act(crate::scenario::Action::Crash { node: 2 }));
+        p.apply(Command::RunTo(9_000_000));
+        p.apply(Command::Seek(4_000_000));
+        p.apply(Command::TakeOver);
+        p.apply(Command::Act(crate::scenario::Action::Isolate { node: 1 }));
+        p.apply(Command::RunTo(6_000_000));
+        assert_eq!(
+            (p.error.as_deref(), p.pg.scenario.timeline.len()),
+            (None, 1)
+        );
+        let fx = p.apply(Command::CheckHistory);
+        let whole = p.pg.history_verdict();
+        let json = worker(&fx).unwrap();
+        assert_eq!(verdict_from_json(&json).unwrap(), whole);
+        // A replay that is not the run (here: its hash told wrong) gives no verdict.
+        let mut wrong = fx.clone();
+        if let [Effect::CheckHistory { hash, .. }] = &mut wrong[..] {
+            *hash = "0000000000000000".into();
+        }
+        let e = worker(&wrong).unwrap_err();
+        assert!(e.contains("not the run's 0000000000000000"), "{e}");
+    }
+
+    #[test]
+    fn the_history_checks_rate_counts_from_the_workers_first_report() {
+        // (The worker loads its module before it replays: that wait is not its rate.)
+        let now = Rc::new(std::cell::Cell::new(0.0));
+        let clock = Rc::clone(&now);
+        let pg = crate::playground::Playground::new(crate::bench::history_scenario(5_000));
+        let mut p = Page::with_clock(pg.unwrap(), Rc::new(move || clock.get()));
+        p.apply(Command::RunTo(5_000_000));
+        p.finish_jobs();
+        let fx = p.apply(Command::CheckHistory);
+        let [Effect::CheckHistory { id, target, .. }] = fx[..] else {
+            panic!("{fx:?}")
+        };
+        now.set(900.0);
+        p.apply(Command::HistoryReport(id, HistoryReport::Progress(10)));
+        let g = &p.progress()[0];
+        assert_eq!((g.events_per_s, g.left_ms), (0.0, None));
+        now.set(1000.0);
+        p.apply(Command::HistoryReport(id, HistoryReport::Progress(1_010)));
+        let g = &p.progress()[0];
+        assert_eq!(g.events_per_s, 10_000.0);
+        let left = g.left_ms.unwrap();
+        assert!(
+            (left - (target - 1_010) as f64 / 10.0).abs() < 1e-6,
+            "{left}"
+        );
+        assert!(
+            g.line(Lang::En).contains(" · 10,000 events/s · "),
+            "{}",
+            g.line(Lang::En)
+        );
+    }
+
+    #[test]
     fn a_history_answer_for_a_check_since_stopped_or_replaced_is_ignored() {
         let mut p = ran(5_000);
         let fx = p.apply(Command::CheckHistory);
-        let [Effect::CheckHistory {
-            id: first,
-            doc,
-            target,
-        }] = &fx[..]
-        else {
+        let [Effect::CheckHistory { id: first, .. }] = &fx[..] else {
             panic!("{fx:?}")
         };
-        let json = worker(doc, *target);
+        let json = worker(&fx).unwrap();
         // Cancel stops it, and tells the worker.
         let fx = p.apply(Command::Job(JobCommand::CancelCheck));
         assert_eq!(fx, vec![Effect::StopHistoryCheck]);

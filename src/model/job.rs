@@ -1,7 +1,8 @@
 //! Long work in slices: opening a link far into its run, a seek, a lesson's Next and Run to
-//! (the clients' history check runs in the page's worker: `history.rs`). The page never runs far ahead in one go: a job advances a few
-//! milliseconds per frame (the page's [`Page::clock`] measures them), shows its progress (how
-//! far, how fast, how long still) and can be cancelled where it stands. A link whose replay
+//! (the clients' history check runs in the page's worker: `history.rs`). The page never runs
+//! far ahead in one go: a job advances a few milliseconds per frame (the page's
+//! [`Page::clock`] measures them), shows its progress (how far, how fast, how long still) and
+//! can be cancelled where it stands. A link whose replay
 //! would take long is announced first, with the choice to open it at the start instead.
 
 use super::text::{fmt_count, fmt_span};

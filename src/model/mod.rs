@@ -242,11 +242,13 @@ pub enum Effect {
     /// The open trace's check is no longer wanted (the trace was closed): stop the worker.
     StopTraceCheck,
     /// Check the clients' history in the page's worker: replay `doc` (the run's document, JSON)
-    /// to its `target`-th event and answer [`Command::HistoryReport`] with `id`.
+    /// to its `target`-th event, where the run's trace hash is `hash` (a replay that is not the
+    /// run gives no verdict), and answer [`Command::HistoryReport`] with `id`.
     CheckHistory {
         id: u32,
         doc: String,
         target: u64,
+        hash: String,
     },
     /// The history check is no longer wanted (cancelled, or the document changed): stop it.
     StopHistoryCheck,
@@ -639,6 +641,11 @@ impl Page {
 
     /// Carry out one command. Returns what the UI must do in the browser.
     pub fn apply(&mut self, cmd: Command) -> Vec<Effect> {
+        // A history check's progress moves its bar only: no panel draws again for it.
+        if let Command::HistoryReport(id, report @ history::HistoryReport::Progress(_)) = cmd {
+            self.history_report(id, report);
+            return Vec::new();
+        }
         let play = matches!(cmd, Command::Play(true) | Command::TogglePlay);
         let own = matches!(cmd, Command::Job(_));
         let (run, doc, serial) = (self.run_mark(), self.doc_mark(), self.job_serial);
@@ -683,7 +690,7 @@ impl Page {
         let clock = Rc::clone(&self.clock);
         let t0 = clock();
         let playing = self.job.is_none() && self.play_frame(dt_ms, &mut || clock() - t0 > 10.0);
-        // While playing, the history check takes what is left of a frame, a few ms.
+        // While playing, the work left (a lesson's walk, the second pane) takes a few ms of it.
         let budget = if playing { 4.0 } else { job::FRAME_BUDGET_MS };
         let busy = self.work_jobs(budget);
         playing || busy

@@ -3,7 +3,7 @@
 //! writes, invariants); the other functions send the page model the same [`Command`]s as the
 //! buttons and redraw. They finish what they start before they return (a long replay that a
 //! button starts goes on in slices; `job()` shows it), except `checkHistory()`, which returns
-//! at once and leaves the check to the frames, as the button does.
+//! at once and leaves the check to the page's worker, as the button does.
 
 use super::props::FrameLog;
 use super::props::Shared;
@@ -256,7 +256,7 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
     set(&obj, "trace", trace_fn.as_ref());
     trace_fn.forget();
 
-    // checkHistory(): as the button: the check replays in slices; job() shows it.
+    // checkHistory(): as the button: the page's worker checks; job() shows it.
     let (p, l) = (pg.clone(), link.clone());
     let check = Closure::<dyn Fn()>::new(move || {
         let fx = p.borrow_mut().apply(Command::CheckHistory);

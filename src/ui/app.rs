@@ -101,10 +101,15 @@ impl App {
                     self.jobs.check_trace(id, &text, done);
                 }
                 Effect::StopTraceCheck => self.jobs.stop_trace_check(),
-                Effect::CheckHistory { id, doc, target } => {
+                Effect::CheckHistory {
+                    id,
+                    doc,
+                    target,
+                    hash,
+                } => {
                     let link = ctx.link().clone();
                     let report = move |r| link.send_message(Msg::HistoryReport(id, r));
-                    self.jobs.check_history(id, &doc, target, report);
+                    self.jobs.check_history(id, (&doc, target, &hash), report);
                 }
                 // (Also after its answer: the check is over.)
                 Effect::StopHistoryCheck => self.jobs.stop_history_check(),

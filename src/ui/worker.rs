@@ -62,18 +62,17 @@ impl Jobs {
         }
     }
 
-    /// Check the clients' history of the run `doc` at its `target`-th event, as check `id` (a
-    /// check in progress stops); `report` gets how far it got, then the worker's answer or why
-    /// there is none, also when the worker cannot start.
+    /// Check the clients' history of the run `doc` at its `target`-th event (where the run's
+    /// trace hash is `hash`), as check `id` (a check in progress stops); `report` gets how far
+    /// it got, then the worker's answer or why there is none, also when the worker cannot start.
     pub fn check_history(
         &mut self,
         id: u32,
-        doc: &str,
-        target: u64,
+        (doc, target, hash): (&str, u64, &str),
         report: impl Fn(HistoryReport) + Clone + 'static,
     ) {
         self.history_check = None;
-        match check_history(doc, target, report.clone()) {
+        match check_history(doc, target, hash, report.clone()) {
             Ok(w) => self.history_check = Some((id, w)),
             Err(e) => report(HistoryReport::Done(Err(e))),
         }
@@ -188,11 +187,13 @@ fn check_trace(
 fn check_history(
     doc: &str,
     target: u64,
+    hash: &str,
     report: impl Fn(HistoryReport) + Clone + 'static,
 ) -> Result<Worker, String> {
     let fields = [
         ("doc", JsValue::from_str(doc)),
         ("target", JsValue::from_f64(target as f64)),
+        ("hash", JsValue::from_str(hash)),
     ];
     start_worker("check-history", &fields, move |v| {
         let get = |k: &str| js_sys::Reflect::get(&v, &k.into()).ok();

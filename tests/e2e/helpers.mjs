@@ -114,3 +114,11 @@ export async function openTools(page) {
     await page.waitForSelector('#tools[aria-pressed="true"]');
   }
 }
+
+/// *Check the clients' history* clicked, and the verdict once the page's worker has answered
+/// (the click takes the last verdict away at once).
+export async function checkHistory(page) {
+  await page.click('#check-history');
+  await page.waitForFunction(() => !window.raftlock.job().jobs.some((j) => j.kind === 'History') && document.querySelector('#history-verdict'), null, { timeout: 60000 });
+  return page.locator('#history-verdict').textContent();
+}

@@ -2,7 +2,7 @@
 // progress, and opens the shrunk failing schedule as a shareable scenario.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openApp, shot, snap, runToEnd } from './helpers.mjs';
+import { serve, launch, openApp, shot, snap, runToEnd, checkHistory } from './helpers.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
@@ -83,8 +83,7 @@ test('with every switch off the hunt runs in the background while the page keeps
 test('the history check is drawn on the space-time diagram: the linearization, or the shortest failing prefix', async () => {
   const { page, errors } = await openApp(browser.context, `${url}#scenario=three-clients`);
   await page.evaluate(() => window.raftlock.runTo(4_000_000));
-  await page.click('#check-history');
-  assert.match(await page.locator('#history-verdict').textContent(), /^✓/);
+  assert.match(await checkHistory(page), /^✓/);
   const holds = await page.locator('svg.spacetime g.hold').count();
   assert.ok(holds >= 2, `holds drawn in the 2 s window: ${holds}`);
   assert.ok(await page.locator('svg.spacetime g.hold path.point').count() >= 1, 'linearization points');
@@ -97,8 +96,7 @@ test('the history check is drawn on the space-time diagram: the linearization, o
   // The run pauses at the violation; go on to the end, where the history shows it too.
   await broken.page.evaluate(() => window.raftlock.runTo(1e12));
   await broken.page.evaluate(() => window.raftlock.runTo(1e12));
-  await broken.page.click('#check-history');
-  assert.match(await broken.page.locator('#history-verdict').textContent(), /shortest failing prefix ends at/);
+  assert.match(await checkHistory(broken.page), /shortest failing prefix ends at/);
   await broken.page.click('#history-show');
   assert.equal(await broken.page.locator('svg.spacetime g.prefix-end').count(), 1, 'the end of the failing prefix is marked');
   assert.equal(await broken.page.locator('svg.spacetime g.op.conflict').count(), 2, 'the two conflicting operations are red');

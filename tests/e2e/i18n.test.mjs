@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, openApp, openTools, shot, snap, DIST } from './helpers.mjs';
+import { serve, launch, openApp, openTools, shot, snap, checkHistory, DIST } from './helpers.mjs';
 
 let srv, ru, en;
 before(async () => {
@@ -55,8 +55,7 @@ test('a browser in ru-RU opens the page in Russian, with no English word left ou
   assert.equal(await lang(page), 'ru');
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'ru');
   await page.evaluate(() => window.raftlock.runTo(3_000_000));
-  await page.click('#check-history');
-  await page.waitForSelector('#history-verdict');
+  await checkHistory(page);
   const free = await englishLeft(page);
   // A lesson with a question, and the help dialog.
   await page.goto(`${srv.url}#scenario=gc-pause`);

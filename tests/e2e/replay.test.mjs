@@ -238,7 +238,8 @@ test('the run goes on while the worker checks, the verdict is of the moment aske
     release();
     await page.waitForFunction(() => window.raftlock.job().jobs.length === 0, null, { timeout: 60000 });
     assert.match(await page.textContent('#history-verdict'), /✓ At 20\.000 s: what the clients saw is linearizable/);
-    assert.deepEqual(errors, []);
+    // (The browser may log the module's load that was made to fail; nothing else.)
+    assert.deepEqual(errors.filter((e) => !/ERR_FAILED|Failed to load/.test(e)), []);
     await page.close();
   } finally {
     release();

@@ -82,6 +82,25 @@ fn playground_recorded_actions_replay_exactly_from_the_document() {
 }
 
 #[test]
+fn playground_an_action_after_24_h_is_refused_and_the_document_stays_valid() {
+    let mut sc =
+        Scenario::from_json(r#"{"version":1,"name":"day","seed":1,"nodes":1,"until_ms":86400000}"#)
+            .unwrap();
+    sc.until_ms = raftlock::scenario::RUN_MS_MAX;
+    let mut p = Playground::new(sc).unwrap();
+    p.advance_to(p.end_us(), false);
+    assert!(p.at_end());
+    let e = p.act(Action::Crash { node: 1 }).unwrap_err();
+    assert!(e.to_string().contains("a run ends at 24 h"), "{e}");
+    assert!(p.scenario.timeline.is_empty());
+    assert!(Scenario::from_json(&p.scenario.to_json()).is_ok());
+    // A moment before it still takes one.
+    p.seek(p.end_us() - 5_000);
+    p.act(Action::Crash { node: 1 }).unwrap();
+    assert!(Scenario::from_json(&p.scenario.to_json()).is_ok());
+}
+
+#[test]
 fn playground_take_over_discards_the_future_and_continues_with_new_actions() {
     let mut p = Playground::new(example()).unwrap();
     p.advance_to(1_000_000, false);

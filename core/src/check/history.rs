@@ -67,8 +67,8 @@ pub type Verdict = Result<Vec<Hold>, Conflict>;
 
 /// A check's verdict as the page's worker sends it to the page: JSON `null` (not checked: the
 /// servers' clocks drifted or jumped), `{"Ok": [hold, …]}` or `{"Err": conflict}`.
-pub fn verdict_to_json(v: &Option<Verdict>) -> String {
-    serde_json::to_string(v).unwrap_or_else(|_| "null".into())
+pub fn verdict_to_json(v: &Option<Verdict>) -> Result<String, String> {
+    serde_json::to_string(v).map_err(|e| e.to_string())
 }
 
 /// The verdict [`verdict_to_json`] wrote, or why this text is not one.
