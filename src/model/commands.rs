@@ -90,23 +90,36 @@ impl Page {
                 self.restart_with(r, "");
             }
             Command::OpenTrace(name, text) => {
+                // Read in slices, the first one now: a short file opens at once, a file that
+                // is not a trace is refused at its first bad line (the page as it was).
                 let id = self.trace_checks + 1;
-                let opened = text.and_then(|text| {
-                    trace_view::TraceView::open(&name, &text, id, self.lang).map(|v| (v, text))
-                });
-                match opened {
-                    Ok((v, text)) => {
+                match text.and_then(|t| trace_view::Reading::new(&name, t, id, self.lang)) {
+                    Ok(r) => {
                         self.trace_checks = id;
-                        self.playing = false;
-                        self.trace = Some(v);
+                        let text = r.text();
+                        self.trace_reading = Some(r);
                         self.error = None;
-                        fx.push(Effect::CheckTrace { id, text });
+                        let clock = std::rc::Rc::clone(&self.clock);
+                        let t0 = clock();
+                        self.work_reading(&*clock, t0, job::FRAME_BUDGET_MS);
+                        if self.trace_reading.is_some() {
+                            // A trace shown before goes; the run shows while this one is read.
+                            self.trace = None;
+                        }
+                        let opened = self.trace.as_ref().is_some_and(|v| {
+                            v.name == name && v.check == trace_view::Check::Running(id)
+                        });
+                        if opened || self.trace_reading.is_some() {
+                            fx.push(Effect::CheckTrace { id, text });
+                        }
                     }
                     Err(e) => self.error = Some(e),
                 }
             }
             Command::TraceChecked(id, answer) => {
-                if let Some(v) = &mut self.trace {
+                if let Some(r) = &mut self.trace_reading {
+                    r.answered(id, answer);
+                } else if let Some(v) = &mut self.trace {
                     if let Err(e) = v.checked(id, answer, self.lang) {
                         self.trace = None;
                         self.error = Some(e);
@@ -124,7 +137,8 @@ impl Page {
                 }
             }
             Command::CloseTrace => {
-                if self.trace.take().is_some() {
+                let reading = self.trace_reading.take().is_some();
+                if self.trace.take().is_some() || reading {
                     fx.push(Effect::StopTraceCheck);
                 }
             }

@@ -1,5 +1,6 @@
-//! Long work in slices: opening a link far into its run, a seek, a lesson's Next and Run to
-//! (the clients' history check runs in the page's worker: `history.rs`). The page never runs
+//! Long work in slices: opening a link far into its run, a seek, a lesson's Next, Run to and
+//! reading a trace file (the clients' history check runs in the page's worker:
+//! `history.rs`). The page never runs
 //! far ahead in one go: a job advances a few milliseconds per frame (the page's
 //! [`Page::clock`] measures them), shows its progress (how far, how fast, how long still) and
 //! can be cancelled where it stands. A link whose replay
@@ -15,6 +16,8 @@ use std::rc::Rc;
 pub const SLICE_EVENTS: u32 = 256;
 /// A frame's share of work while a job runs: the rest of the frame draws and answers input.
 pub const FRAME_BUDGET_MS: f64 = 8.0;
+/// Trace lines read between two looks at the clock.
+pub const READ_LINES: usize = 512;
 /// A link's replay is timed from `WARM_MS` of work (the browser compiles the wasm's hot code
 /// better after its first frames) to `CALIBRATE_MS`, then projected.
 pub const WARM_MS: f64 = 80.0;
@@ -37,6 +40,8 @@ pub enum JobKind {
     History,
     /// Replaying a lesson to find its captions' moments.
     Lesson,
+    /// Reading a trace file (*Open a trace*).
+    TraceRead,
 }
 
 impl JobKind {
@@ -48,6 +53,7 @@ impl JobKind {
             JobKind::LessonNext => t!(lang, "Going to the caption"),
             JobKind::History => t!(lang, "Checking the clients' history"),
             JobKind::Lesson => t!(lang, "Finding the lesson's moments"),
+            JobKind::TraceRead => t!(lang, "Reading the trace"),
         }
     }
 }
@@ -58,6 +64,7 @@ impl JobKind {
     pub fn cancel(self) -> Option<JobCommand> {
         match self {
             JobKind::History => Some(JobCommand::CancelCheck),
+            JobKind::TraceRead => Some(JobCommand::CancelRead),
             JobKind::Lesson => None,
             _ => Some(JobCommand::Cancel),
         }
@@ -71,6 +78,8 @@ pub enum JobCommand {
     Cancel,
     /// Stop the history check (no verdict).
     CancelCheck,
+    /// Stop reading a trace file (the page stays as it was).
+    CancelRead,
     /// Go ahead with an announced replay, or go on with a cancelled one.
     Go,
     /// Open the announced link at its start instead.
@@ -85,6 +94,7 @@ impl JobCommand {
             "go" => JobCommand::Go,
             "atStart" => JobCommand::AtStart,
             "cancelCheck" => JobCommand::CancelCheck,
+            "cancelRead" => JobCommand::CancelRead,
             _ => return None,
         })
     }
@@ -277,6 +287,7 @@ impl Page {
         self.job.as_ref().is_some_and(|j| !j.waiting())
             || self.lesson.walking.is_some()
             || self.compare_lags()
+            || self.trace_reading.is_some()
     }
 
     /// Run the jobs to their end now (the `window.raftlock` handle's synchronous calls, and the
@@ -303,6 +314,10 @@ impl Page {
             if let Some((b, _)) = &mut self.compare {
                 while !b.advance_bounded(t, SLICE_EVENTS).0 && clock() - t0 < budget_ms {}
             }
+        }
+        if self.trace_reading.is_some() {
+            worked = true;
+            self.work_reading(&*clock, t0, budget_ms);
         }
         if self.lesson.walking.is_some() {
             worked = true;
@@ -345,6 +360,31 @@ impl Page {
         }
     }
 
+    /// Read the trace file in slices; once read, it is shown (or refused, the page as it was).
+    pub(super) fn work_reading(&mut self, clock: &dyn Fn() -> f64, t0: f64, budget_ms: f64) {
+        let Some(r) = self.trace_reading.as_mut() else {
+            return;
+        };
+        let read = loop {
+            match r.read(READ_LINES) {
+                Ok(false) if clock() - t0 < budget_ms => {}
+                Ok(false) => return,
+                other => break other,
+            }
+        };
+        let Some(r) = self.trace_reading.take() else {
+            return;
+        };
+        self.settled += 1;
+        match read.and_then(|_| r.finish()) {
+            Ok(v) => {
+                self.playing = false;
+                self.trace = Some(v);
+            }
+            Err(e) => self.error = Some(e),
+        }
+    }
+
     pub(super) fn job_command(&mut self, c: JobCommand) {
         match c {
             JobCommand::Cancel => {
@@ -359,6 +399,8 @@ impl Page {
             }
             // (`apply` tells the worker to stop.)
             JobCommand::CancelCheck => self.checking = None,
+            // (`apply` tells the worker to stop its check too.)
+            JobCommand::CancelRead => self.trace_reading = None,
             JobCommand::Go => {
                 if let Some(j) = self.job.as_mut() {
                     j.announced = None;
@@ -399,10 +441,32 @@ impl Page {
             }
         });
         let check = self.checking.as_ref().map(|c| c.progress(self.lang));
+        let reading = self.trace_reading.as_ref().map(|r| {
+            let (read, of) = r.read_bytes();
+            let mb = |b: usize| format!("{:.1}", b as f64 / 1_048_576.0);
+            Progress {
+                kind: JobKind::TraceRead,
+                fraction: read as f64 / of.max(1) as f64,
+                reached: t!(
+                    self.lang,
+                    "{} of {} MB, {} lines",
+                    mb(read),
+                    mb(of),
+                    fmt_count(r.lines_read())
+                ),
+                events: 0,
+                events_per_s: 0.0,
+                virtual_per_s: 0.0,
+                left_ms: None,
+                announced: None,
+                stopped: false,
+            }
+        });
         self.job
             .iter()
             .map(|j| j.progress(now, self.lang))
             .chain(check)
+            .chain(reading)
             .chain(walk)
             .collect()
     }
@@ -455,6 +519,7 @@ impl Page {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Effect;
 
     #[test]
     fn wall_times_and_counts_read_as_people_say_them() {
@@ -648,5 +713,93 @@ mod tests {
         p.finish_jobs();
         assert_eq!(p.lesson_pos(), 2);
         assert_eq!(p.pg.now_us(), 240_000_000);
+    }
+
+    /// A trace of the benchmark's history workload: `ms` of 5 nodes and 16 clients.
+    fn big_trace(ms: u64) -> String {
+        let sc = crate::bench::history_scenario(ms);
+        let mut w = crate::sim::World::new(&sc, true).unwrap();
+        w.run_until(ms * 1000);
+        w.trace.to_jsonl()
+    }
+
+    #[test]
+    fn a_large_trace_is_read_in_slices_and_shown_as_if_read_at_once() {
+        use super::super::trace_view::TraceView;
+        use crate::check::trace::Checked;
+        let text = big_trace(20_000);
+        let mut p = page_with_clock("", 4.0);
+        let fx = p.apply(Command::OpenTrace("big.jsonl".into(), Ok(text.clone())));
+        // It reads on in the page's frames, the worker checks meanwhile.
+        assert!(matches!(
+            &fx[..],
+            [Effect::CheckTrace { id: 1, .. }, Effect::StartFrames]
+        ));
+        assert!(p.trace.is_none() && p.busy());
+        let g = &p.progress()[0];
+        assert_eq!(g.kind, JobKind::TraceRead);
+        assert!(g.fraction > 0.0 && g.fraction < 1.0, "{}", g.fraction);
+        assert!(
+            g.line(Lang::En).starts_with("Reading the trace: "),
+            "{}",
+            g.line(Lang::En)
+        );
+        // The worker may answer before the page has read the file: its answer is kept.
+        p.apply(Command::TraceChecked(1, Ok(Checked::of_text_json(&text))));
+        let mut frames = 0;
+        while p.busy() {
+            p.work_jobs(FRAME_BUDGET_MS);
+            frames += 1;
+        }
+        assert!(frames > 3, "{frames}");
+        let whole = TraceView::open("big.jsonl", &text, 1, Lang::En).unwrap();
+        let v = p.trace.as_ref().unwrap();
+        assert_eq!((v.lines.len(), v.at), (whole.lines.len(), whole.at));
+        assert_eq!(v.lines, whole.lines);
+        assert!(v.report().is_some_and(|r| r.ok()));
+        assert!(p.progress().is_empty() && p.error.is_none());
+    }
+
+    #[test]
+    fn a_trace_refused_or_cancelled_while_it_is_read_leaves_the_page_as_it_was() {
+        let text = big_trace(20_000);
+        let mut p = page_with_clock("", 4.0);
+        let hash = p.pg.world.trace.hash();
+        // A bad line near the end: refused there, once the page has read that far.
+        let n = text.lines().count() - 3;
+        let bad: String = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| {
+                if i + 1 == n {
+                    "{not json\n".to_string()
+                } else {
+                    format!("{l}\n")
+                }
+            })
+            .collect();
+        p.apply(Command::OpenTrace("bad.jsonl".into(), Ok(bad)));
+        assert!(p.trace_reading.is_some() && p.error.is_none());
+        while p.busy() {
+            p.work_jobs(FRAME_BUDGET_MS);
+        }
+        let e = p.error.take().unwrap();
+        assert!(e.contains(&format!("line {n}")), "{e}");
+        assert!(p.trace.is_none());
+        assert_eq!(p.pg.world.trace.hash(), hash);
+        // Cancelled: the worker is told to stop, and a late answer finds nothing.
+        p.apply(Command::OpenTrace("big.jsonl".into(), Ok(text.clone())));
+        let fx = p.apply(Command::Job(JobCommand::CancelRead));
+        assert_eq!(fx, vec![Effect::StopTraceCheck]);
+        p.apply(Command::TraceChecked(2, Ok(String::new())));
+        assert!(p.trace.is_none() && p.trace_reading.is_none() && !p.busy());
+        // A short trace opens in the command that opens it.
+        let short: String = text.lines().take(200).map(|l| format!("{l}\n")).collect();
+        let mut p = Page::new(
+            crate::playground::Playground::new(crate::bench::history_scenario(1_000)).unwrap(),
+        );
+        let fx = p.apply(Command::OpenTrace("short.jsonl".into(), Ok(short)));
+        assert!(matches!(&fx[..], [Effect::CheckTrace { id: 1, .. }]));
+        assert!(p.trace.is_some() && p.trace_reading.is_none());
     }
 }

@@ -237,7 +237,7 @@ pub enum Effect {
     /// Check a trace in the page's worker and answer [`Command::TraceChecked`] with `id`.
     CheckTrace {
         id: u32,
-        text: String,
+        text: Rc<str>,
     },
     /// The open trace's check is no longer wanted (the trace was closed): stop the worker.
     StopTraceCheck,
@@ -333,6 +333,8 @@ pub struct Page {
     pub job: Option<job::Job>,
     /// A trace file opened read-only (*Open a trace*): shown instead of the run while open.
     pub trace: Option<trace_view::TraceView>,
+    /// A trace file being read (in slices, as a job): shown once read.
+    pub trace_reading: Option<trace_view::Reading>,
     /// The traces opened so far: the number of the latest one's check.
     trace_checks: u32,
     /// The history check in progress, in the worker (play goes on meanwhile).
@@ -473,6 +475,7 @@ impl Page {
             job: None,
             trace: None,
             trace_checks: 0,
+            trace_reading: None,
             checking: None,
             history_checks: 0,
             clock,
@@ -650,6 +653,7 @@ impl Page {
         let own = matches!(cmd, Command::Job(_));
         let (run, doc, serial) = (self.run_mark(), self.doc_mark(), self.job_serial);
         let checking = self.checking.is_some();
+        let reading = self.trace_reading.as_ref().map(|r| r.id);
         let mut effects = self.run_command(cmd);
         // The run's long work stops where it stands when the user took the run elsewhere (a
         // refused or idle command leaves it going); a history check stops when the document
@@ -662,6 +666,17 @@ impl Page {
         }
         if checking && self.checking.is_none() && !effects.contains(&Effect::StopHistoryCheck) {
             effects.push(Effect::StopHistoryCheck);
+        }
+        // A trace whose reading stopped (cancelled, or closed) is not checked either.
+        let read = |id| {
+            self.trace
+                .as_ref()
+                .is_some_and(|v| v.check == trace_view::Check::Running(id))
+        };
+        if reading.is_some_and(|id| self.trace_reading.is_none() && !read(id))
+            && !effects.contains(&Effect::StopTraceCheck)
+        {
+            effects.push(Effect::StopTraceCheck);
         }
         self.lesson.follow(&self.pg.scenario);
         self.sync_compare_back();

@@ -900,7 +900,7 @@ fn a_trace_opens_at_once_and_the_worker_checks_it() {
         fx,
         vec![Effect::CheckTrace {
             id: 1,
-            text: text.clone()
+            text: text.clone().into()
         }]
     );
     assert!(p.trace.as_ref().unwrap().findings().is_empty());

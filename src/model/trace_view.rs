@@ -5,13 +5,15 @@
 //! rule in the seed's words, and a way to go there. What a trace does not carry (clock rates,
 //! messages in flight) is not drawn.
 //!
-//! The page reads the lines at once (a file that is not a trace is refused then); the check
-//! runs in the page's Web Worker (`src/worker.rs`: the page's module does not carry the
-//! checker), and its report comes back while the trace is already shown.
+//! The page reads the lines in slices of a frame ([`Reading`]: a file that is not a trace is
+//! refused at its first bad line, and a large file does not stop the page while it is read);
+//! the check runs meanwhile in the page's Web Worker (`src/worker.rs`: the page's module does
+//! not carry the checker), and its report comes back while the trace is read or shown.
 
 use crate::check::trace::{parse_line, Checked, Finding, LineError, Raw, Report};
 use crate::lang::{t, Lang};
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// Traces larger than this are refused in the page (`raftlock check` reads any size).
 pub const TRACE_BYTES_MAX: usize = 32 * 1024 * 1024;
@@ -174,10 +176,24 @@ fn kind_of(v: Raw) -> Kind {
     }
 }
 
-impl TraceView {
-    /// Read a trace; a file that is not a trace is refused with its line. Its check is
-    /// `Running(check)` until [`TraceView::checked`] gives the worker's answer.
-    pub fn open(name: &str, text: &str, check: u32, lang: Lang) -> Result<TraceView, String> {
+/// A trace file being read, a slice of lines at a time.
+pub struct Reading {
+    pub name: String,
+    text: Rc<str>,
+    /// Bytes read so far, and lines.
+    pos: usize,
+    n: u64,
+    lines: Vec<Line>,
+    /// The number of its check in the worker, and the worker's answer if it came first.
+    pub id: u32,
+    answer: Option<Result<String, String>>,
+    lang: Lang,
+}
+
+impl Reading {
+    /// Start reading a trace file (one over [`TRACE_BYTES_MAX`] is refused); its check is
+    /// number `id`.
+    pub fn new(name: &str, text: String, id: u32, lang: Lang) -> Result<Reading, String> {
         if text.len() > TRACE_BYTES_MAX {
             return Err(t!(
                 lang,
@@ -186,18 +202,71 @@ impl TraceView {
                 TRACE_BYTES_MAX / 1_048_576
             ));
         }
-        let mut lines = Vec::new();
-        for (i, l) in text.lines().enumerate() {
-            let n = i as u64 + 1;
-            let Some(v) = parse_line(n, l).map_err(|e| refused(&e, lang))? else {
-                continue;
+        Ok(Reading {
+            name: name.to_string(),
+            text: text.into(),
+            pos: 0,
+            n: 0,
+            lines: Vec::new(),
+            id,
+            answer: None,
+            lang,
+        })
+    }
+
+    /// The file's text (the worker checks it too).
+    pub fn text(&self) -> Rc<str> {
+        Rc::clone(&self.text)
+    }
+
+    /// Up to `max` more lines (as `str::lines` splits them); true once the whole file is read,
+    /// or why the file is refused (its first bad line).
+    pub fn read(&mut self, max: usize) -> Result<bool, String> {
+        for _ in 0..max {
+            let rest = &self.text[self.pos..];
+            if rest.is_empty() {
+                break;
+            }
+            let (line, len) = match rest.find('\n') {
+                Some(i) => (&rest[..i], i + 1),
+                None => (rest, rest.len()),
             };
-            lines.push(Line {
-                n,
-                t_us: v.t_us,
-                kind: kind_of(v),
-            });
+            self.pos += len;
+            self.n += 1;
+            let line = line.strip_suffix('\r').unwrap_or(line);
+            if let Some(v) = parse_line(self.n, line).map_err(|e| refused(&e, self.lang))? {
+                self.lines.push(Line {
+                    n: self.n,
+                    t_us: v.t_us,
+                    kind: kind_of(v),
+                });
+            }
         }
+        Ok(self.pos >= self.text.len())
+    }
+
+    /// How much of the file is read: (bytes read, bytes).
+    pub fn read_bytes(&self) -> (usize, usize) {
+        (self.pos, self.text.len())
+    }
+
+    /// Lines read so far.
+    pub fn lines_read(&self) -> u64 {
+        self.n
+    }
+
+    /// The worker's answer for check `id`, come before the reading ended: kept for the view.
+    pub fn answered(&mut self, id: u32, answer: Result<String, String>) {
+        if id == self.id {
+            self.answer = Some(answer);
+        }
+    }
+
+    /// The whole file read: the trace to show (with the worker's answer if it came), or why it
+    /// is refused.
+    pub fn finish(self) -> Result<TraceView, String> {
+        let lang = self.lang;
+        let lines = self.lines;
         if lines.is_empty() {
             return Err(t!(lang, "That trace file was refused: it has no events.").into());
         }
@@ -214,13 +283,27 @@ impl TraceView {
             .into_iter()
             .collect();
         nodes.shrink_to_fit();
-        Ok(TraceView {
-            name: name.to_string(),
+        let mut v = TraceView {
+            name: self.name,
             nodes,
             lines,
-            check: Check::Running(check),
+            check: Check::Running(self.id),
             at,
-        })
+        };
+        if let Some(answer) = self.answer {
+            v.checked(self.id, answer, lang)?;
+        }
+        Ok(v)
+    }
+}
+
+impl TraceView {
+    /// Read a whole trace at once; a file that is not a trace is refused with its line. Its
+    /// check is `Running(check)` until [`TraceView::checked`] gives the worker's answer.
+    pub fn open(name: &str, text: &str, check: u32, lang: Lang) -> Result<TraceView, String> {
+        let mut r = Reading::new(name, text.to_string(), check, lang)?;
+        while !r.read(usize::MAX)? {}
+        r.finish()
     }
 
     /// The worker's answer for check number `id` (its JSON, or why it could not check): the

@@ -226,8 +226,8 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
     set(&obj, "job", job.as_ref());
     job.forget();
 
-    // jobCommand(name): "cancel", "go", "atStart" or "cancelCheck", as the progress bar's
-    // buttons (a Go does not finish the replay before it returns).
+    // jobCommand(name): "cancel", "go", "atStart", "cancelCheck" or "cancelRead", as the progress
+    // bar's buttons (a Go does not finish the replay before it returns).
     let p = pg.clone();
     let l = link.clone();
     let job_command = Closure::<dyn Fn(String) -> JsValue>::new(move |name: String| {

@@ -53,6 +53,7 @@ pub fn progress(p: &PanelProps) -> Html {
         let id = match g.kind {
             JobKind::History => "check-progress",
             JobKind::Lesson => "lesson-progress",
+            JobKind::TraceRead => "read-progress",
             _ => "job-progress",
         };
         let cancel = g.kind.cancel();

@@ -122,3 +122,18 @@ export async function checkHistory(page) {
   await page.waitForFunction(() => !window.raftlock.job().jobs.some((j) => j.kind === 'History') && document.querySelector('#history-verdict'), null, { timeout: 60000 });
   return page.locator('#history-verdict').textContent();
 }
+
+/// Start a 10 ms timer in the page; `maxGap` gives the longest gap between its ticks (ms) since
+/// the last call: how long the page did not answer.
+export async function startGaps(page) {
+  await page.evaluate(() => {
+    const g = (window.__gaps = { last: performance.now(), max: 0 });
+    clearInterval(window.__gapTimer);
+    window.__gapTimer = setInterval(() => {
+      const t = performance.now();
+      g.max = Math.max(g.max, t - g.last);
+      g.last = t;
+    }, 10);
+  });
+}
+export const maxGap = (page) => page.evaluate(() => { const m = window.__gaps.max; window.__gaps.max = 0; window.__gaps.last = performance.now(); return m; });

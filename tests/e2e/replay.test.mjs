@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { serve, launch, openApp, shot, snap, DIST } from './helpers.mjs';
+import { serve, launch, openApp, shot, snap, startGaps, maxGap, DIST } from './helpers.mjs';
 
 let srv, br;
 before(async () => { srv = await serve(); br = await launch(); });
@@ -37,19 +37,6 @@ function link(doc, momentUs) {
   return `${srv.url}#v1.${packed}.${momentUs}`;
 }
 
-/// The longest gap (ms) between the ticks of a 10 ms timer in the page since the last call.
-async function startGaps(page) {
-  await page.evaluate(() => {
-    const g = (window.__gaps = { last: performance.now(), max: 0 });
-    clearInterval(window.__gapTimer);
-    window.__gapTimer = setInterval(() => {
-      const t = performance.now();
-      g.max = Math.max(g.max, t - g.last);
-      g.last = t;
-    }, 10);
-  });
-}
-const maxGap = (page) => page.evaluate(() => { const m = window.__gaps.max; window.__gaps.max = 0; window.__gaps.last = performance.now(); return m; });
 const job = (page) => page.evaluate(() => window.raftlock.job());
 
 test('a 24 h link opens at once, is announced, shows progress, and Cancel leaves a working page', async () => {

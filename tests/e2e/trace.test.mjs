@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, openApp, shot, DIST } from './helpers.mjs';
+import { serve, launch, openApp, shot, startGaps, DIST } from './helpers.mjs';
 
 let srv, br;
 before(async () => { srv = await serve(); br = await launch(); });
@@ -21,6 +21,47 @@ function traceFile(name, edit = (t) => t) {
   fs.writeFileSync(p, edit(fs.readFileSync(p, 'utf8')));
   return p;
 }
+
+test('a large trace is read in slices: the page answers, shows how far it is, and opens it whole', async () => {
+  // 5 nodes, 10 clients on 10 keys for 25 s: about 14 MB of trace.
+  const clients = Array.from({ length: 10 }, (_, i) => ({ name: `c${i}`, repeat: true, start_ms: 300 + 7 * i,
+    script: [{ acquire: { key: `k${i}`, lease_ms: 2000 } }, { release: { key: `k${i}` } }, { sleep: { ms: 5 } }] }));
+  const doc = path.join(dir, 'big.json');
+  fs.writeFileSync(doc, JSON.stringify({ version: 1, name: 'big', seed: 3, nodes: 5, clients, until_ms: 25_000 }));
+  const p = path.join(dir, 'big.jsonl');
+  execFileSync(CLI, ['run', doc, '--trace', p]);
+  const lines = fs.readFileSync(p, 'utf8').trimEnd().split('\n').length;
+  const { page, errors } = await openApp(br.context, srv.url);
+  await startGaps(page);
+  // Each frame: which jobs show, and the longest gap of the page's timer while the file is read
+  // (from the first frame that shows the reading to the one that shows the trace).
+  await page.evaluate(() => {
+    window.__kinds = new Set();
+    const look = () => {
+      const jobs = window.raftlock.job().jobs.map((j) => j.kind);
+      for (const k of jobs) window.__kinds.add(k);
+      if (jobs.includes('TraceRead') && window.__reading === undefined) {
+        window.__reading = null;
+        window.__gaps.max = 0;
+        window.__gaps.last = performance.now();
+      }
+      if (window.__reading === null && window.raftlock.trace()) window.__reading = window.__gaps.max;
+      window.__look = requestAnimationFrame(look);
+    };
+    look();
+  });
+  await page.setInputFiles('#open-trace', p);
+  await page.waitForFunction(() => window.raftlock.trace()?.check === 'done', null, { timeout: 60000 });
+  const [kinds, gap] = await page.evaluate(() => { cancelAnimationFrame(window.__look); return [[...window.__kinds], window.__reading]; });
+  assert.ok(kinds.includes('TraceRead'), `the reading showed its progress: ${kinds}`);
+  assert.ok(gap < 100, `while the file was read the page did not answer for ${gap?.toFixed(0)} ms`);
+  const t = await page.evaluate(() => window.raftlock.trace());
+  assert.equal(t.lines, lines);
+  assert.equal(t.ok, true);
+  assert.deepEqual(await page.evaluate(() => window.raftlock.job().jobs), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
 
 test('a trace opens read-only, scrubs, and each finding goes to its line, as raftlock check reports it', async () => {
   // A storage that took a stale token: the checker's finding.
