@@ -90,35 +90,42 @@ impl Page {
                 self.restart_with(r, "");
             }
             Command::OpenTrace(name, text) => {
-                // Read in slices, the first one now: a short file opens at once, a file that
-                // is not a trace is refused at its first bad line (the page as it was).
-                let id = self.trace_checks + 1;
-                match text.and_then(|t| trace_view::Reading::new(&name, t, id, self.lang)) {
-                    Ok(r) => {
-                        self.trace_checks = id;
+                // Read in slices, the first one now: a short file opens at once. A file refused
+                // in its first slice leaves the page as it was; one refused further on leaves
+                // the run shown (the trace it replaced has gone).
+                let (id, lang) = (self.trace_checks + 1, self.lang);
+                let clock = std::rc::Rc::clone(&self.clock);
+                let t0 = clock();
+                let first = text
+                    .and_then(|t| trace_view::Reading::new(&name, t, id, lang))
+                    .and_then(|mut r| {
+                        let done =
+                            job::read_slices(&mut r, &*clock, t0, job::FRAME_BUDGET_MS, lang)?;
                         let text = r.text();
-                        self.trace_reading = Some(r);
+                        Ok(match done {
+                            true => (text, None, Some(r.finish(lang)?)),
+                            false => (text, Some(r), None),
+                        })
+                    });
+                match first {
+                    Ok((text, reading, view)) => {
+                        // The trace shown or being read before is replaced.
+                        self.trace_checks = id;
                         self.error = None;
-                        let clock = std::rc::Rc::clone(&self.clock);
-                        let t0 = clock();
-                        self.work_reading(&*clock, t0, job::FRAME_BUDGET_MS);
-                        if self.trace_reading.is_some() {
-                            // A trace shown before goes; the run shows while this one is read.
-                            self.trace = None;
-                        }
-                        let opened = self.trace.as_ref().is_some_and(|v| {
-                            v.name == name && v.check == trace_view::Check::Running(id)
-                        });
-                        if opened || self.trace_reading.is_some() {
-                            fx.push(Effect::CheckTrace { id, text });
-                        }
+                        self.playing &= view.is_none();
+                        self.trace = view;
+                        self.trace_reading = reading;
+                        fx.push(Effect::CheckTrace { id, text });
                     }
                     Err(e) => self.error = Some(e),
                 }
             }
             Command::TraceChecked(id, answer) => {
                 if let Some(r) = &mut self.trace_reading {
-                    r.answered(id, answer);
+                    if let Err(e) = r.answered(id, answer, self.lang) {
+                        self.trace_reading = None;
+                        self.error = Some(e);
+                    }
                 } else if let Some(v) = &mut self.trace {
                     if let Err(e) = v.checked(id, answer, self.lang) {
                         self.trace = None;

@@ -7,7 +7,7 @@
 //! would take long is announced first, with the choice to open it at the start instead.
 
 use super::text::{fmt_count, fmt_span};
-use super::Page;
+use super::{Effect, Page};
 use crate::lang::{t, Lang};
 use crate::playground::{Goal, Slice};
 use std::rc::Rc;
@@ -238,6 +238,25 @@ impl Job {
     }
 }
 
+/// Read `r` on until the file is read (true), `budget_ms` since `t0` is spent (false), or a
+/// line refuses the file.
+pub(super) fn read_slices(
+    r: &mut super::trace_view::Reading,
+    clock: &dyn Fn() -> f64,
+    t0: f64,
+    budget_ms: f64,
+    lang: Lang,
+) -> Result<bool, String> {
+    loop {
+        if r.read(READ_LINES, lang)? {
+            return Ok(true);
+        }
+        if clock() - t0 >= budget_ms {
+            return Ok(false);
+        }
+    }
+}
+
 /// How long a wall time reads: "about 40 s", "about 3 min", "about 2 h 10 min" (rounded to
 /// what matters at that length).
 pub fn fmt_wall(ms: f64, lang: Lang) -> String {
@@ -290,12 +309,15 @@ impl Page {
             || self.trace_reading.is_some()
     }
 
-    /// Run the jobs to their end now (the `window.raftlock` handle's synchronous calls, and the
-    /// native tests); a history check goes on in the worker.
+    /// Run the run's jobs to their end now (the `window.raftlock` handle's synchronous calls,
+    /// and the native tests); a history check goes on in the worker, a trace file's reading in
+    /// the frames.
     pub fn finish_jobs(&mut self) {
+        let reading = self.trace_reading.take();
         while self.busy() {
             self.work_jobs(f64::INFINITY);
         }
+        self.trace_reading = reading;
     }
 
     /// Work on the jobs for about `budget_ms` of wall time. Returns whether work is left.
@@ -360,28 +382,30 @@ impl Page {
         }
     }
 
-    /// Read the trace file in slices; once read, it is shown (or refused, the page as it was).
-    pub(super) fn work_reading(&mut self, clock: &dyn Fn() -> f64, t0: f64, budget_ms: f64) {
+    /// Read the trace file on in slices; once read, it is shown, or refused (the worker's check
+    /// then stops too: [`Page::frame_effects`]).
+    fn work_reading(&mut self, clock: &dyn Fn() -> f64, t0: f64, budget_ms: f64) {
+        let lang = self.lang;
         let Some(r) = self.trace_reading.as_mut() else {
             return;
         };
-        let read = loop {
-            match r.read(READ_LINES) {
-                Ok(false) if clock() - t0 < budget_ms => {}
-                Ok(false) => return,
-                other => break other,
-            }
-        };
+        let read = read_slices(r, clock, t0, budget_ms, lang);
+        if read == Ok(false) {
+            return;
+        }
         let Some(r) = self.trace_reading.take() else {
             return;
         };
         self.settled += 1;
-        match read.and_then(|_| r.finish()) {
+        match read.and_then(|_| r.finish(lang)) {
             Ok(v) => {
                 self.playing = false;
                 self.trace = Some(v);
             }
-            Err(e) => self.error = Some(e),
+            Err(e) => {
+                self.error = Some(e);
+                self.frame_effects.push(Effect::StopTraceCheck);
+            }
         }
     }
 
@@ -787,12 +811,55 @@ mod tests {
         assert!(e.contains(&format!("line {n}")), "{e}");
         assert!(p.trace.is_none());
         assert_eq!(p.pg.world.trace.hash(), hash);
+        assert_eq!(
+            p.frame_effects(),
+            vec![Effect::StopTraceCheck],
+            "its check stops"
+        );
         // Cancelled: the worker is told to stop, and a late answer finds nothing.
         p.apply(Command::OpenTrace("big.jsonl".into(), Ok(text.clone())));
         let fx = p.apply(Command::Job(JobCommand::CancelRead));
         assert_eq!(fx, vec![Effect::StopTraceCheck]);
         p.apply(Command::TraceChecked(2, Ok(String::new())));
         assert!(p.trace.is_none() && p.trace_reading.is_none() && !p.busy());
+        assert!(p.error.is_none());
+        // A short file opened while a large one is read: its own check goes on (the large
+        // one's worker is replaced by its), and it gets its verdict.
+        let short: String = text.lines().take(200).map(|l| format!("{l}\n")).collect();
+        p.apply(Command::OpenTrace("big.jsonl".into(), Ok(text.clone())));
+        let fx = p.apply(Command::OpenTrace("short.jsonl".into(), Ok(short.clone())));
+        assert!(
+            matches!(&fx[..], [Effect::CheckTrace { id: 4, .. }]),
+            "{:?}",
+            fx.len()
+        );
+        assert!(p.trace_reading.is_none());
+        let answer = crate::check::trace::Checked::of_text_json(&short);
+        p.apply(Command::TraceChecked(4, Ok(answer)));
+        assert!(p
+            .trace
+            .as_ref()
+            .is_some_and(|v| v.name == "short.jsonl" && v.report().is_some()));
+        // A file refused in its first lines leaves the trace shown as it was.
+        p.apply(Command::OpenTrace(
+            "c.jsonl".into(),
+            Ok("{not json\n".into()),
+        ));
+        assert!(p.error.take().is_some());
+        assert!(p.trace.as_ref().is_some_and(|v| v.name == "short.jsonl"));
+        // The worker's refusal, come while the file is read, refuses it at once.
+        p.apply(Command::OpenTrace("big.jsonl".into(), Ok(text.clone())));
+        let refusal = crate::check::trace::Checked::Refused(crate::check::trace::LineError {
+            line: 7,
+            message: "a bad line".into(),
+        });
+        let fx = p.apply(Command::TraceChecked(
+            5,
+            Ok(serde_json::to_string(&refusal).unwrap()),
+        ));
+        assert_eq!(fx, vec![Effect::StopTraceCheck]);
+        assert!(p.trace_reading.is_none() && p.trace.is_none());
+        assert!(p.error.take().is_some_and(|e| e.contains("line 7")));
         // A short trace opens in the command that opens it.
         let short: String = text.lines().take(200).map(|l| format!("{l}\n")).collect();
         let mut p = Page::new(

@@ -237,7 +237,7 @@ pub enum Effect {
     /// Check a trace in the page's worker and answer [`Command::TraceChecked`] with `id`.
     CheckTrace {
         id: u32,
-        text: Rc<str>,
+        text: Rc<String>,
     },
     /// The open trace's check is no longer wanted (the trace was closed): stop the worker.
     StopTraceCheck,
@@ -335,6 +335,9 @@ pub struct Page {
     pub trace: Option<trace_view::TraceView>,
     /// A trace file being read (in slices, as a job): shown once read.
     pub trace_reading: Option<trace_view::Reading>,
+    /// What the frames' work asks of the browser (a refused reading stops the worker's check):
+    /// the app takes them after each frame, `apply` with its own.
+    frame_effects: Vec<Effect>,
     /// The traces opened so far: the number of the latest one's check.
     trace_checks: u32,
     /// The history check in progress, in the worker (play goes on meanwhile).
@@ -476,6 +479,7 @@ impl Page {
             trace: None,
             trace_checks: 0,
             trace_reading: None,
+            frame_effects: Vec::new(),
             checking: None,
             history_checks: 0,
             clock,
@@ -667,13 +671,18 @@ impl Page {
         if checking && self.checking.is_none() && !effects.contains(&Effect::StopHistoryCheck) {
             effects.push(Effect::StopHistoryCheck);
         }
-        // A trace whose reading stopped (cancelled, or closed) is not checked either.
+        // A trace whose reading stopped (cancelled, or refused by the worker) is not checked
+        // either; a file opened in its place has its own check.
         let read = |id| {
             self.trace
                 .as_ref()
                 .is_some_and(|v| v.check == trace_view::Check::Running(id))
         };
+        let opened = effects
+            .iter()
+            .any(|e| matches!(e, Effect::CheckTrace { .. }));
         if reading.is_some_and(|id| self.trace_reading.is_none() && !read(id))
+            && !opened
             && !effects.contains(&Effect::StopTraceCheck)
         {
             effects.push(Effect::StopTraceCheck);
@@ -697,7 +706,17 @@ impl Page {
         if self.busy() && !effects.contains(&Effect::StartFrames) {
             effects.push(Effect::StartFrames);
         }
+        for e in self.frame_effects() {
+            if !effects.contains(&e) {
+                effects.push(e);
+            }
+        }
         effects
+    }
+
+    /// What the frames' work asked of the browser since the last look.
+    pub fn frame_effects(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.frame_effects)
     }
 
     /// One frame: the jobs' slices, or play. Returns whether the frame loop goes on.

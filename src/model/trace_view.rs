@@ -179,7 +179,7 @@ fn kind_of(v: Raw) -> Kind {
 /// A trace file being read, a slice of lines at a time.
 pub struct Reading {
     pub name: String,
-    text: Rc<str>,
+    text: Rc<String>,
     /// Bytes read so far, and lines.
     pos: usize,
     n: u64,
@@ -187,7 +187,6 @@ pub struct Reading {
     /// The number of its check in the worker, and the worker's answer if it came first.
     pub id: u32,
     answer: Option<Result<String, String>>,
-    lang: Lang,
 }
 
 impl Reading {
@@ -204,24 +203,23 @@ impl Reading {
         }
         Ok(Reading {
             name: name.to_string(),
-            text: text.into(),
+            text: Rc::new(text),
             pos: 0,
             n: 0,
             lines: Vec::new(),
             id,
             answer: None,
-            lang,
         })
     }
 
     /// The file's text (the worker checks it too).
-    pub fn text(&self) -> Rc<str> {
+    pub fn text(&self) -> Rc<String> {
         Rc::clone(&self.text)
     }
 
     /// Up to `max` more lines (as `str::lines` splits them); true once the whole file is read,
-    /// or why the file is refused (its first bad line).
-    pub fn read(&mut self, max: usize) -> Result<bool, String> {
+    /// or why the file is refused (its first bad line, in `lang`).
+    pub fn read(&mut self, max: usize, lang: Lang) -> Result<bool, String> {
         for _ in 0..max {
             let rest = &self.text[self.pos..];
             if rest.is_empty() {
@@ -234,7 +232,7 @@ impl Reading {
             self.pos += len;
             self.n += 1;
             let line = line.strip_suffix('\r').unwrap_or(line);
-            if let Some(v) = parse_line(self.n, line).map_err(|e| refused(&e, self.lang))? {
+            if let Some(v) = parse_line(self.n, line).map_err(|e| refused(&e, lang))? {
                 self.lines.push(Line {
                     n: self.n,
                     t_us: v.t_us,
@@ -255,17 +253,27 @@ impl Reading {
         self.n
     }
 
-    /// The worker's answer for check `id`, come before the reading ended: kept for the view.
-    pub fn answered(&mut self, id: u32, answer: Result<String, String>) {
-        if id == self.id {
-            self.answer = Some(answer);
+    /// The worker's answer for check `id`, come before the reading ended: kept for the view, or
+    /// (a line the checker refused) the file refused at once.
+    pub fn answered(
+        &mut self,
+        id: u32,
+        answer: Result<String, String>,
+        lang: Lang,
+    ) -> Result<(), String> {
+        if id != self.id {
+            return Ok(());
         }
+        if let Some(Ok(Checked::Refused(e))) = answer.as_deref().ok().map(Checked::from_json) {
+            return Err(refused(&e, lang));
+        }
+        self.answer = Some(answer);
+        Ok(())
     }
 
     /// The whole file read: the trace to show (with the worker's answer if it came), or why it
-    /// is refused.
-    pub fn finish(self) -> Result<TraceView, String> {
-        let lang = self.lang;
+    /// is refused (in `lang`).
+    pub fn finish(self, lang: Lang) -> Result<TraceView, String> {
         let lines = self.lines;
         if lines.is_empty() {
             return Err(t!(lang, "That trace file was refused: it has no events.").into());
@@ -302,8 +310,8 @@ impl TraceView {
     /// check is `Running(check)` until [`TraceView::checked`] gives the worker's answer.
     pub fn open(name: &str, text: &str, check: u32, lang: Lang) -> Result<TraceView, String> {
         let mut r = Reading::new(name, text.to_string(), check, lang)?;
-        while !r.read(usize::MAX)? {}
-        r.finish()
+        while !r.read(usize::MAX, lang)? {}
+        r.finish(lang)
     }
 
     /// The worker's answer for check number `id` (its JSON, or why it could not check): the

@@ -247,6 +247,8 @@ impl Component for App {
                     more
                 };
                 self.frame = Some((t0, now_ms() - t0));
+                let fx = self.page.borrow_mut().frame_effects();
+                self.effects(ctx, fx);
                 if more {
                     let link = ctx.link().clone();
                     self.raf = Some(request_animation_frame(move |ts| {

@@ -34,18 +34,20 @@ test('a large trace is read in slices: the page answers, shows how far it is, an
   const { page, errors } = await openApp(br.context, srv.url);
   await startGaps(page);
   // Each frame: which jobs show, and the longest gap of the page's timer while the file is read
-  // (from the first frame that shows the reading to the one that shows the trace).
+  // (counted from the first frame that shows the reading to the last: this callback runs before
+  // the app's in a frame, so the frame that ends the reading and draws the trace is not counted).
   await page.evaluate(() => {
     window.__kinds = new Set();
     const look = () => {
       const jobs = window.raftlock.job().jobs.map((j) => j.kind);
       for (const k of jobs) window.__kinds.add(k);
-      if (jobs.includes('TraceRead') && window.__reading === undefined) {
-        window.__reading = null;
-        window.__gaps.max = 0;
-        window.__gaps.last = performance.now();
+      if (jobs.includes('TraceRead')) {
+        if (window.__reading === undefined) {
+          window.__gaps.max = 0;
+          window.__gaps.last = performance.now();
+        }
+        window.__reading = window.__gaps.max;
       }
-      if (window.__reading === null && window.raftlock.trace()) window.__reading = window.__gaps.max;
       window.__look = requestAnimationFrame(look);
     };
     look();
@@ -54,7 +56,8 @@ test('a large trace is read in slices: the page answers, shows how far it is, an
   await page.waitForFunction(() => window.raftlock.trace()?.check === 'done', null, { timeout: 60000 });
   const [kinds, gap] = await page.evaluate(() => { cancelAnimationFrame(window.__look); return [[...window.__kinds], window.__reading]; });
   assert.ok(kinds.includes('TraceRead'), `the reading showed its progress: ${kinds}`);
-  assert.ok(gap < 100, `while the file was read the page did not answer for ${gap?.toFixed(0)} ms`);
+  assert.equal(typeof gap, 'number');
+  assert.ok(gap < 100, `while the file was read the page did not answer for ${gap.toFixed(0)} ms`);
   const t = await page.evaluate(() => window.raftlock.trace());
   assert.equal(t.lines, lines);
   assert.equal(t.ok, true);
