@@ -467,15 +467,18 @@ impl Page {
         let check = self.checking.as_ref().map(|c| c.progress(self.lang));
         let reading = self.trace_reading.as_ref().map(|r| {
             let (read, of) = r.read_bytes();
-            let mb = |b: usize| format!("{:.1}", b as f64 / 1_048_576.0);
+            // Tenths of a MB, in integers (the decimal sign is the language's).
+            let (a, b) = (read as u64 * 10 / 1_048_576, of as u64 * 10 / 1_048_576);
             Progress {
                 kind: JobKind::TraceRead,
                 fraction: read as f64 / of.max(1) as f64,
                 reached: t!(
                     self.lang,
-                    "{} of {} MB, {} lines",
-                    mb(read),
-                    mb(of),
+                    "{}.{} of {}.{} MB, {} lines",
+                    a / 10,
+                    a % 10,
+                    b / 10,
+                    b % 10,
                     fmt_count(r.lines_read())
                 ),
                 events: 0,
@@ -763,10 +766,10 @@ mod tests {
         let g = &p.progress()[0];
         assert_eq!(g.kind, JobKind::TraceRead);
         assert!(g.fraction > 0.0 && g.fraction < 1.0, "{}", g.fraction);
+        let line = g.line(Lang::En);
         assert!(
-            g.line(Lang::En).starts_with("Reading the trace: "),
-            "{}",
-            g.line(Lang::En)
+            line.starts_with("Reading the trace: 0.") && line.contains(" of 0.9 MB, "),
+            "{line}"
         );
         // The worker may answer before the page has read the file: its answer is kept.
         p.apply(Command::TraceChecked(1, Ok(Checked::of_text_json(&text))));
