@@ -239,7 +239,8 @@ pub enum Effect {
         id: u32,
         text: Rc<String>,
     },
-    /// The open trace's check is no longer wanted (the trace was closed): stop the worker.
+    /// The trace's check is no longer wanted (the trace was closed, or its reading cancelled or
+    /// refused): stop the worker.
     StopTraceCheck,
     /// Check the clients' history in the page's worker: replay `doc` (the run's document, JSON)
     /// to its `target`-th event, where the run's trace hash is `hash` (a replay that is not the
