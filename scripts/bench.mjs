@@ -4,14 +4,13 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { serve, launch, openApp, DIST } from '../tests/e2e/helpers.mjs';
+import { serve, launch, openApp, quantile as q, DIST } from '../tests/e2e/helpers.mjs';
 
 const quick = process.argv.includes('--quick');
 const minutes = quick ? 2 : 60;
 const runs = 3;
 const rows = [];
 const row = (figure, how, value, target) => rows.push([figure, how, value, target]);
-const q = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
 const median = (xs) => q(xs, 0.5);
 const fmt = (x) => Math.round(x).toLocaleString('en-US');
 

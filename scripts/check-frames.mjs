@@ -5,17 +5,10 @@
 // verdict took, our work per played frame meanwhile (advance + view + DOM patch, from
 // `window.raftlock.frameWork()`) p50 / p99, and the browser's frames over 20 ms. To compare
 // builds, copy each build's dist/ aside and run this on each, alternated, in the same hour.
-import path from 'node:path';
-import { serve, launch, openApp, DIST } from '../tests/e2e/helpers.mjs';
+import { openBuild, quantile as q } from '../tests/e2e/helpers.mjs';
 
-const dist = path.resolve(process.argv[2] || DIST);
-const runs = Number(process.argv[3] || 3);
-const q = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
-const srv = await serve(dist, '/');
-const b = await launch({ serviceWorkers: 'block' });
+const { page, runs, close } = await openBuild(1366, 768);
 try {
-  const { page } = await openApp(b.context, srv.url);
-  await page.setViewportSize({ width: 1366, height: 768 });
   const clients = Array.from({ length: 16 }, (_, i) => ({ name: `c${i}`, repeat: true, start_ms: 500 + 37 * i,
     script: [{ acquire: { key: `k${i % 4}`, lease_ms: 1000 } }, { work: { key: `k${i % 4}`, ms: 100 } },
       { release: { key: `k${i % 4}` } }, { sleep: { ms: 200 } }] }));
@@ -46,6 +39,5 @@ try {
     await page.evaluate(() => window.raftlock.seek(600_000_000));
   }
 } finally {
-  await b.close();
-  srv.server.close();
+  await close();
 }

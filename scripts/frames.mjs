@@ -6,17 +6,10 @@
 // frame (advance + view + DOM patch, from `window.raftlock.frameWork()`) p50 / p99, the
 // browser's frames over 20 ms, and (first run) the DOM writes per frame by panel. To compare
 // builds, copy each build's dist/ aside and run this on each, alternated, in the same hour.
-import path from 'node:path';
-import { serve, launch, openApp, DIST } from '../tests/e2e/helpers.mjs';
+import { openBuild, quantile as q } from '../tests/e2e/helpers.mjs';
 
-const dist = path.resolve(process.argv[2] || DIST);
-const runs = Number(process.argv[3] || 3);
-const q = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
-const srv = await serve(dist, '/');
-const b = await launch({ serviceWorkers: 'block' });
+const { page, runs, close } = await openBuild(1366, 2600);
 try {
-  const { page } = await openApp(b.context, srv.url);
-  await page.setViewportSize({ width: 1366, height: 2600 });
   const clients = Array.from({ length: 10 }, (_, i) => ({ name: `c${i}`, repeat: true, start_ms: 300 + 7 * i,
     script: [{ acquire: { key: `k${i}`, lease_ms: 2000 } }, { release: { key: `k${i}` } }, { sleep: { ms: 5 } }] }));
   await page.evaluate((d) => window.raftlock.loadScenario(d), JSON.stringify({ version: 1, seed: 3, nodes: 7, raft: { snapshot_every: 0 }, clients, until_ms: 3600000,
@@ -57,6 +50,5 @@ try {
     }
   }
 } finally {
-  await b.close();
-  srv.server.close();
+  await close();
 }

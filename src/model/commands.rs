@@ -123,7 +123,7 @@ impl Page {
             Command::TraceChecked(id, answer) => {
                 if let Some(r) = &mut self.trace_reading {
                     if let Err(e) = r.answered(id, answer, self.lang) {
-                        self.trace_reading = None;
+                        self.drop_reading();
                         self.error = Some(e);
                     }
                 } else if let Some(v) = &mut self.trace {

@@ -383,7 +383,7 @@ impl Page {
     }
 
     /// Read the trace file on in slices; once read, it is shown, or refused (the worker's check
-    /// then stops too: [`Page::frame_effects`]).
+    /// then stops too).
     fn work_reading(&mut self, clock: &dyn Fn() -> f64, t0: f64, budget_ms: f64) {
         let lang = self.lang;
         let Some(r) = self.trace_reading.as_mut() else {
@@ -403,8 +403,8 @@ impl Page {
                 self.trace = Some(v);
             }
             Err(e) => {
+                self.pending.push(Effect::StopTraceCheck);
                 self.error = Some(e);
-                self.frame_effects.push(Effect::StopTraceCheck);
             }
         }
     }
@@ -423,8 +423,7 @@ impl Page {
             }
             // (`apply` tells the worker to stop.)
             JobCommand::CancelCheck => self.checking = None,
-            // (`apply` tells the worker to stop its check too.)
-            JobCommand::CancelRead => self.trace_reading = None,
+            JobCommand::CancelRead => self.drop_reading(),
             JobCommand::Go => {
                 if let Some(j) = self.job.as_mut() {
                     j.announced = None;
@@ -465,30 +464,7 @@ impl Page {
             }
         });
         let check = self.checking.as_ref().map(|c| c.progress(self.lang));
-        let reading = self.trace_reading.as_ref().map(|r| {
-            let (read, of) = r.read_bytes();
-            // Tenths of a MB, in integers (the decimal sign is the language's).
-            let (a, b) = (read as u64 * 10 / 1_048_576, of as u64 * 10 / 1_048_576);
-            Progress {
-                kind: JobKind::TraceRead,
-                fraction: read as f64 / of.max(1) as f64,
-                reached: t!(
-                    self.lang,
-                    "{}.{} of {}.{} MB, {} lines",
-                    a / 10,
-                    a % 10,
-                    b / 10,
-                    b % 10,
-                    fmt_count(r.lines_read())
-                ),
-                events: 0,
-                events_per_s: 0.0,
-                virtual_per_s: 0.0,
-                left_ms: None,
-                announced: None,
-                stopped: false,
-            }
-        });
+        let reading = self.trace_reading.as_ref().map(|r| r.progress(self.lang));
         self.job
             .iter()
             .map(|j| j.progress(now, self.lang))
@@ -815,7 +791,7 @@ mod tests {
         assert!(p.trace.is_none());
         assert_eq!(p.pg.world.trace.hash(), hash);
         assert_eq!(
-            p.frame_effects(),
+            p.take_effects(),
             vec![Effect::StopTraceCheck],
             "its check stops"
         );

@@ -336,9 +336,10 @@ pub struct Page {
     pub trace: Option<trace_view::TraceView>,
     /// A trace file being read (in slices, as a job): shown once read.
     pub trace_reading: Option<trace_view::Reading>,
-    /// What the frames' work asks of the browser (a refused reading stops the worker's check):
-    /// the app takes them after each frame, `apply` with its own.
-    frame_effects: Vec<Effect>,
+    /// Effects asked for by work that has no command's return to put them in (a reading
+    /// refused in a frame stops the worker's check): the app takes them after each frame, and
+    /// `apply` with its own.
+    pending: Vec<Effect>,
     /// The traces opened so far: the number of the latest one's check.
     trace_checks: u32,
     /// The history check in progress, in the worker (play goes on meanwhile).
@@ -480,7 +481,7 @@ impl Page {
             trace: None,
             trace_checks: 0,
             trace_reading: None,
-            frame_effects: Vec::new(),
+            pending: Vec::new(),
             checking: None,
             history_checks: 0,
             clock,
@@ -658,7 +659,6 @@ impl Page {
         let own = matches!(cmd, Command::Job(_));
         let (run, doc, serial) = (self.run_mark(), self.doc_mark(), self.job_serial);
         let checking = self.checking.is_some();
-        let reading = self.trace_reading.as_ref().map(|r| r.id);
         let mut effects = self.run_command(cmd);
         // The run's long work stops where it stands when the user took the run elsewhere (a
         // refused or idle command leaves it going); a history check stops when the document
@@ -671,22 +671,6 @@ impl Page {
         }
         if checking && self.checking.is_none() && !effects.contains(&Effect::StopHistoryCheck) {
             effects.push(Effect::StopHistoryCheck);
-        }
-        // A trace whose reading stopped (cancelled, or refused by the worker) is not checked
-        // either; a file opened in its place has its own check.
-        let read = |id| {
-            self.trace
-                .as_ref()
-                .is_some_and(|v| v.check == trace_view::Check::Running(id))
-        };
-        let opened = effects
-            .iter()
-            .any(|e| matches!(e, Effect::CheckTrace { .. }));
-        if reading.is_some_and(|id| self.trace_reading.is_none() && !read(id))
-            && !opened
-            && !effects.contains(&Effect::StopTraceCheck)
-        {
-            effects.push(Effect::StopTraceCheck);
         }
         self.lesson.follow(&self.pg.scenario);
         self.sync_compare_back();
@@ -707,7 +691,7 @@ impl Page {
         if self.busy() && !effects.contains(&Effect::StartFrames) {
             effects.push(Effect::StartFrames);
         }
-        for e in self.frame_effects() {
+        for e in self.take_effects() {
             if !effects.contains(&e) {
                 effects.push(e);
             }
@@ -715,9 +699,17 @@ impl Page {
         effects
     }
 
-    /// What the frames' work asked of the browser since the last look.
-    pub fn frame_effects(&mut self) -> Vec<Effect> {
-        std::mem::take(&mut self.frame_effects)
+    /// The effects asked for outside a command's return since the last look.
+    pub fn take_effects(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.pending)
+    }
+
+    /// A trace file's reading ends without a trace to show (cancelled or refused): its check
+    /// in the worker stops too.
+    pub(super) fn drop_reading(&mut self) {
+        if self.trace_reading.take().is_some() {
+            self.pending.push(Effect::StopTraceCheck);
+        }
     }
 
     /// One frame: the jobs' slices, or play. Returns whether the frame loop goes on.

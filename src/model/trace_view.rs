@@ -10,6 +10,8 @@
 //! the check runs meanwhile in the page's Web Worker (`src/worker.rs`: the page's module does
 //! not carry the checker), and its report comes back while the trace is read or shown.
 
+use super::job::{JobKind, Progress};
+use super::text::fmt_count;
 use crate::check::trace::{parse_line, Checked, Finding, LineError, Raw, Report};
 use crate::lang::{t, Lang};
 use std::collections::BTreeMap;
@@ -220,17 +222,11 @@ impl Reading {
     /// Up to `max` more lines (as `str::lines` splits them); true once the whole file is read,
     /// or why the file is refused (its first bad line, in `lang`).
     pub fn read(&mut self, max: usize, lang: Lang) -> Result<bool, String> {
-        for _ in 0..max {
-            let rest = &self.text[self.pos..];
-            if rest.is_empty() {
-                break;
-            }
-            let (line, len) = match rest.find('\n') {
-                Some(i) => (&rest[..i], i + 1),
-                None => (rest, rest.len()),
-            };
-            self.pos += len;
+        let text = Rc::clone(&self.text);
+        for line in text[self.pos..].split_inclusive('\n').take(max) {
+            self.pos += line.len();
             self.n += 1;
+            let line = line.strip_suffix('\n').unwrap_or(line);
             let line = line.strip_suffix('\r').unwrap_or(line);
             if let Some(v) = parse_line(self.n, line).map_err(|e| refused(&e, lang))? {
                 self.lines.push(Line {
@@ -243,14 +239,30 @@ impl Reading {
         Ok(self.pos >= self.text.len())
     }
 
-    /// How much of the file is read: (bytes read, bytes).
-    pub fn read_bytes(&self) -> (usize, usize) {
-        (self.pos, self.text.len())
-    }
-
-    /// Lines read so far.
-    pub fn lines_read(&self) -> u64 {
-        self.n
+    /// Its progress bar: "Reading the trace: 6.0 of 13.4 MB, 45,568 lines".
+    pub fn progress(&self, lang: Lang) -> Progress {
+        let (read, of) = (self.pos, self.text.len());
+        // Tenths of a MB, in integers (the decimal sign is the language's).
+        let (a, b) = (read as u64 * 10 / 1_048_576, of as u64 * 10 / 1_048_576);
+        Progress {
+            kind: JobKind::TraceRead,
+            fraction: read as f64 / of.max(1) as f64,
+            reached: t!(
+                lang,
+                "{}.{} of {}.{} MB, {} lines",
+                a / 10,
+                a % 10,
+                b / 10,
+                b % 10,
+                fmt_count(self.n)
+            ),
+            events: 0,
+            events_per_s: 0.0,
+            virtual_per_s: 0.0,
+            left_ms: None,
+            announced: None,
+            stopped: false,
+        }
     }
 
     /// The worker's answer for check `id`, come before the reading ended: kept for the view, or
@@ -306,8 +318,10 @@ impl Reading {
 }
 
 impl TraceView {
-    /// Read a whole trace at once; a file that is not a trace is refused with its line. Its
-    /// check is `Running(check)` until [`TraceView::checked`] gives the worker's answer.
+    /// Read a whole trace at once (the tests; the page reads in slices); a file that is not a
+    /// trace is refused with its line. Its check is `Running(check)` until
+    /// [`TraceView::checked`] gives the worker's answer.
+    #[cfg(test)]
     pub fn open(name: &str, text: &str, check: u32, lang: Lang) -> Result<TraceView, String> {
         let mut r = Reading::new(name, text.to_string(), check, lang)?;
         while !r.read(usize::MAX, lang)? {}
@@ -712,6 +726,29 @@ mod tests {
         let mut w = crate::sim::World::new(&sc, true).unwrap();
         w.run_until(sc.until_ms * 1000);
         w.trace.to_jsonl()
+    }
+
+    #[test]
+    fn a_trace_read_in_slices_numbers_its_lines_as_str_lines_does() {
+        // CRLF endings, a blank line and no final newline: the same lines, the same numbers.
+        let lf = gc_pause_trace();
+        let mut text = lf.replace('\n', "\r\n").replacen("\r\n", "\r\n\r\n", 3);
+        text.truncate(text.len() - 2);
+        let expected: Vec<(u64, Option<u64>)> = text
+            .lines()
+            .enumerate()
+            .filter_map(|(i, l)| {
+                parse_line(i as u64 + 1, l)
+                    .unwrap()
+                    .map(|v| (i as u64 + 1, v.t_us))
+            })
+            .collect();
+        let mut r = Reading::new("crlf.jsonl", text.clone(), 1, Lang::En).unwrap();
+        while !r.read(7, Lang::En).unwrap() {}
+        let v = r.finish(Lang::En).unwrap();
+        let got: Vec<_> = v.lines.iter().map(|l| (l.n, l.t_us)).collect();
+        assert_eq!(got, expected);
+        assert_eq!(v.lines.len(), lf.lines().count());
     }
 
     #[test]

@@ -23,11 +23,8 @@ pub enum Msg {
     /// The handle already applied a command: carry out its effects and draw.
     Applied(Vec<Effect>),
     Frame(f64),
-    HuntReport(wasm_bindgen::JsValue),
-    /// The worker's answer for a trace's check (`Command::TraceChecked`).
-    TraceChecked(u32, Result<String, String>),
-    /// The worker's report on a history check (`Command::HistoryReport`).
-    HistoryReport(u32, crate::model::history::HistoryReport),
+    /// What a job in the page's worker said.
+    Worker(worker::Report),
     /// Redraw (a lazy panel scrolled in).
     Refresh,
     /// A `postMessage` from the page that embeds this one (the embed's API, `model::embed`).
@@ -85,36 +82,20 @@ impl App {
                         }));
                     }
                 }
-                Effect::StartHunt { switches, runs } => {
+                // The worker's jobs, then what needs nothing of the app's own state.
+                other => {
                     let link = ctx.link().clone();
-                    let report = move |v| link.send_message(Msg::HuntReport(v));
-                    if let Err(e) = self.jobs.start_hunt(&switches, runs, report) {
-                        let mut page = self.page.borrow_mut();
-                        page.hunt = None;
-                        page.error = Some(t!(page.lang, "The hunt could not start: {e}"));
+                    let report = move |r| link.send_message(Msg::Worker(r));
+                    match self.jobs.carry_out(other, report) {
+                        Ok(None) => {}
+                        Ok(Some(other)) => effects::carry_out(other, &self.page, &self.send),
+                        Err(e) => {
+                            let mut page = self.page.borrow_mut();
+                            page.hunt = None;
+                            page.error = Some(t!(page.lang, "The hunt could not start: {e}"));
+                        }
                     }
                 }
-                Effect::StopHunt => self.jobs.stop_hunt(),
-                Effect::CheckTrace { id, text } => {
-                    let link = ctx.link().clone();
-                    let done = move |r| link.send_message(Msg::TraceChecked(id, r));
-                    self.jobs.check_trace(id, &text, done);
-                }
-                Effect::StopTraceCheck => self.jobs.stop_trace_check(),
-                Effect::CheckHistory {
-                    id,
-                    doc,
-                    target,
-                    hash,
-                } => {
-                    let link = ctx.link().clone();
-                    let report = move |r| link.send_message(Msg::HistoryReport(id, r));
-                    self.jobs.check_history(id, (&doc, target, &hash), report);
-                }
-                // (Also after its answer: the check is over.)
-                Effect::StopHistoryCheck => self.jobs.stop_history_check(),
-                // The rest need nothing of the app's own state.
-                other => effects::carry_out(other, &self.page, &self.send),
             }
         }
     }
@@ -193,13 +174,9 @@ impl Component for App {
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
-        // A hunt's or a history check's progress is drawn by its own panel (one that opens a
-        // find stops the play).
-        let progress = matches!(
-            msg,
-            Msg::HistoryReport(_, crate::model::history::HistoryReport::Progress(_))
-        );
-        if !matches!(msg, Msg::Frame(_) | Msg::Refresh | Msg::HuntReport(_)) && !progress {
+        // A job's progress is drawn by its own panel or bar (a hunt's find stops the play).
+        let progress = matches!(&msg, Msg::Worker(r) if r.is_progress());
+        if !matches!(msg, Msg::Frame(_) | Msg::Refresh) && !progress {
             self.why = Some(Why::Command);
         }
         match msg {
@@ -213,22 +190,9 @@ impl Component for App {
                     host.send(&reply);
                 }
             }
-            Msg::TraceChecked(id, answer) => {
-                self.jobs.trace_checked(id);
-                self.dispatch(ctx, Command::TraceChecked(id, answer));
-            }
-            Msg::HistoryReport(id, report) => {
-                self.dispatch(ctx, Command::HistoryReport(id, report));
-            }
-            Msg::HuntReport(data) => {
-                let r = serde_wasm_bindgen::from_value(data).unwrap_or_else(|e| {
-                    crate::model::hunt::WorkerReport {
-                        kind: "error".into(),
-                        message: e.to_string(),
-                        ..Default::default()
-                    }
-                });
-                self.dispatch(ctx, Command::HuntReport(r));
+            Msg::Worker(report) => {
+                let cmd = self.jobs.reported(report);
+                self.dispatch(ctx, cmd);
             }
             Msg::Frame(ts) => {
                 self.raf = None;
@@ -247,7 +211,7 @@ impl Component for App {
                     more
                 };
                 self.frame = Some((t0, now_ms() - t0));
-                let fx = self.page.borrow_mut().frame_effects();
+                let fx = self.page.borrow_mut().take_effects();
                 self.effects(ctx, fx);
                 if more {
                     let link = ctx.link().clone();

@@ -3,6 +3,8 @@
 //! job, and [`Jobs`], the jobs the app keeps running. Dropping a job's worker stops it.
 
 use crate::model::history::HistoryReport;
+use crate::model::hunt::WorkerReport;
+use crate::model::{Command, Effect};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -15,71 +17,97 @@ pub struct Jobs {
     history_check: Option<(u32, Worker)>,
 }
 
+/// What a job in the worker said.
+pub enum Report {
+    /// The hunt's message as the worker posted it.
+    Hunt(JsValue),
+    /// Trace check `id`'s answer: the JSON, or why there is none.
+    Trace(u32, Result<String, String>),
+    History(u32, HistoryReport),
+}
+
+impl Report {
+    /// Drawn by its own panel or bar, not as a command: the hunt's reports and a history
+    /// check's progress.
+    pub fn is_progress(&self) -> bool {
+        matches!(
+            self,
+            Report::Hunt(_) | Report::History(_, HistoryReport::Progress(_))
+        )
+    }
+}
+
 impl Jobs {
-    /// Start the hunt (a running one stops); each of its reports goes to `report`.
-    pub fn start_hunt(
+    /// Carry out an effect that is a worker's job, its reports going to `report`; any other
+    /// effect comes back. `Err`: the hunt could not start.
+    pub fn carry_out(
         &mut self,
-        switches: &[&'static str],
-        runs: u32,
-        report: impl Fn(JsValue) + Clone + 'static,
-    ) -> Result<(), String> {
-        self.hunt = None;
-        self.hunt = Some(start_hunt(switches, runs, report)?);
-        Ok(())
-    }
-
-    pub fn stop_hunt(&mut self) {
-        self.hunt = None;
-    }
-
-    /// Check trace number `id` (a check of a trace since replaced stops); `done` gets the
-    /// worker's JSON answer or why there is none, also when the worker cannot start.
-    pub fn check_trace(
-        &mut self,
-        id: u32,
-        text: &str,
-        done: impl Fn(Result<String, String>) + Clone + 'static,
-    ) {
-        self.trace_check = None;
-        match check_trace(text, done.clone()) {
-            Ok(w) => self.trace_check = Some((id, w)),
-            Err(e) => done(Err(e)),
+        e: Effect,
+        report: impl Fn(Report) + Clone + 'static,
+    ) -> Result<Option<Effect>, String> {
+        match e {
+            Effect::StartHunt { switches, runs } => {
+                self.hunt = None;
+                self.hunt = Some(start_hunt(&switches, runs, move |v| {
+                    report(Report::Hunt(v))
+                })?);
+            }
+            Effect::StopHunt => self.hunt = None,
+            Effect::CheckTrace { id, text } => {
+                // (A check of a trace since replaced stops.)
+                self.trace_check = None;
+                let done = move |r| report(Report::Trace(id, r));
+                match check_trace(&text, done.clone()) {
+                    Ok(w) => self.trace_check = Some((id, w)),
+                    Err(e) => done(Err(e)),
+                }
+            }
+            Effect::StopTraceCheck => self.trace_check = None,
+            Effect::CheckHistory {
+                id,
+                doc,
+                target,
+                hash,
+            } => {
+                self.history_check = None;
+                let to = move |r| report(Report::History(id, r));
+                match check_history(&doc, target, &hash, to.clone()) {
+                    Ok(w) => self.history_check = Some((id, w)),
+                    Err(e) => to(HistoryReport::Done(Err(e))),
+                }
+            }
+            // (Also after its answer: the check is over.)
+            Effect::StopHistoryCheck => self.history_check = None,
+            other => return Ok(Some(other)),
         }
+        Ok(None)
     }
 
-    pub fn stop_trace_check(&mut self) {
-        self.trace_check = None;
-    }
-
-    /// Check `id` answered: its worker stops (a newer check's goes on).
-    pub fn trace_checked(&mut self, id: u32) {
-        if self
-            .trace_check
-            .as_ref()
-            .is_some_and(|(running, _)| *running == id)
-        {
-            self.trace_check = None;
+    /// A report come: the command it makes for the page. A trace check that answered stops
+    /// its worker (a newer check's goes on).
+    pub fn reported(&mut self, report: Report) -> Command {
+        match report {
+            Report::Hunt(data) => {
+                Command::HuntReport(serde_wasm_bindgen::from_value(data).unwrap_or_else(|e| {
+                    WorkerReport {
+                        kind: "error".into(),
+                        message: e.to_string(),
+                        ..Default::default()
+                    }
+                }))
+            }
+            Report::Trace(id, answer) => {
+                if self
+                    .trace_check
+                    .as_ref()
+                    .is_some_and(|(running, _)| *running == id)
+                {
+                    self.trace_check = None;
+                }
+                Command::TraceChecked(id, answer)
+            }
+            Report::History(id, r) => Command::HistoryReport(id, r),
         }
-    }
-
-    /// Check the clients' history of the run `doc` at its `target`-th event (where the run's
-    /// trace hash is `hash`), as check `id` (a check in progress stops); `report` gets how far
-    /// it got, then the worker's answer or why there is none, also when the worker cannot start.
-    pub fn check_history(
-        &mut self,
-        id: u32,
-        (doc, target, hash): (&str, u64, &str),
-        report: impl Fn(HistoryReport) + Clone + 'static,
-    ) {
-        self.history_check = None;
-        match check_history(doc, target, hash, report.clone()) {
-            Ok(w) => self.history_check = Some((id, w)),
-            Err(e) => report(HistoryReport::Done(Err(e))),
-        }
-    }
-
-    pub fn stop_history_check(&mut self) {
-        self.history_check = None;
     }
 }
 

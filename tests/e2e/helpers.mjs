@@ -137,3 +137,18 @@ export async function startGaps(page) {
   });
 }
 export const maxGap = (page) => page.evaluate(() => { const m = window.__gaps.max; window.__gaps.max = 0; window.__gaps.last = performance.now(); return m; });
+
+/// The `p` quantile (0..1) of some numbers: the value at that rank, no interpolation.
+export const quantile = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
+
+/// For a developer's measurement (scripts/frames.mjs, scripts/check-frames.mjs): the build in
+/// `process.argv[2]` (default dist/) served and opened at width × height in a browser without
+/// service workers, and the runs asked for in `process.argv[3]` (default 3).
+export async function openBuild(width, height) {
+  const srv = await serve(path.resolve(process.argv[2] || DIST), '/');
+  const b = await launch({ serviceWorkers: 'block' });
+  const { page } = await openApp(b.context, srv.url);
+  await page.setViewportSize({ width, height });
+  const close = async () => { await b.close(); srv.server.close(); };
+  return { page, runs: Number(process.argv[3] || 3), close };
+}
