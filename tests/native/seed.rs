@@ -265,6 +265,131 @@ fn ghost_lock_a_grant_that_reaches_a_restarted_client_gets_released_at_once() {
     no_violations(&w);
 }
 
+/// The outside review's document: A's 3 ms timeout makes it retry while its first Granted is on
+/// the wire; the first reply arrives (A holds k, token 2), the retry is answered again from
+/// n2's session, and that second reply cannot be sent (n2→A is cut). Before the fix the leader
+/// took this for a ghost, released k, and B got it while A worked under its lease.
+fn retry_races_its_reply() -> Scenario {
+    scenario(json!({"version": 1, "seed": 2, "nodes": 3,
+        "clients": [{"name": "A", "start_ms": 1000, "timeout_ms": 3,
+                     "script": [{"acquire": {"key": "k", "lease_ms": 10000}}, {"work": {"key": "k", "ms": 5000}}]},
+                    {"name": "B", "start_ms": 1200, "retry_ms": 50,
+                     "script": [{"acquire": {"key": "k", "lease_ms": 10000}}, {"work": {"key": "k", "ms": 5000}}]}],
+        "timeline": [{"at_ms": 1017, "do": "cut", "from": "n2", "to": "A"}],
+        "until_ms": 8000}))
+}
+
+#[test]
+fn ghost_release_never_frees_a_lock_its_client_can_believe_it_holds() {
+    let sc = retry_races_its_reply();
+    let mut w = World::new(&sc, true).unwrap();
+    w.check_every_event = true;
+    w.record_history = true;
+    w.run_until(sc.until_ms * 1000);
+    no_violations(&w);
+    assert!(
+        !events(&w)
+            .iter()
+            .any(|(_, e)| matches!(e, Event::GhostRelease { .. })),
+        "A took its first reply: no ghost"
+    );
+    let tokens: Vec<(String, u64)> = w
+        .storage
+        .writes
+        .iter()
+        .filter(|x| x.accepted)
+        .map(|x| (w.client_name(x.client), x.token))
+        .collect();
+    assert_eq!(
+        tokens[0],
+        ("A".to_string(), 2),
+        "A wrote under its own lease: {tokens:?}"
+    );
+    assert!(
+        w.history_verdict().is_some_and(|v| v.is_ok()),
+        "the clients' history is linearizable"
+    );
+}
+
+#[test]
+fn ghost_lock_a_reset_that_reaches_a_paused_leader_is_released_when_it_wakes() {
+    // A crashes with its Granted in flight while the leader is paused for 40 ms: the reset
+    // waits for the leader, which releases the ghost when it wakes instead of letting the lock
+    // live to its 60 s lease.
+    let mut w = world(json!({"version": 1, "seed": 2, "nodes": 3,
+        "clients": [holder(60_000, 60_000, 1000)], "until_ms": 5000}));
+    ms(&mut w, 999);
+    let l = until_grant_reply_in_flight(&mut w);
+    w.act(&Action::Pause { node: l + 1 });
+    w.act(&Action::ClientCrash { client: "A".into() });
+    let t = w.now_us / 1000;
+    ms(&mut w, t + 40);
+    assert!(!ghost_released(&w), "a paused leader does nothing");
+    w.act(&Action::Resume { node: l + 1 });
+    ms(&mut w, t + 3_000);
+    assert!(ghost_released(&w), "released once the leader woke");
+    assert!(w
+        .nodes
+        .iter()
+        .all(|n| n.server().unwrap().machine.locks.is_empty()));
+    no_violations(&w);
+}
+
+#[test]
+fn ghost_lock_check_records_the_release_a_paused_leader_owes() {
+    // The same path with the ghost release switched off: the owed release is recorded when the
+    // reset reaches the paused leader, so the check turns red a second after it wakes.
+    let mut w = world(json!({"version": 1, "seed": 2, "nodes": 3,
+        "switches": {"no_ghost_release": true},
+        "clients": [holder(60_000, 60_000, 1000)], "until_ms": 5000}));
+    ms(&mut w, 999);
+    let l = until_grant_reply_in_flight(&mut w);
+    w.act(&Action::Pause { node: l + 1 });
+    w.act(&Action::ClientCrash { client: "A".into() });
+    let t = w.now_us / 1000;
+    ms(&mut w, t + 40);
+    w.act(&Action::Resume { node: l + 1 });
+    ms(&mut w, t + 3_000);
+    violated_only(&w, &["ghost_lock_released"]);
+}
+
+#[test]
+fn ghost_lock_a_grant_held_for_a_paused_client_that_crashes_is_released_at_once() {
+    // A is paused when its Granted arrives, so the reply waits in A's buffer; A then crashes.
+    // The reply never reached anyone who can use it: the leader hears the reset and releases.
+    let mut w = world(json!({"version": 1, "seed": 2, "nodes": 3,
+        "clients": [holder(60_000, 60_000, 1000)], "until_ms": 5000}));
+    ms(&mut w, 999);
+    until_grant_reply_in_flight(&mut w);
+    w.act(&Action::ClientPause { client: "A".into() });
+    let t = w.now_us / 1000;
+    ms(&mut w, t + 100);
+    assert!(!ghost_released(&w));
+    w.act(&Action::ClientCrash { client: "A".into() });
+    ms(&mut w, t + 1_000);
+    assert!(ghost_released(&w), "the reply in A's buffer was a ghost");
+    assert!(w
+        .nodes
+        .iter()
+        .all(|n| n.server().unwrap().machine.locks.is_empty()));
+    no_violations(&w);
+}
+
+#[test]
+fn ghost_lock_a_grant_held_for_a_paused_client_that_restarts_is_released_at_once() {
+    let mut w = world(json!({"version": 1, "seed": 2, "nodes": 3,
+        "clients": [holder(60_000, 60_000, 1000)], "until_ms": 5000}));
+    ms(&mut w, 999);
+    until_grant_reply_in_flight(&mut w);
+    w.act(&Action::ClientPause { client: "A".into() });
+    let t = w.now_us / 1000;
+    ms(&mut w, t + 100);
+    w.act(&Action::ClientRestart { client: "A".into() });
+    ms(&mut w, t + 120);
+    assert!(ghost_released(&w), "the new incarnation never asked for it");
+    no_violations(&w);
+}
+
 /// A's Granted reply is on the wire when A crashes; the leader's links to the followers are cut
 /// first, so the ghost Release it then proposes cannot commit. Returns the world and the leader.
 fn ghost_release_that_cannot_commit(lease_ms: u64) -> (World, usize) {

@@ -11,7 +11,7 @@ pub mod machine;
 pub mod server;
 
 pub use machine::{ApplyResult, Lock, LockCommand, LockMachine, LockOp};
-pub use server::{ClientReply, ClientRequest, RequestOp, Server, ServerEvent, Switches};
+pub use server::{ClientReply, ClientRequest, ReplyLost, RequestOp, Server, ServerEvent, Switches};
 
 /// Clients are numbered from 0 in the order of the scenario's `clients` list.
 pub type ClientId = u32;

@@ -81,6 +81,24 @@ pub enum Outcome {
 pub struct ClientReply {
     pub req: u64,
     pub outcome: Outcome,
+    /// The first answer anyone gave this request: the reply of the leader that proposed the
+    /// entry, sent when it applied it in the same term. A later answer (a retry answered from
+    /// the session, or by a leader that inherited the entry) may follow an earlier "granted".
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub first: bool,
+}
+
+/// How a leader learns that a Granted reply did not reach its client.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplyLost {
+    /// The reply could not be sent: the link to the client is cut (a TCP error at send). This
+    /// says nothing about other replies to the same request, so it is a ghost signal only for
+    /// the request's first reply ([`ClientReply::first`]): no "granted" can have come before.
+    SendFailed,
+    /// The client's side reset the connection: it crashed, restarted, or no longer asks for
+    /// this request and does not hold this grant ([`crate::client::Client::takes_grant`]). The
+    /// client itself says it does not and will not believe it holds the lock.
+    ClientGone,
 }
 
 /// A countdown started when this node applied a Grant, on this node's local clock.
@@ -357,34 +375,56 @@ impl Server {
         self.process(now_us);
     }
 
-    /// The simulator could not deliver `reply` to `client` (connection cut, client gone). If it
-    /// granted a lock, the lock is a ghost: nobody will use or release it, so the leader
-    /// releases it at once (the seed's last rule).
-    pub fn reply_undeliverable(&mut self, now_us: i64, client: ClientId, reply: &ClientReply) {
-        if let Outcome::Granted { key, token, .. } = &reply.outcome {
-            if self.raft.is_leader()
-                && !self.switches.no_ghost_release
-                && self
-                    .speculative_lock(key)
-                    .is_some_and(|l| l.token == *token && l.holder == Some(client))
-            {
-                let release_token = self.switches.release_with_token.then_some(*token);
-                let cmd = LockCommand {
-                    op: LockOp::Release {
-                        key: key.clone(),
-                        token: release_token,
-                    },
-                    client: None,
-                    req: 0,
-                    counter_token: None,
-                };
-                if self.raft.propose(now_us, cmd).is_ok() {
-                    self.out.events.push(ServerEvent::GhostRelease {
-                        key: key.clone(),
-                        token: *token,
-                        client,
-                    });
-                }
+    /// The lock that a lost `reply` leaves as a ghost, if this node leads and must release it:
+    /// the reply granted it, the lock is still that client's grant after the whole log, and the
+    /// loss proves the client never believed it holds it ([`ReplyLost`]). The rule that must
+    /// never break: no ghost Release frees a lock its client can believe it holds.
+    pub fn ghost_of(
+        &self,
+        client: ClientId,
+        reply: &ClientReply,
+        how: ReplyLost,
+    ) -> Option<(Key, Token)> {
+        let Outcome::Granted { key, token, .. } = &reply.outcome else {
+            return None;
+        };
+        let proves = match how {
+            ReplyLost::SendFailed => reply.first,
+            ReplyLost::ClientGone => true,
+        };
+        (proves
+            && self.raft.is_leader()
+            && self
+                .speculative_lock(key)
+                .is_some_and(|l| l.token == *token && l.holder == Some(client)))
+        .then(|| (key.clone(), *token))
+    }
+
+    /// The simulator could not deliver `reply` to `client` (see [`ReplyLost`]). If the lock it
+    /// granted is a ghost ([`Server::ghost_of`]), nobody will use or release it, so the leader
+    /// releases it at once (the lock service's ghost-lock rule).
+    pub fn reply_undeliverable(
+        &mut self,
+        now_us: i64,
+        client: ClientId,
+        reply: &ClientReply,
+        how: ReplyLost,
+    ) {
+        let ghost = self.ghost_of(client, reply, how);
+        if let Some((key, token)) = ghost.filter(|_| !self.switches.no_ghost_release) {
+            let cmd = LockCommand {
+                op: LockOp::Release {
+                    key: key.clone(),
+                    token: self.switches.release_with_token.then_some(token),
+                },
+                client: None,
+                req: 0,
+                counter_token: None,
+            };
+            if self.raft.propose(now_us, cmd).is_ok() {
+                self.out
+                    .events
+                    .push(ServerEvent::GhostRelease { key, token, client });
             }
         }
         self.process(now_us);
@@ -439,9 +479,14 @@ impl Server {
     }
 
     fn reply(&mut self, client: ClientId, req: u64, outcome: Outcome) {
-        self.out
-            .replies
-            .push((client, ClientReply { req, outcome }));
+        self.out.replies.push((
+            client,
+            ClientReply {
+                req,
+                outcome,
+                first: false,
+            },
+        ));
     }
 
     fn handle_request(&mut self, now_us: i64, r: ClientRequest) {
@@ -597,7 +642,17 @@ impl Server {
                 if let Some((client, req)) = self.waiters.remove(&index) {
                     if cmd.client == Some(client) && cmd.req == req {
                         let outcome = outcome_of(&cmd.op, result, &self.machine.locks);
-                        self.reply(client, req, outcome);
+                        // Only the leader that proposed the entry answers it first: one that
+                        // inherited it cannot know whether an earlier leader said "granted".
+                        let first = entry.term == self.raft.term();
+                        self.out.replies.push((
+                            client,
+                            ClientReply {
+                                req,
+                                outcome,
+                                first,
+                            },
+                        ));
                     }
                 }
             }

@@ -248,7 +248,9 @@ fn release_with_token_switch_deletes_only_the_named_lock() {
 
 // ---- the leader's duties, on a single-node cluster (it commits alone) ----------------------
 
-use super::server::{ClientReply, ClientRequest, Outcome, RequestOp, Server, ServerEvent};
+use super::server::{
+    ClientReply, ClientRequest, Outcome, ReplyLost, RequestOp, Server, ServerEvent,
+};
 use crate::raft::RaftConfig;
 use crate::rng::Rng;
 
@@ -364,7 +366,7 @@ fn retried_grant_gets_the_original_result_not_grant_rejected() {
     let last = s.raft.log().last_index();
     s.request(now + 10, acquire(0, 7, "k", 1000));
     let again = replies(&mut s);
-    assert_eq!(first[0].1, again[0].1);
+    assert_eq!(first[0].1.outcome, again[0].1.outcome);
     assert_eq!(
         s.raft.log().last_index(),
         last,
@@ -407,7 +409,11 @@ fn ghost_lock_leader_releases_at_once_when_the_grant_reply_cannot_reach_the_clie
     let (mut s, now) = leader();
     s.request(now, acquire(0, 1, "k", 60_000));
     let (client, reply) = replies(&mut s).remove(0);
-    s.reply_undeliverable(now, client, &reply);
+    assert!(
+        reply.first,
+        "the proposing leader's reply at apply is the first answer"
+    );
+    s.reply_undeliverable(now, client, &reply, ReplyLost::SendFailed);
     let ev = s.take_output().events;
     assert!(ev.contains(&ServerEvent::GhostRelease {
         key: "k".into(),
@@ -417,6 +423,38 @@ fn ghost_lock_leader_releases_at_once_when_the_grant_reply_cannot_reach_the_clie
     assert!(
         s.machine.locks.is_empty(),
         "released long before the 60 s lease"
+    );
+}
+
+#[test]
+fn ghost_release_never_frees_a_lock_its_client_can_believe_it_holds_a_failed_duplicate_proves_nothing(
+) {
+    // The first Granted reached A; A's retry (its timeout was shorter than the round trip) is
+    // answered again from the session, and that second reply cannot be sent. A holds the lock.
+    let (mut s, now) = leader();
+    s.request(now, acquire(0, 1, "k", 60_000));
+    let (_, first) = replies(&mut s).remove(0);
+    s.request(now + 3_000, acquire(0, 1, "k", 60_000));
+    let (client, again) = replies(&mut s).remove(0);
+    assert_eq!(
+        again.outcome, first.outcome,
+        "the retry is answered granted again"
+    );
+    assert!(!again.first, "an answer from the session is not the first");
+    assert_eq!(s.ghost_of(client, &again, ReplyLost::SendFailed), None);
+    s.reply_undeliverable(now + 3_000, client, &again, ReplyLost::SendFailed);
+    let ev = s.take_output().events;
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e, ServerEvent::GhostRelease { .. })),
+        "{ev:?}"
+    );
+    assert_eq!(s.machine.locks["k"].holder, Some(0), "A still holds k");
+    // The same lost duplicate, reported by A's side (it crashed or restarted), is a ghost: the
+    // client itself says it does not hold the grant.
+    assert_eq!(
+        s.ghost_of(client, &again, ReplyLost::ClientGone),
+        Some(("k".into(), 2))
     );
 }
 

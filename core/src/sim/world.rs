@@ -10,7 +10,7 @@ use super::network::Network;
 use super::observe::{Finding, Observer};
 use crate::client::{Client, ClientOutput, Storage};
 use crate::lock::server::Switches;
-use crate::lock::server::{ClientReply, ClientRequest, Output, Server, ServerEvent};
+use crate::lock::server::{ClientReply, ClientRequest, Output, ReplyLost, Server, ServerEvent};
 use crate::lock::{ApplyResult, ClientId, LockCommand, LockOp};
 use crate::raft::{HardState, Message, NodeId, RaftConfig};
 use crate::rng::Rng;
@@ -150,6 +150,9 @@ pub struct NodeSlot {
     pub clock: Clock,
     pub paused: bool,
     held: Vec<Packet>,
+    /// Connection resets that reached this node while it was paused: a Granted reply that its
+    /// client did not take ([`ReplyLost::ClientGone`]), handled when the node wakes.
+    held_resets: Vec<(ClientId, ClientReply)>,
     timer: TimerSlot,
 }
 
@@ -343,6 +346,7 @@ impl World {
                 clock,
                 paused: false,
                 held: Vec::new(),
+                held_resets: Vec::new(),
                 timer: TimerSlot::default(),
             });
         }
@@ -631,7 +635,7 @@ impl World {
                 if let crate::lock::server::Outcome::Granted { key, token, .. } = &r.outcome {
                     if slot.crashed || !slot.client.takes_grant(r.req, key, *token) {
                         let reply = r.clone();
-                        self.grant_undeliverable(p.from as usize, c as ClientId, &reply);
+                        self.grant_undeliverable(p.from as usize, c as ClientId, reply);
                         return;
                     }
                 }
@@ -723,12 +727,14 @@ impl World {
             let mut replies = std::mem::take(&mut out.replies);
             for (c, reply) in replies.drain(..) {
                 let ep = self.n + c as usize;
-                let reachable = self.net.is_up(i, ep) && !self.clients[c as usize].crashed;
-                if reachable {
-                    self.send(i, ep, Payload::Reply(reply));
+                // The connection is gone: the server learns it at once (a TCP error). A crashed
+                // client believes nothing; a cut link says nothing of other replies.
+                if self.clients[c as usize].crashed {
+                    self.undeliverable(i, c, &reply, ReplyLost::ClientGone);
+                } else if !self.net.is_up(i, ep) {
+                    self.undeliverable(i, c, &reply, ReplyLost::SendFailed);
                 } else {
-                    // The connection is gone: the server learns it at once (a TCP error).
-                    self.undeliverable(i, c, &reply);
+                    self.send(i, ep, Payload::Reply(reply));
                 }
             }
             out.replies = replies;
@@ -737,33 +743,58 @@ impl World {
         self.reschedule_node(i);
     }
 
-    /// Node `i` learns that `reply` never reached client `c`. If it granted a lock and `i`
-    /// still leads, the checker expects the ghost released within a second.
-    fn undeliverable(&mut self, i: usize, c: ClientId, reply: &ClientReply) {
-        if let (crate::lock::server::Outcome::Granted { key, token, .. }, Some(s)) =
-            (&reply.outcome, self.nodes[i].server())
-        {
-            if s.raft.is_leader() {
-                let (term, due) = (s.raft.term(), self.now_us + 1_000_000);
-                if let Some(o) = self.observer.as_mut() {
-                    o.ghost_owed(key, *token, i, term, due);
-                }
-            }
-        }
+    /// Node `i` learns that `reply` never reached client `c`: the checker is told of a ghost
+    /// the node owes a release for, then the node acts on it.
+    fn undeliverable(&mut self, i: usize, c: ClientId, reply: &ClientReply, how: ReplyLost) {
+        self.owe_ghost(i, c, reply, how);
         let local = self.nodes[i].clock.local_at(self.now_us);
         if let Some(s) = self.nodes[i].server_mut() {
-            s.reply_undeliverable(local, c, reply);
+            s.reply_undeliverable(local, c, reply, how);
         }
     }
 
-    /// A grant arrived where nobody takes it (see [`World::deliver`]): the sender hears of it
-    /// as it would of a reset connection, and carries out what that makes it do.
-    fn grant_undeliverable(&mut self, i: usize, c: ClientId, reply: &ClientReply) {
-        if i >= self.n || self.nodes[i].paused || self.nodes[i].server().is_none() {
+    /// If `reply`'s loss makes its lock a ghost that leader `i` must release, the checker
+    /// expects it released within a second of the leader being able to act (a paused leader's
+    /// second starts when it wakes).
+    fn owe_ghost(&mut self, i: usize, c: ClientId, reply: &ClientReply, how: ReplyLost) {
+        let Some(s) = self.nodes[i].server() else {
+            return;
+        };
+        if let Some((key, token)) = s.ghost_of(c, reply, how) {
+            let (term, due) = (s.raft.term(), self.now_us + 1_000_000);
+            if let Some(o) = self.observer.as_mut() {
+                o.ghost_owed(&key, token, i, term, due);
+            }
+        }
+    }
+
+    /// A grant arrived where nobody takes it (see [`World::deliver`]), or waited in the buffer
+    /// of a client that crashed or restarted: the sender hears of it as it would of a reset
+    /// connection, and carries out what that makes it do. A paused sender hears it when it
+    /// wakes; a crashed one never (it leads no more).
+    fn grant_undeliverable(&mut self, i: usize, c: ClientId, reply: ClientReply) {
+        if i >= self.n || self.nodes[i].server().is_none() {
             return;
         }
-        self.undeliverable(i, c, reply);
+        if self.nodes[i].paused {
+            self.owe_ghost(i, c, &reply, ReplyLost::ClientGone);
+            self.nodes[i].held_resets.push((c, reply));
+            return;
+        }
+        self.undeliverable(i, c, &reply, ReplyLost::ClientGone);
         self.after_node(i);
+    }
+
+    /// A client crashed or restarted while replies waited in its paused buffer: each Granted
+    /// among them reaches a client that will not take it.
+    fn drop_client_buffer(&mut self, c: usize) {
+        for p in std::mem::take(&mut self.clients[c].held) {
+            if let Payload::Reply(r) = p.payload {
+                if matches!(r.outcome, crate::lock::server::Outcome::Granted { .. }) {
+                    self.grant_undeliverable(p.from as usize, c as ClientId, r);
+                }
+            }
+        }
     }
 
     fn node_event(&mut self, i: usize, ev: ServerEvent) {
@@ -1076,7 +1107,7 @@ impl World {
             Fault::ClientCrash(c) => {
                 let c = *c;
                 self.clients[c].crashed = true;
-                self.clients[c].held.clear();
+                self.drop_client_buffer(c);
                 self.clients[c].timer.invalidate();
                 self.fault(what);
             }
@@ -1169,6 +1200,7 @@ impl World {
         slot.state = NodeState::Crashed(server.raft.into_hard_state());
         slot.paused = false;
         slot.held.clear();
+        slot.held_resets.clear();
         self.invalidate_node_timer(i);
         self.trace
             .push(self.now_us, TraceEvent::Crash { node: i + 1 });
@@ -1227,7 +1259,14 @@ impl World {
         for p in std::mem::take(&mut self.nodes[i].held) {
             self.push_packet(self.now_us, p);
         }
-        self.reschedule_node(i);
+        let resets = std::mem::take(&mut self.nodes[i].held_resets);
+        let local = self.nodes[i].clock.local_at(self.now_us);
+        for (c, reply) in resets {
+            if let Some(s) = self.nodes[i].server_mut() {
+                s.reply_undeliverable(local, c, &reply, ReplyLost::ClientGone);
+            }
+        }
+        self.after_node(i);
     }
 
     fn resume_client(&mut self, c: usize) {
@@ -1242,6 +1281,7 @@ impl World {
     }
 
     fn restart_client(&mut self, c: usize) {
+        self.drop_client_buffer(c);
         let slot = &mut self.clients[c];
         // A new incarnation keeps counting requests, so the leader's dedup never mistakes a
         // new request for an old one.
