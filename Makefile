@@ -4,7 +4,7 @@ export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export CARGO_BUILD_JOBS ?= 2
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 
-.PHONY: setup serve build test lint test-native test-wasm test-e2e size bench bench-quick
+.PHONY: setup serve build test lint test-native test-wasm test-e2e size bench bench-quick soak
 
 setup:
 	@scripts/setup.sh
@@ -43,6 +43,13 @@ test-wasm:
 test-e2e: build
 	cargo build --release --bin raftlock
 	node --test --test-concurrency=1 --test-reporter=tap tests/e2e/
+
+## The wide swarm on every core, every knob of the format over its whole range: until stopped
+## (Ctrl-C), or `make soak SEEDS=100000` (and FROM=S for the first seed). Prints the rate every
+## 10 s, and each failing seed with the command that replays it and its shrunk schedule.
+soak:
+	cargo build --release --bin raftlock
+	target/release/raftlock soak $(if $(SEEDS),--seeds $(SEEDS)) $(if $(FROM),--from $(FROM))
 
 ## Bundle sizes (raw and gzipped); what the first frame needs against its 220 KB budget
 size: build

@@ -11,6 +11,7 @@ mod playground;
 mod scripts;
 mod seed;
 mod trace_check;
+mod wide;
 
 use raftlock::lock::{ApplyResult, LockOp};
 use raftlock::playground::Playground;

@@ -13,6 +13,7 @@ pub mod question;
 pub mod swarm;
 pub mod switch;
 pub mod walk;
+pub mod wide;
 
 use crate::client::{ClientConfig, Step};
 use crate::lang::{both, Text};

@@ -7,6 +7,7 @@ mod check;
 mod hunt;
 mod progress;
 mod run;
+mod soak;
 mod swarm;
 
 use clap::{Args, Parser, Subcommand};
@@ -32,6 +33,9 @@ enum Command {
     Link(Link),
     /// Random fault schedules with lock traffic, every invariant after every event.
     Swarm(swarm::Swarm),
+    /// The wide swarm on every core: every knob over its whole range, until stopped or for
+    /// --seeds; failing seeds with their replay command and shrunk schedule.
+    Soak(soak::Soak),
     /// The simulator's speed on the benchmark workload.
     Bench(bench::Bench),
     /// Random faults with design switches on until an invariant breaks; shrink the schedule.
@@ -83,6 +87,7 @@ fn main() -> ExitCode {
             );
         }),
         Command::Swarm(s) => s.exec(),
+        Command::Soak(s) => s.exec(),
         Command::Bench(b) => b.exec(),
         Command::Hunt(h) => h.exec(),
         Command::Check(c) => return c.exec(),
