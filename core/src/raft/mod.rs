@@ -20,7 +20,8 @@
 //! - thesis §4.2.3 ignoring disruptive RequestVotes while a leader is heard: `in_leader_lease`;
 //! - replication per follower in etcd-raft's progress states (probe, replicate, snapshot), so a
 //!   heartbeat re-sends neither entries nor a snapshot still in flight: [`ProgressState`],
-//!   `broadcast_append`, `heartbeat`, `handle_append_reply`;
+//!   `broadcast_append`, `heartbeat`, `handle_append_reply` (which ignores an old or duplicated
+//!   rejection, by the index it names: etcd-raft's `MaybeDecrTo`);
 //! - §7 log compaction: the host hands over a snapshot of its state machine with
 //!   [`Raft::snapshot_taken`], the log drops the prefix before the previous snapshot, and a
 //!   follower that needs a dropped entry gets InstallSnapshot instead (`send_append`,
@@ -203,6 +204,16 @@ impl Default for Progress {
             waiting_since_us: i64::MAX,
         }
     }
+}
+
+/// The fields of an `AppendReply` the leader acts on (see [`Message::AppendReply`]).
+#[derive(Clone, Copy, Debug)]
+struct AppendOutcome {
+    success: bool,
+    match_index: Index,
+    rejected_index: Index,
+    hint_index: Index,
+    hint_term: Term,
 }
 
 #[derive(Clone, Debug)]
@@ -462,16 +473,23 @@ impl<C: Command> Raft<C> {
         } else if mterm < self.term {
             // A stale sender learns the newer term from our reply and steps down (§5.1).
             match msg {
-                Message::Append { .. } | Message::Snapshot { .. } => self.send(
-                    from,
-                    Message::AppendReply {
-                        term: self.term,
-                        success: false,
-                        match_index: 0,
-                        hint_index: 0,
-                        hint_term: 0,
-                    },
-                ),
+                Message::Append { .. } | Message::Snapshot { .. } => {
+                    let rejected_index = match msg {
+                        Message::Append { prev_index, .. } => prev_index,
+                        _ => 0,
+                    };
+                    self.send(
+                        from,
+                        Message::AppendReply {
+                            term: self.term,
+                            success: false,
+                            match_index: 0,
+                            rejected_index,
+                            hint_index: 0,
+                            hint_term: 0,
+                        },
+                    )
+                }
                 Message::Vote { pre, .. } => self.send(
                     from,
                     Message::VoteReply {
@@ -504,12 +522,21 @@ impl<C: Command> Raft<C> {
             Message::AppendReply {
                 success,
                 match_index,
+                rejected_index,
                 hint_index,
                 hint_term,
                 ..
-            } => {
-                self.handle_append_reply(now_us, from, success, match_index, hint_index, hint_term)
-            }
+            } => self.handle_append_reply(
+                now_us,
+                from,
+                AppendOutcome {
+                    success,
+                    match_index,
+                    rejected_index,
+                    hint_index,
+                    hint_term,
+                },
+            ),
             Message::Snapshot { snapshot, .. } => self.handle_snapshot(now_us, from, snapshot),
         }
     }
@@ -854,6 +881,8 @@ impl<C: Command> Raft<C> {
         commit: Index,
     ) {
         self.heard_from_leader(now_us, from);
+        // A rejection names the append it refuses, as the leader sent it.
+        let rejected_index = prev_index;
         let (mut prev_index, mut prev_term, mut entries) = (prev_index, prev_term, entries);
         if prev_index < self.log.start() {
             // Entries up to `start` are committed here and so in the leader's log too (§5.4):
@@ -869,6 +898,7 @@ impl<C: Command> Raft<C> {
                         term: self.term,
                         success: true,
                         match_index,
+                        rejected_index: 0,
                         hint_index: 0,
                         hint_term: 0,
                     },
@@ -887,6 +917,7 @@ impl<C: Command> Raft<C> {
                     term: self.term,
                     success: false,
                     match_index: 0,
+                    rejected_index,
                     hint_index,
                     hint_term: 0,
                 },
@@ -902,6 +933,7 @@ impl<C: Command> Raft<C> {
                     term: self.term,
                     success: false,
                     match_index: 0,
+                    rejected_index,
                     hint_index,
                     hint_term: have,
                 },
@@ -937,6 +969,7 @@ impl<C: Command> Raft<C> {
                 term: self.term,
                 success: true,
                 match_index: last_new,
+                rejected_index: 0,
                 hint_index: 0,
                 hint_term: 0,
             },
@@ -970,6 +1003,7 @@ impl<C: Command> Raft<C> {
                     term: self.term,
                     success: true,
                     match_index,
+                    rejected_index: 0,
                     hint_index: 0,
                     hint_term: 0,
                 },
@@ -991,21 +1025,21 @@ impl<C: Command> Raft<C> {
                 term: self.term,
                 success: true,
                 match_index,
+                rejected_index: 0,
                 hint_index: 0,
                 hint_term: 0,
             },
         );
     }
 
-    fn handle_append_reply(
-        &mut self,
-        now_us: i64,
-        from: NodeId,
-        success: bool,
-        match_index: Index,
-        hint_index: Index,
-        hint_term: Term,
-    ) {
+    fn handle_append_reply(&mut self, now_us: i64, from: NodeId, reply: AppendOutcome) {
+        let AppendOutcome {
+            success,
+            match_index,
+            rejected_index,
+            hint_index,
+            hint_term,
+        } = reply;
         if self.role != Role::Leader {
             return;
         }
@@ -1038,8 +1072,17 @@ impl<C: Command> Raft<C> {
                 self.send_append(now_us, from);
             }
         } else {
-            if pr.state == ProgressState::Snapshot {
-                return; // an answer to something sent before the snapshot
+            // A rejection answers one append, which it names; an old or duplicated one must not
+            // move the follower back (etcd-raft's `MaybeDecrTo`). In replicate, one of an append
+            // at or below the match is older than what matched; in probe, only the probe out
+            // (at `next - 1`) is awaited; in snapshot, it answers what was sent before.
+            let stale = match pr.state {
+                ProgressState::Replicate => rejected_index <= self.matched[from],
+                ProgressState::Probe => rejected_index != self.next[from] - 1,
+                ProgressState::Snapshot => true,
+            };
+            if stale {
+                return;
             }
             // Fast back-off (§5.3, end): skip the follower's whole conflicting term.
             let next = if hint_term > 0 {

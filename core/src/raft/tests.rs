@@ -160,6 +160,7 @@ fn step_down_5_1_on_higher_term() {
             term: 9,
             success: false,
             match_index: 0,
+            rejected_index: 0,
             hint_index: 0,
             hint_term: 0,
         },
@@ -336,6 +337,7 @@ fn commit_5_4_2_leader_does_not_count_replicas_of_older_terms() {
             term: 3,
             success: true,
             match_index: 2,
+            rejected_index: 0,
             hint_index: 0,
             hint_term: 0,
         },
@@ -352,6 +354,7 @@ fn commit_5_4_2_leader_does_not_count_replicas_of_older_terms() {
             term: 3,
             success: true,
             match_index: 3,
+            rejected_index: 0,
             hint_index: 0,
             hint_term: 0,
         },
@@ -558,6 +561,7 @@ fn prevote_9_6_granted_for_the_receivers_own_term_when_it_has_no_leader_and_no_v
         term: 1,
         success: false,
         match_index: 0,
+        rejected_index: 0,
         hint_index: 0,
         hint_term: 0,
     };
@@ -1030,4 +1034,134 @@ fn progress_snapshot_in_flight_is_not_sent_again_until_answered_or_timeout() {
     net.settle();
     assert_eq!(net.nodes[0].progress_state(2), ProgressState::Replicate);
     assert_eq!(net.nodes[2].commit_index(), 21);
+}
+
+/// The messages from `from` to `to` in the queue, taken out of it (the test decides their fate).
+fn take(net: &mut Net, from: NodeId, to: NodeId) -> Vec<Message<Cmd>> {
+    let (mut taken, mut kept) = (Vec::new(), Vec::new());
+    for (f, t, m) in std::mem::take(&mut net.queue) {
+        if (f, t) == (from, to) {
+            taken.push(m);
+        } else {
+            kept.push((f, t, m));
+        }
+    }
+    net.queue = kept;
+    taken
+}
+
+/// etcd-raft's `MaybeDecrTo`: a rejection names the append it refuses, and one of an append
+/// at or below the follower's match is older than what matched (reordered or duplicated): it
+/// leaves the follower in replicate. A fresh one (the follower missed an append and refuses
+/// the next) sends it back to probe.
+#[test]
+fn progress_replicate_a_rejection_at_or_below_match_is_stale_and_ignored() {
+    let mut net = Net::new(3, cfg(true, true));
+    net.elect(0);
+    for k in 1..=3 {
+        net.nodes[0].propose(net.now, Cmd(k)).unwrap();
+        net.settle();
+    }
+    let m = net.nodes[0].match_index(1);
+    assert_eq!(m, 4);
+    let term = net.nodes[0].term();
+    for stale in [1, m - 1, m] {
+        net.nodes[0].step(
+            net.now,
+            1,
+            Message::AppendReply {
+                term,
+                success: false,
+                match_index: 0,
+                rejected_index: stale,
+                hint_index: 2,
+                hint_term: 0,
+            },
+        );
+        net.collect();
+        assert_eq!(
+            net.nodes[0].progress_state(1),
+            ProgressState::Replicate,
+            "a rejection of an append at {stale}, match {m}"
+        );
+        assert!(to(&net, 1).is_empty(), "nothing is sent again");
+    }
+    net.nodes[0].propose(net.now, Cmd(4)).unwrap();
+    net.nodes[0].propose(net.now, Cmd(5)).unwrap();
+    net.collect();
+    let appends = take(&mut net, 0, 1);
+    assert_eq!(appends.len(), 2, "both stream out in replicate");
+    // The first is lost; the second is refused.
+    net.nodes[1].step(net.now, 0, appends[1].clone());
+    let reply = net.nodes[1].take_ready().messages.pop().unwrap().1;
+    assert!(
+        matches!(reply, Message::AppendReply { success: false, rejected_index, .. } if rejected_index == m + 1),
+        "{reply:?}"
+    );
+    net.nodes[0].step(net.now, 1, reply);
+    assert_eq!(net.nodes[0].progress_state(1), ProgressState::Probe);
+    net.settle();
+    assert_eq!(net.nodes[0].progress_state(1), ProgressState::Replicate);
+    assert_eq!(net.nodes[1].log().last_index(), m + 2);
+}
+
+/// etcd-raft's `MaybeDecrTo`, in probe: one probe is out, at `next - 1`; a rejection of any
+/// other append (here a duplicate of the one that moved `next` back) answers a probe since
+/// replaced, and sends no second probe.
+#[test]
+fn progress_probe_a_rejection_not_answering_the_probe_out_is_ignored() {
+    // Without pre-vote and check-quorum, so n1 takes over from n0 at once.
+    let mut net = Net::new(3, cfg(false, false));
+    net.elect(0);
+    net.settle();
+    net.isolate(2);
+    for k in 1..=3 {
+        net.nodes[0].propose(net.now, Cmd(k)).unwrap();
+        net.settle();
+    }
+    net.elect(1);
+    net.settle();
+    net.heal();
+    // n2 holds index 1 only; n1 probes it where its own log ended when elected, at 4 (its
+    // no-op is 5).
+    assert_eq!(net.nodes[1].progress_state(2), ProgressState::Probe);
+    net.fire(1);
+    net.collect();
+    let probe = take(&mut net, 1, 2);
+    assert!(
+        matches!(probe[..], [Message::Append { prev_index: 4, .. }]),
+        "{probe:?}"
+    );
+    net.nodes[2].step(net.now, 1, probe[0].clone());
+    let reply = net.nodes[2].take_ready().messages.pop().unwrap().1;
+    assert!(
+        matches!(
+            reply,
+            Message::AppendReply {
+                success: false,
+                rejected_index: 4,
+                hint_index: 2,
+                ..
+            }
+        ),
+        "{reply:?}"
+    );
+    net.nodes[1].step(net.now, 2, reply.clone());
+    net.collect();
+    let next_probe = take(&mut net, 1, 2);
+    assert!(
+        matches!(next_probe[..], [Message::Append { prev_index: 1, .. }]),
+        "the fresh rejection moves the probe back: {next_probe:?}"
+    );
+    net.nodes[1].step(net.now, 2, reply);
+    net.collect();
+    assert!(
+        take(&mut net, 1, 2).is_empty(),
+        "the duplicate is ignored: one probe stays out"
+    );
+    assert_eq!(net.nodes[1].progress_state(2), ProgressState::Probe);
+    net.nodes[2].step(net.now, 1, next_probe[0].clone());
+    net.settle();
+    assert_eq!(net.nodes[1].progress_state(2), ProgressState::Replicate);
+    assert_eq!(net.nodes[2].log().last_index(), 5);
 }
