@@ -172,7 +172,9 @@ impl<C: Command> HardState<C> {
 
 /// The leader's view of one follower's replication, after etcd-raft's `tracker.Progress`:
 /// - **probe**: where the follower's log matches is not known yet. One AppendEntries goes out,
-///   then nothing more until it is answered or the next heartbeat;
+///   carrying at most one entry, then nothing more until it is answered; unanswered, it is sent
+///   again at a heartbeat, at most once per heartbeat interval (etcd-raft: a probe pauses the
+///   flow, an answer resumes it);
 /// - **replicate**: the follower is known to match. New entries stream out as they are proposed.
 ///   A heartbeat re-sends nothing, unless what was sent has gone the shortest election timeout
 ///   without any progress (presumed lost): then the follower is probed again;
@@ -191,8 +193,8 @@ struct Progress {
     state: ProgressState,
     /// Probe: an AppendEntries is out and unanswered.
     paused: bool,
-    /// Replicate and snapshot: since when (local µs) what was sent has waited for progress;
-    /// `i64::MAX` while nothing is outstanding.
+    /// Since when (local µs) what was sent has waited: in probe the probe out, in replicate and
+    /// snapshot what was sent, for progress; `i64::MAX` while nothing is outstanding.
     waiting_since_us: i64,
 }
 
@@ -770,20 +772,29 @@ impl<C: Command> Raft<C> {
         }
     }
 
-    /// Every heartbeat interval each follower hears from the leader. A probe is sent again;
-    /// a follower in replicate or snapshot gets only an empty AppendEntries at the index it is
-    /// known to match (which carries the commit index), unless what it was sent has waited too
-    /// long for an answer: then it is probed again from there.
+    /// Every heartbeat interval each follower hears from the leader. A probe unanswered for a
+    /// heartbeat interval is sent again (one sent more recently, after a rejection, stands for
+    /// this interval's message: a follower that does not answer gets one probe per interval,
+    /// not more); a follower in replicate or snapshot gets only an empty AppendEntries at the
+    /// index it is known to match (which carries the commit index), unless what it was sent has
+    /// waited too long for an answer: then it is probed again from there.
     fn heartbeat(&mut self, now_us: i64) {
         // Answers normally come within a round trip; one not come within the shortest election
         // timeout is presumed lost (a slower link than that cannot keep a leader anyway).
         let lost_after = self.cfg.election_timeout_min_us as i64;
         let snapshot_timeout = self.cfg.election_timeout_max_us as i64;
+        let probe_again_after = self.cfg.heartbeat_us as i64;
         for p in 0..self.n {
             if p == self.id {
                 continue;
             }
             let pr = self.progress[p];
+            if pr.state == ProgressState::Probe
+                && pr.paused
+                && now_us - pr.waiting_since_us < probe_again_after
+            {
+                continue;
+            }
             let stale = match pr.state {
                 ProgressState::Probe => true,
                 ProgressState::Replicate => {
@@ -849,11 +860,20 @@ impl<C: Command> Raft<C> {
             );
             return;
         }
-        let last = self.log.last_index().min(prev_index + self.cfg.max_batch);
+        // A probe carries one entry at most: where the logs match is not known yet, and a
+        // batch to a follower that cannot take it (or cannot be reached) is wasted.
+        let batch = match self.progress[to].state {
+            ProgressState::Probe => 1,
+            _ => self.cfg.max_batch,
+        };
+        let last = self.log.last_index().min(prev_index + batch);
         let entries = self.log.slice(prev_index + 1, last);
         let pr = &mut self.progress[to];
         match pr.state {
-            ProgressState::Probe => pr.paused = true,
+            ProgressState::Probe => {
+                pr.paused = true;
+                pr.waiting_since_us = now_us;
+            }
             _ => {
                 self.next[to] = last + 1;
                 if !entries.is_empty() && pr.waiting_since_us == i64::MAX {

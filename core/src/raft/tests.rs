@@ -1105,12 +1105,10 @@ fn progress_replicate_a_rejection_at_or_below_match_is_stale_and_ignored() {
     assert_eq!(net.nodes[1].log().last_index(), m + 2);
 }
 
-/// etcd-raft's `MaybeDecrTo`, in probe: one probe is out, at `next - 1`; a rejection of any
-/// other append (here a duplicate of the one that moved `next` back) answers a probe since
-/// replaced, and sends no second probe.
-#[test]
-fn progress_probe_a_rejection_not_answering_the_probe_out_is_ignored() {
-    // Without pre-vote and check-quorum, so n1 takes over from n0 at once.
+/// n1 leads term 2 with five entries; n2, cut off meanwhile, holds index 1 only and is probed
+/// where n1's log ended when elected, at 4 (its no-op is 5). Without pre-vote and check-quorum,
+/// so n1 takes over from n0 at once.
+fn n1_leads_and_probes_n2_behind() -> Net {
     let mut net = Net::new(3, cfg(false, false));
     net.elect(0);
     net.settle();
@@ -1122,9 +1120,16 @@ fn progress_probe_a_rejection_not_answering_the_probe_out_is_ignored() {
     net.elect(1);
     net.settle();
     net.heal();
-    // n2 holds index 1 only; n1 probes it where its own log ended when elected, at 4 (its
-    // no-op is 5).
     assert_eq!(net.nodes[1].progress_state(2), ProgressState::Probe);
+    net
+}
+
+/// etcd-raft's `MaybeDecrTo`, in probe: one probe is out, at `next - 1`; a rejection of any
+/// other append (here a duplicate of the one that moved `next` back) answers a probe since
+/// replaced, and sends no second probe.
+#[test]
+fn progress_probe_a_rejection_not_answering_the_probe_out_is_ignored() {
+    let mut net = n1_leads_and_probes_n2_behind();
     net.fire(1);
     net.collect();
     let probe = take(&mut net, 1, 2);
@@ -1164,4 +1169,100 @@ fn progress_probe_a_rejection_not_answering_the_probe_out_is_ignored() {
     net.settle();
     assert_eq!(net.nodes[1].progress_state(2), ProgressState::Replicate);
     assert_eq!(net.nodes[2].log().last_index(), 5);
+}
+
+/// etcd-raft's probe: one message, then a pause until the follower answers. To a follower that
+/// does not answer, a probe goes out at most once per heartbeat interval and carries at most
+/// one entry (not a batch each heartbeat); new entries wait. Once it answers, it is replicated
+/// to again and catches up in batches.
+#[test]
+fn progress_probe_sends_one_entry_at_most_once_per_heartbeat_until_answered() {
+    let mut net = Net::new(3, cfg(true, true));
+    net.elect(0);
+    net.settle();
+    net.cut.push((0, 2));
+    for k in 1..=10 {
+        net.nodes[0].propose(net.now, Cmd(k)).unwrap();
+        net.settle();
+    }
+    net.heal();
+    let heartbeat = net.nodes[0].config().heartbeat_us as i64;
+    let mut probes: Vec<(i64, Message<Cmd>)> = Vec::new();
+    for round in 0..40 {
+        net.fire(0);
+        if round == 20 {
+            net.nodes[0].propose(net.now, Cmd(11)).unwrap();
+        }
+        net.collect();
+        let sent = take(&mut net, 0, 2); // n2 hears nothing, answers nothing
+        net.settle();
+        assert!(sent.len() <= 1, "one message at a time: {sent:?}");
+        if net.nodes[0].progress_state(2) == ProgressState::Probe {
+            probes.extend(sent.into_iter().map(|m| (net.now, m)));
+        }
+    }
+    assert!(probes.len() >= 10, "probed {} times", probes.len());
+    for (at, m) in &probes {
+        let Message::Append { entries, .. } = m else {
+            panic!("{m:?}")
+        };
+        assert!(
+            entries.len() <= 1,
+            "at {at} µs a probe of {}",
+            entries.len()
+        );
+    }
+    for w in probes.windows(2) {
+        assert!(
+            w[1].0 - w[0].0 >= heartbeat,
+            "probes at {} and {} µs",
+            w[0].0,
+            w[1].0
+        );
+    }
+    // n2 answers the last probe: it is replicated to again and catches up.
+    let (_, last) = probes.pop().unwrap();
+    net.nodes[2].step(net.now, 0, last);
+    net.settle();
+    assert_eq!(net.nodes[0].progress_state(2), ProgressState::Replicate);
+    assert_eq!(
+        net.nodes[2].log().last_index(),
+        net.nodes[0].log().last_index()
+    );
+}
+
+/// A probe sent on a rejection between two heartbeats stands for the interval's message: the
+/// next heartbeat sends no second probe, the one after re-sends it if it is still unanswered.
+#[test]
+fn progress_probe_sent_within_the_heartbeat_interval_is_not_repeated_by_the_heartbeat() {
+    let mut net = n1_leads_and_probes_n2_behind();
+    let heartbeat = net.nodes[1].config().heartbeat_us as i64;
+    net.fire(1);
+    net.collect();
+    let probe = take(&mut net, 1, 2);
+    net.nodes[2].step(net.now, 1, probe[0].clone());
+    let reply = net.nodes[2].take_ready().messages.pop().unwrap().1;
+    net.now += heartbeat / 2;
+    net.nodes[1].step(net.now, 2, reply);
+    net.collect();
+    let sent_at = net.now;
+    assert_eq!(
+        take(&mut net, 1, 2).len(),
+        1,
+        "the rejection moves the probe back at once"
+    );
+    net.fire(1);
+    net.collect();
+    assert_eq!(net.now - sent_at, heartbeat / 2, "the next heartbeat");
+    assert!(
+        take(&mut net, 1, 2).is_empty(),
+        "no second probe within the interval"
+    );
+    net.fire(1);
+    net.collect();
+    assert_eq!(net.now - sent_at, heartbeat * 3 / 2);
+    assert!(
+        matches!(take(&mut net, 1, 2)[..], [Message::Append { prev_index: 1, ref entries, .. }] if entries.len() == 1),
+        "unanswered for an interval: the probe again"
+    );
 }
