@@ -6,7 +6,8 @@
 //! read from [`Raft::log`] up to [`Raft::commit_index`].
 //!
 //! No I/O, no clock reads: the local time `now` is passed in, and randomness comes from a seeded
-//! [`Rng`] handed over at construction.
+//! [`Rng`] handed over at construction. The local clock may be set back (a jump): every timer
+//! keeps the time it already waited, as on a monotonic clock ([`Raft::observe_clock`]).
 //!
 //! Where each rule lives:
 //! - §5.2 leader election, randomized timeouts: [`Raft::tick`], `campaign`, `reset_election_deadline`;
@@ -247,6 +248,8 @@ pub struct Raft<C: Command> {
     heartbeat_deadline_us: i64,
     quorum_deadline_us: i64,
     leader_contact_us: Option<i64>,
+    /// The latest local time seen, to notice the clock going back ([`Raft::observe_clock`]).
+    last_now_us: i64,
     ready: Ready<C>,
 }
 
@@ -299,6 +302,7 @@ impl<C: Command> Raft<C> {
             heartbeat_deadline_us: i64::MAX,
             quorum_deadline_us: i64::MAX,
             leader_contact_us: None,
+            last_now_us: now_us,
             ready: Ready::default(),
         };
         r.reset_election_deadline(now_us);
@@ -409,7 +413,36 @@ impl<C: Command> Raft<C> {
         }
     }
 
+    /// The host tells of the local time, as every call does; it calls this when the node's clock
+    /// is set, so that a clock set back is noticed at once. Local time going back by `d` moves
+    /// every remembered instant (deadlines, last contact, what waits since when) back by `d`:
+    /// what was waited keeps counting and nothing waits longer than its own timeout, as on the
+    /// monotonic clock real nodes time their timers with. Otherwise a jump back of 10 s would
+    /// stall the heartbeat, check-quorum (thesis §6.2), the lost-append and snapshot timeouts
+    /// and the election timer (§5.2) for 10 s. A jump forward fires what it passes at once.
+    pub fn observe_clock(&mut self, now_us: i64) {
+        if now_us < self.last_now_us {
+            let back = self.last_now_us - now_us;
+            let shift = |t: &mut i64| {
+                if *t != i64::MAX {
+                    *t = t.saturating_sub(back);
+                }
+            };
+            shift(&mut self.election_deadline_us);
+            shift(&mut self.heartbeat_deadline_us);
+            shift(&mut self.quorum_deadline_us);
+            if let Some(t) = self.leader_contact_us.as_mut() {
+                shift(t);
+            }
+            for pr in &mut self.progress {
+                shift(&mut pr.waiting_since_us);
+            }
+        }
+        self.last_now_us = now_us;
+    }
+
     pub fn tick(&mut self, now_us: i64) {
+        self.observe_clock(now_us);
         if self.role == Role::Leader {
             if now_us >= self.quorum_deadline_us {
                 // Check-quorum (thesis §6.2): a leader that has not heard from a majority
@@ -436,6 +469,7 @@ impl<C: Command> Raft<C> {
 
     /// Append a command to the leader's log and start replicating it.
     pub fn propose(&mut self, now_us: i64, cmd: C) -> Result<Index, NotLeader> {
+        self.observe_clock(now_us);
         if self.role != Role::Leader {
             return Err(NotLeader { hint: self.leader });
         }
@@ -450,6 +484,7 @@ impl<C: Command> Raft<C> {
     }
 
     pub fn step(&mut self, now_us: i64, from: NodeId, msg: Message<C>) {
+        self.observe_clock(now_us);
         let mterm = msg.term();
         if mterm > self.term {
             match &msg {

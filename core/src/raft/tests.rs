@@ -1266,3 +1266,87 @@ fn progress_probe_sent_within_the_heartbeat_interval_is_not_repeated_by_the_hear
         "unanswered for an interval: the probe again"
     );
 }
+
+// ---- a local clock set back (a jump): timers keep what they waited ---------------------------
+
+/// The node's clock is set back 10 s; the host tells it at once (as the simulator does on a
+/// jump), then time runs on in steps of 10 ms. Returns the local time when `done` first holds,
+/// if it does within `limit_us` of the jump.
+fn after_jump_back(
+    net: &mut Net,
+    i: NodeId,
+    limit_us: i64,
+    mut done: impl FnMut(&mut Net) -> bool,
+) -> Option<i64> {
+    net.now -= 10_000_000;
+    let jumped = net.now;
+    net.nodes[i].tick(net.now);
+    while net.now <= jumped + limit_us {
+        net.now += 10_000;
+        net.nodes[i].tick(net.now);
+        if done(net) {
+            return Some(net.now - jumped);
+        }
+    }
+    None
+}
+
+/// Thesis §6.2 under a clock set back: a partitioned leader whose clock jumps back 10 s still
+/// steps down within two election timeouts of the jump (the lease it counts does not grow by
+/// the jump).
+#[test]
+fn check_quorum_6_2_a_leader_whose_clock_jumps_back_10_s_still_steps_down() {
+    let mut net = Net::new(3, cfg(true, true));
+    net.elect(0);
+    net.settle();
+    net.isolate(0);
+    let min = net.nodes[0].config().election_timeout_min_us as i64;
+    let took = after_jump_back(&mut net, 0, 2 * min, |net| {
+        net.settle();
+        net.nodes[0].role() == Role::Follower
+    });
+    assert!(
+        took.is_some(),
+        "still leading {} µs after the jump",
+        2 * min
+    );
+}
+
+/// Progress under a clock set back: entries lost just before the leader's clock jumps back
+/// 10 s are still sent again once they have waited the shortest election timeout (plus a
+/// heartbeat), not 10 s later.
+#[test]
+fn progress_replicate_a_clock_jump_back_of_10_s_does_not_delay_the_resend() {
+    let mut net = Net::new(3, cfg(true, true));
+    net.elect(0);
+    net.settle();
+    net.nodes[0].propose(net.now, Cmd(7)).unwrap();
+    net.collect();
+    net.queue.clear(); // lost
+    let cfg = net.nodes[0].config().clone();
+    let limit = (cfg.election_timeout_min_us + cfg.heartbeat_us) as i64;
+    let took = after_jump_back(&mut net, 0, limit, |net| {
+        net.collect();
+        let resent = to(net, 1)
+            .iter()
+            .any(|m| matches!(m, Message::Append { entries, .. } if !entries.is_empty()));
+        net.queue.clear();
+        resent
+    });
+    assert!(took.is_some(), "not sent again {limit} µs after the jump");
+}
+
+/// §5.2 under a clock set back: a follower whose leader is gone and whose clock jumps back
+/// 10 s still times out within its election timeout of the jump.
+#[test]
+fn election_5_2_a_follower_whose_clock_jumps_back_10_s_still_campaigns_within_its_timeout() {
+    let mut net = Net::new(3, cfg(true, true));
+    net.elect(0);
+    net.settle();
+    net.isolate(0);
+    let max = net.nodes[1].config().election_timeout_max_us as i64;
+    let took = after_jump_back(&mut net, 1, max, |net| {
+        net.nodes[1].role() != Role::Follower
+    });
+    assert!(took.is_some(), "no campaign {max} µs after the jump");
+}
