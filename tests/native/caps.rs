@@ -356,6 +356,39 @@ fn cli_refuses_unknown_flags_and_offers_help() {
     assert!(out.contains("check           PASS"), "{out}");
 }
 
+/// `raftlock bench --help` offers `none` for `--scaling` to skip the history check's table:
+/// `none` is taken (it was refused as not a number) and the table is skipped, a list still times
+/// each length, and any other word is refused with the usage error.
+#[test]
+fn cli_bench_scaling_none_skips_the_history_table_as_its_help_says() {
+    let bench = |scaling: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_raftlock"))
+            .args(["bench", "--minutes", "1", "--runs", "1", "--json"])
+            .args(["--scaling", scaling])
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, out, err) = bench("none");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("\"history\":[]"), "{out}");
+    let (code, out, err) = bench("1");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("\"history\":[{\"minutes\":1,"), "{out}");
+    let (code, _, err) = bench("nothing");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("'none'"), "{err}");
+    let help = std::process::Command::new(env!("CARGO_BIN_EXE_raftlock"))
+        .args(["bench", "--help"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&help.stdout).contains("none: skip"));
+}
+
 /// The long commands show progress on stderr when it is a terminal, and nothing when it is
 /// piped: scripts and CI read the same output as before. (`script` from util-linux gives the
 /// command a terminal.)

@@ -818,3 +818,26 @@ fn three_clients_contending_tokens_strictly_increase_and_storage_never_sees_over
     assert!(w.storage.writes.iter().all(|x| x.accepted));
     no_violations(&w);
 }
+
+/// Check-quorum (thesis §6.2) with a clock set back, on the whole system: the leader is cut off
+/// and its clock jumps back 10 s at the same moment. It still steps down within two shortest
+/// election timeouts (2 × 150 ms, plus a heartbeat), as without the jump: its Raft timers keep
+/// what they waited, as on a monotonic clock.
+#[test]
+fn check_quorum_a_cut_off_leader_whose_clock_jumps_back_10_s_steps_down_in_time() {
+    let mut w = world(json!({"version": 1, "seed": 3, "nodes": 3, "until_ms": 5_000}));
+    ms(&mut w, 1_000);
+    let old = leader(&w);
+    w.act(&Action::Isolate { node: old + 1 });
+    w.act(&Action::Jump {
+        node: old + 1,
+        ms: -10_000,
+    });
+    ms(&mut w, 1_350);
+    assert_eq!(
+        w.nodes[old].server().unwrap().raft.role(),
+        Role::Follower,
+        "n{} stepped down",
+        old + 1
+    );
+}

@@ -340,7 +340,15 @@ impl Server {
         d
     }
 
+    /// The node's clock was set (a jump, a rate change): Raft's timers keep what they waited
+    /// ([`Raft::observe_clock`]). The lease countdowns stay on the local clock, as the seed
+    /// has them.
+    pub fn observe_clock(&mut self, now_us: i64) {
+        self.raft.observe_clock(now_us);
+    }
+
     pub fn tick(&mut self, now_us: i64) {
+        self.raft.observe_clock(now_us);
         if now_us >= self.raft.next_deadline_us() {
             self.raft.tick(now_us);
         }

@@ -27,11 +27,15 @@ pub enum Message<C: Command> {
         commit: Index,
     },
     /// On success `match_index` is the last index known to match the leader's log. On failure
-    /// `hint_index`/`hint_term` let the leader skip a whole conflicting term (fast back-off).
+    /// `rejected_index` is the `prev_index` of the AppendEntries refused, so the leader can tell
+    /// a fresh rejection from an old or duplicated one (etcd-raft echoes it in a rejecting
+    /// `MsgAppResp`'s `Index`), and `hint_index`/`hint_term` let it skip a whole conflicting
+    /// term (fast back-off).
     AppendReply {
         term: Term,
         success: bool,
         match_index: Index,
+        rejected_index: Index,
         hint_index: Index,
         hint_term: Term,
     },
@@ -66,7 +70,7 @@ impl<C: Command> Message<C> {
                     .map(|e| 9 + e.cmd.as_ref().map_or(0, C::wire_bytes))
                     .sum::<u64>()
             }
-            Message::AppendReply { .. } => 33,
+            Message::AppendReply { .. } => 41,
             Message::Snapshot { snapshot, .. } => 24 + C::state_wire_bytes(&snapshot.state),
         }
     }

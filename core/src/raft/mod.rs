@@ -6,7 +6,8 @@
 //! read from [`Raft::log`] up to [`Raft::commit_index`].
 //!
 //! No I/O, no clock reads: the local time `now` is passed in, and randomness comes from a seeded
-//! [`Rng`] handed over at construction.
+//! [`Rng`] handed over at construction. The local clock may be set back (a jump): every timer
+//! keeps the time it already waited, as on a monotonic clock ([`Raft::observe_clock`]).
 //!
 //! Where each rule lives:
 //! - §5.2 leader election, randomized timeouts: [`Raft::tick`], `campaign`, `reset_election_deadline`;
@@ -20,7 +21,8 @@
 //! - thesis §4.2.3 ignoring disruptive RequestVotes while a leader is heard: `in_leader_lease`;
 //! - replication per follower in etcd-raft's progress states (probe, replicate, snapshot), so a
 //!   heartbeat re-sends neither entries nor a snapshot still in flight: [`ProgressState`],
-//!   `broadcast_append`, `heartbeat`, `handle_append_reply`;
+//!   `broadcast_append`, `heartbeat`, `handle_append_reply` (which ignores an old or duplicated
+//!   rejection, by the index it names: etcd-raft's `MaybeDecrTo`);
 //! - §7 log compaction: the host hands over a snapshot of its state machine with
 //!   [`Raft::snapshot_taken`], the log drops the prefix before the previous snapshot, and a
 //!   follower that needs a dropped entry gets InstallSnapshot instead (`send_append`,
@@ -171,7 +173,9 @@ impl<C: Command> HardState<C> {
 
 /// The leader's view of one follower's replication, after etcd-raft's `tracker.Progress`:
 /// - **probe**: where the follower's log matches is not known yet. One AppendEntries goes out,
-///   then nothing more until it is answered or the next heartbeat;
+///   carrying at most one entry, then nothing more until it is answered; unanswered, it is sent
+///   again at a heartbeat, at most once per heartbeat interval (etcd-raft: a probe pauses the
+///   flow, an answer resumes it);
 /// - **replicate**: the follower is known to match. New entries stream out as they are proposed.
 ///   A heartbeat re-sends nothing, unless what was sent has gone the shortest election timeout
 ///   without any progress (presumed lost): then the follower is probed again;
@@ -190,8 +194,8 @@ struct Progress {
     state: ProgressState,
     /// Probe: an AppendEntries is out and unanswered.
     paused: bool,
-    /// Replicate and snapshot: since when (local µs) what was sent has waited for progress;
-    /// `i64::MAX` while nothing is outstanding.
+    /// Since when (local µs) what was sent has waited: in probe the probe out, in replicate and
+    /// snapshot what was sent, for progress; `i64::MAX` while nothing is outstanding.
     waiting_since_us: i64,
 }
 
@@ -203,6 +207,16 @@ impl Default for Progress {
             waiting_since_us: i64::MAX,
         }
     }
+}
+
+/// The fields of an `AppendReply` the leader acts on (see [`Message::AppendReply`]).
+#[derive(Clone, Copy, Debug)]
+struct AppendOutcome {
+    success: bool,
+    match_index: Index,
+    rejected_index: Index,
+    hint_index: Index,
+    hint_term: Term,
 }
 
 #[derive(Clone, Debug)]
@@ -234,6 +248,8 @@ pub struct Raft<C: Command> {
     heartbeat_deadline_us: i64,
     quorum_deadline_us: i64,
     leader_contact_us: Option<i64>,
+    /// The latest local time seen, to notice the clock going back ([`Raft::observe_clock`]).
+    last_now_us: i64,
     ready: Ready<C>,
 }
 
@@ -286,6 +302,7 @@ impl<C: Command> Raft<C> {
             heartbeat_deadline_us: i64::MAX,
             quorum_deadline_us: i64::MAX,
             leader_contact_us: None,
+            last_now_us: now_us,
             ready: Ready::default(),
         };
         r.reset_election_deadline(now_us);
@@ -396,7 +413,36 @@ impl<C: Command> Raft<C> {
         }
     }
 
+    /// The host tells of the local time, as every call does; it calls this when the node's clock
+    /// is set, so that a clock set back is noticed at once. Local time going back by `d` moves
+    /// every remembered instant (deadlines, last contact, what waits since when) back by `d`:
+    /// what was waited keeps counting and nothing waits longer than its own timeout, as on the
+    /// monotonic clock real nodes time their timers with. Otherwise a jump back of 10 s would
+    /// stall the heartbeat, check-quorum (thesis §6.2), the lost-append and snapshot timeouts
+    /// and the election timer (§5.2) for 10 s. A jump forward fires what it passes at once.
+    pub fn observe_clock(&mut self, now_us: i64) {
+        if now_us < self.last_now_us {
+            let back = self.last_now_us - now_us;
+            let shift = |t: &mut i64| {
+                if *t != i64::MAX {
+                    *t = t.saturating_sub(back);
+                }
+            };
+            shift(&mut self.election_deadline_us);
+            shift(&mut self.heartbeat_deadline_us);
+            shift(&mut self.quorum_deadline_us);
+            if let Some(t) = self.leader_contact_us.as_mut() {
+                shift(t);
+            }
+            for pr in &mut self.progress {
+                shift(&mut pr.waiting_since_us);
+            }
+        }
+        self.last_now_us = now_us;
+    }
+
     pub fn tick(&mut self, now_us: i64) {
+        self.observe_clock(now_us);
         if self.role == Role::Leader {
             if now_us >= self.quorum_deadline_us {
                 // Check-quorum (thesis §6.2): a leader that has not heard from a majority
@@ -423,6 +469,7 @@ impl<C: Command> Raft<C> {
 
     /// Append a command to the leader's log and start replicating it.
     pub fn propose(&mut self, now_us: i64, cmd: C) -> Result<Index, NotLeader> {
+        self.observe_clock(now_us);
         if self.role != Role::Leader {
             return Err(NotLeader { hint: self.leader });
         }
@@ -437,6 +484,7 @@ impl<C: Command> Raft<C> {
     }
 
     pub fn step(&mut self, now_us: i64, from: NodeId, msg: Message<C>) {
+        self.observe_clock(now_us);
         let mterm = msg.term();
         if mterm > self.term {
             match &msg {
@@ -462,16 +510,23 @@ impl<C: Command> Raft<C> {
         } else if mterm < self.term {
             // A stale sender learns the newer term from our reply and steps down (§5.1).
             match msg {
-                Message::Append { .. } | Message::Snapshot { .. } => self.send(
-                    from,
-                    Message::AppendReply {
-                        term: self.term,
-                        success: false,
-                        match_index: 0,
-                        hint_index: 0,
-                        hint_term: 0,
-                    },
-                ),
+                Message::Append { .. } | Message::Snapshot { .. } => {
+                    let rejected_index = match msg {
+                        Message::Append { prev_index, .. } => prev_index,
+                        _ => 0,
+                    };
+                    self.send(
+                        from,
+                        Message::AppendReply {
+                            term: self.term,
+                            success: false,
+                            match_index: 0,
+                            rejected_index,
+                            hint_index: 0,
+                            hint_term: 0,
+                        },
+                    )
+                }
                 Message::Vote { pre, .. } => self.send(
                     from,
                     Message::VoteReply {
@@ -504,12 +559,21 @@ impl<C: Command> Raft<C> {
             Message::AppendReply {
                 success,
                 match_index,
+                rejected_index,
                 hint_index,
                 hint_term,
                 ..
-            } => {
-                self.handle_append_reply(now_us, from, success, match_index, hint_index, hint_term)
-            }
+            } => self.handle_append_reply(
+                now_us,
+                from,
+                AppendOutcome {
+                    success,
+                    match_index,
+                    rejected_index,
+                    hint_index,
+                    hint_term,
+                },
+            ),
             Message::Snapshot { snapshot, .. } => self.handle_snapshot(now_us, from, snapshot),
         }
     }
@@ -743,20 +807,29 @@ impl<C: Command> Raft<C> {
         }
     }
 
-    /// Every heartbeat interval each follower hears from the leader. A probe is sent again;
-    /// a follower in replicate or snapshot gets only an empty AppendEntries at the index it is
-    /// known to match (which carries the commit index), unless what it was sent has waited too
-    /// long for an answer: then it is probed again from there.
+    /// Every heartbeat interval each follower hears from the leader. A probe unanswered for a
+    /// heartbeat interval is sent again (one sent more recently, after a rejection, stands for
+    /// this interval's message: a follower that does not answer gets one probe per interval,
+    /// not more); a follower in replicate or snapshot gets only an empty AppendEntries at the
+    /// index it is known to match (which carries the commit index), unless what it was sent has
+    /// waited too long for an answer: then it is probed again from there.
     fn heartbeat(&mut self, now_us: i64) {
         // Answers normally come within a round trip; one not come within the shortest election
         // timeout is presumed lost (a slower link than that cannot keep a leader anyway).
         let lost_after = self.cfg.election_timeout_min_us as i64;
         let snapshot_timeout = self.cfg.election_timeout_max_us as i64;
+        let probe_again_after = self.cfg.heartbeat_us as i64;
         for p in 0..self.n {
             if p == self.id {
                 continue;
             }
             let pr = self.progress[p];
+            if pr.state == ProgressState::Probe
+                && pr.paused
+                && now_us - pr.waiting_since_us < probe_again_after
+            {
+                continue;
+            }
             let stale = match pr.state {
                 ProgressState::Probe => true,
                 ProgressState::Replicate => {
@@ -822,11 +895,20 @@ impl<C: Command> Raft<C> {
             );
             return;
         }
-        let last = self.log.last_index().min(prev_index + self.cfg.max_batch);
+        // A probe carries one entry at most: where the logs match is not known yet, and a
+        // batch to a follower that cannot take it (or cannot be reached) is wasted.
+        let batch = match self.progress[to].state {
+            ProgressState::Probe => 1,
+            _ => self.cfg.max_batch,
+        };
+        let last = self.log.last_index().min(prev_index + batch);
         let entries = self.log.slice(prev_index + 1, last);
         let pr = &mut self.progress[to];
         match pr.state {
-            ProgressState::Probe => pr.paused = true,
+            ProgressState::Probe => {
+                pr.paused = true;
+                pr.waiting_since_us = now_us;
+            }
             _ => {
                 self.next[to] = last + 1;
                 if !entries.is_empty() && pr.waiting_since_us == i64::MAX {
@@ -854,6 +936,8 @@ impl<C: Command> Raft<C> {
         commit: Index,
     ) {
         self.heard_from_leader(now_us, from);
+        // A rejection names the append it refuses, as the leader sent it.
+        let rejected_index = prev_index;
         let (mut prev_index, mut prev_term, mut entries) = (prev_index, prev_term, entries);
         if prev_index < self.log.start() {
             // Entries up to `start` are committed here and so in the leader's log too (§5.4):
@@ -869,6 +953,7 @@ impl<C: Command> Raft<C> {
                         term: self.term,
                         success: true,
                         match_index,
+                        rejected_index: 0,
                         hint_index: 0,
                         hint_term: 0,
                     },
@@ -887,6 +972,7 @@ impl<C: Command> Raft<C> {
                     term: self.term,
                     success: false,
                     match_index: 0,
+                    rejected_index,
                     hint_index,
                     hint_term: 0,
                 },
@@ -902,6 +988,7 @@ impl<C: Command> Raft<C> {
                     term: self.term,
                     success: false,
                     match_index: 0,
+                    rejected_index,
                     hint_index,
                     hint_term: have,
                 },
@@ -937,6 +1024,7 @@ impl<C: Command> Raft<C> {
                 term: self.term,
                 success: true,
                 match_index: last_new,
+                rejected_index: 0,
                 hint_index: 0,
                 hint_term: 0,
             },
@@ -970,6 +1058,7 @@ impl<C: Command> Raft<C> {
                     term: self.term,
                     success: true,
                     match_index,
+                    rejected_index: 0,
                     hint_index: 0,
                     hint_term: 0,
                 },
@@ -991,21 +1080,21 @@ impl<C: Command> Raft<C> {
                 term: self.term,
                 success: true,
                 match_index,
+                rejected_index: 0,
                 hint_index: 0,
                 hint_term: 0,
             },
         );
     }
 
-    fn handle_append_reply(
-        &mut self,
-        now_us: i64,
-        from: NodeId,
-        success: bool,
-        match_index: Index,
-        hint_index: Index,
-        hint_term: Term,
-    ) {
+    fn handle_append_reply(&mut self, now_us: i64, from: NodeId, reply: AppendOutcome) {
+        let AppendOutcome {
+            success,
+            match_index,
+            rejected_index,
+            hint_index,
+            hint_term,
+        } = reply;
         if self.role != Role::Leader {
             return;
         }
@@ -1038,8 +1127,17 @@ impl<C: Command> Raft<C> {
                 self.send_append(now_us, from);
             }
         } else {
-            if pr.state == ProgressState::Snapshot {
-                return; // an answer to something sent before the snapshot
+            // A rejection answers one append, which it names; an old or duplicated one must not
+            // move the follower back (etcd-raft's `MaybeDecrTo`). In replicate, one of an append
+            // at or below the match is older than what matched; in probe, only the probe out
+            // (at `next - 1`) is awaited; in snapshot, it answers what was sent before.
+            let stale = match pr.state {
+                ProgressState::Replicate => rejected_index <= self.matched[from],
+                ProgressState::Probe => rejected_index != self.next[from] - 1,
+                ProgressState::Snapshot => true,
+            };
+            if stale {
+                return;
             }
             // Fast back-off (§5.3, end): skip the follower's whole conflicting term.
             let next = if hint_term > 0 {

@@ -160,6 +160,7 @@ fn step_down_5_1_on_higher_term() {
             term: 9,
             success: false,
             match_index: 0,
+            rejected_index: 0,
             hint_index: 0,
             hint_term: 0,
         },
@@ -336,6 +337,7 @@ fn commit_5_4_2_leader_does_not_count_replicas_of_older_terms() {
             term: 3,
             success: true,
             match_index: 2,
+            rejected_index: 0,
             hint_index: 0,
             hint_term: 0,
         },
@@ -352,6 +354,7 @@ fn commit_5_4_2_leader_does_not_count_replicas_of_older_terms() {
             term: 3,
             success: true,
             match_index: 3,
+            rejected_index: 0,
             hint_index: 0,
             hint_term: 0,
         },
@@ -558,6 +561,7 @@ fn prevote_9_6_granted_for_the_receivers_own_term_when_it_has_no_leader_and_no_v
         term: 1,
         success: false,
         match_index: 0,
+        rejected_index: 0,
         hint_index: 0,
         hint_term: 0,
     };
@@ -1030,4 +1034,319 @@ fn progress_snapshot_in_flight_is_not_sent_again_until_answered_or_timeout() {
     net.settle();
     assert_eq!(net.nodes[0].progress_state(2), ProgressState::Replicate);
     assert_eq!(net.nodes[2].commit_index(), 21);
+}
+
+/// The messages from `from` to `to` in the queue, taken out of it (the test decides their fate).
+fn take(net: &mut Net, from: NodeId, to: NodeId) -> Vec<Message<Cmd>> {
+    let (mut taken, mut kept) = (Vec::new(), Vec::new());
+    for (f, t, m) in std::mem::take(&mut net.queue) {
+        if (f, t) == (from, to) {
+            taken.push(m);
+        } else {
+            kept.push((f, t, m));
+        }
+    }
+    net.queue = kept;
+    taken
+}
+
+/// etcd-raft's `MaybeDecrTo`: a rejection names the append it refuses, and one of an append
+/// at or below the follower's match is older than what matched (reordered or duplicated): it
+/// leaves the follower in replicate. A fresh one (the follower missed an append and refuses
+/// the next) sends it back to probe.
+#[test]
+fn progress_replicate_a_rejection_at_or_below_match_is_stale_and_ignored() {
+    let mut net = Net::new(3, cfg(true, true));
+    net.elect(0);
+    for k in 1..=3 {
+        net.nodes[0].propose(net.now, Cmd(k)).unwrap();
+        net.settle();
+    }
+    let m = net.nodes[0].match_index(1);
+    assert_eq!(m, 4);
+    let term = net.nodes[0].term();
+    for stale in [1, m - 1, m] {
+        net.nodes[0].step(
+            net.now,
+            1,
+            Message::AppendReply {
+                term,
+                success: false,
+                match_index: 0,
+                rejected_index: stale,
+                hint_index: 2,
+                hint_term: 0,
+            },
+        );
+        net.collect();
+        assert_eq!(
+            net.nodes[0].progress_state(1),
+            ProgressState::Replicate,
+            "a rejection of an append at {stale}, match {m}"
+        );
+        assert!(to(&net, 1).is_empty(), "nothing is sent again");
+    }
+    net.nodes[0].propose(net.now, Cmd(4)).unwrap();
+    net.nodes[0].propose(net.now, Cmd(5)).unwrap();
+    net.collect();
+    let appends = take(&mut net, 0, 1);
+    assert_eq!(appends.len(), 2, "both stream out in replicate");
+    // The first is lost; the second is refused.
+    net.nodes[1].step(net.now, 0, appends[1].clone());
+    let reply = net.nodes[1].take_ready().messages.pop().unwrap().1;
+    assert!(
+        matches!(reply, Message::AppendReply { success: false, rejected_index, .. } if rejected_index == m + 1),
+        "{reply:?}"
+    );
+    net.nodes[0].step(net.now, 1, reply);
+    assert_eq!(net.nodes[0].progress_state(1), ProgressState::Probe);
+    net.settle();
+    assert_eq!(net.nodes[0].progress_state(1), ProgressState::Replicate);
+    assert_eq!(net.nodes[1].log().last_index(), m + 2);
+}
+
+/// n1 leads term 2 with five entries; n2, cut off meanwhile, holds index 1 only and is probed
+/// where n1's log ended when elected, at 4 (its no-op is 5). Without pre-vote and check-quorum,
+/// so n1 takes over from n0 at once.
+fn n1_leads_and_probes_n2_behind() -> Net {
+    let mut net = Net::new(3, cfg(false, false));
+    net.elect(0);
+    net.settle();
+    net.isolate(2);
+    for k in 1..=3 {
+        net.nodes[0].propose(net.now, Cmd(k)).unwrap();
+        net.settle();
+    }
+    net.elect(1);
+    net.settle();
+    net.heal();
+    assert_eq!(net.nodes[1].progress_state(2), ProgressState::Probe);
+    net
+}
+
+/// etcd-raft's `MaybeDecrTo`, in probe: one probe is out, at `next - 1`; a rejection of any
+/// other append (here a duplicate of the one that moved `next` back) answers a probe since
+/// replaced, and sends no second probe.
+#[test]
+fn progress_probe_a_rejection_not_answering_the_probe_out_is_ignored() {
+    let mut net = n1_leads_and_probes_n2_behind();
+    net.fire(1);
+    net.collect();
+    let probe = take(&mut net, 1, 2);
+    assert!(
+        matches!(probe[..], [Message::Append { prev_index: 4, .. }]),
+        "{probe:?}"
+    );
+    net.nodes[2].step(net.now, 1, probe[0].clone());
+    let reply = net.nodes[2].take_ready().messages.pop().unwrap().1;
+    assert!(
+        matches!(
+            reply,
+            Message::AppendReply {
+                success: false,
+                rejected_index: 4,
+                hint_index: 2,
+                ..
+            }
+        ),
+        "{reply:?}"
+    );
+    net.nodes[1].step(net.now, 2, reply.clone());
+    net.collect();
+    let next_probe = take(&mut net, 1, 2);
+    assert!(
+        matches!(next_probe[..], [Message::Append { prev_index: 1, .. }]),
+        "the fresh rejection moves the probe back: {next_probe:?}"
+    );
+    net.nodes[1].step(net.now, 2, reply);
+    net.collect();
+    assert!(
+        take(&mut net, 1, 2).is_empty(),
+        "the duplicate is ignored: one probe stays out"
+    );
+    assert_eq!(net.nodes[1].progress_state(2), ProgressState::Probe);
+    net.nodes[2].step(net.now, 1, next_probe[0].clone());
+    net.settle();
+    assert_eq!(net.nodes[1].progress_state(2), ProgressState::Replicate);
+    assert_eq!(net.nodes[2].log().last_index(), 5);
+}
+
+/// etcd-raft's probe: one message, then a pause until the follower answers. To a follower that
+/// does not answer, a probe goes out at most once per heartbeat interval and carries at most
+/// one entry (not a batch each heartbeat); new entries wait. Once it answers, it is replicated
+/// to again and catches up in batches.
+#[test]
+fn progress_probe_sends_one_entry_at_most_once_per_heartbeat_until_answered() {
+    let mut net = Net::new(3, cfg(true, true));
+    net.elect(0);
+    net.settle();
+    net.cut.push((0, 2));
+    for k in 1..=10 {
+        net.nodes[0].propose(net.now, Cmd(k)).unwrap();
+        net.settle();
+    }
+    net.heal();
+    let heartbeat = net.nodes[0].config().heartbeat_us as i64;
+    let mut probes: Vec<(i64, Message<Cmd>)> = Vec::new();
+    for round in 0..40 {
+        net.fire(0);
+        if round == 20 {
+            net.nodes[0].propose(net.now, Cmd(11)).unwrap();
+        }
+        net.collect();
+        let sent = take(&mut net, 0, 2); // n2 hears nothing, answers nothing
+        net.settle();
+        assert!(sent.len() <= 1, "one message at a time: {sent:?}");
+        if net.nodes[0].progress_state(2) == ProgressState::Probe {
+            probes.extend(sent.into_iter().map(|m| (net.now, m)));
+        }
+    }
+    assert!(probes.len() >= 10, "probed {} times", probes.len());
+    for (at, m) in &probes {
+        let Message::Append { entries, .. } = m else {
+            panic!("{m:?}")
+        };
+        assert!(
+            entries.len() <= 1,
+            "at {at} µs a probe of {}",
+            entries.len()
+        );
+    }
+    for w in probes.windows(2) {
+        assert!(
+            w[1].0 - w[0].0 >= heartbeat,
+            "probes at {} and {} µs",
+            w[0].0,
+            w[1].0
+        );
+    }
+    // n2 answers the last probe: it is replicated to again and catches up.
+    let (_, last) = probes.pop().unwrap();
+    net.nodes[2].step(net.now, 0, last);
+    net.settle();
+    assert_eq!(net.nodes[0].progress_state(2), ProgressState::Replicate);
+    assert_eq!(
+        net.nodes[2].log().last_index(),
+        net.nodes[0].log().last_index()
+    );
+}
+
+/// A probe sent on a rejection between two heartbeats stands for the interval's message: the
+/// next heartbeat sends no second probe, the one after re-sends it if it is still unanswered.
+#[test]
+fn progress_probe_sent_within_the_heartbeat_interval_is_not_repeated_by_the_heartbeat() {
+    let mut net = n1_leads_and_probes_n2_behind();
+    let heartbeat = net.nodes[1].config().heartbeat_us as i64;
+    net.fire(1);
+    net.collect();
+    let probe = take(&mut net, 1, 2);
+    net.nodes[2].step(net.now, 1, probe[0].clone());
+    let reply = net.nodes[2].take_ready().messages.pop().unwrap().1;
+    net.now += heartbeat / 2;
+    net.nodes[1].step(net.now, 2, reply);
+    net.collect();
+    let sent_at = net.now;
+    assert_eq!(
+        take(&mut net, 1, 2).len(),
+        1,
+        "the rejection moves the probe back at once"
+    );
+    net.fire(1);
+    net.collect();
+    assert_eq!(net.now - sent_at, heartbeat / 2, "the next heartbeat");
+    assert!(
+        take(&mut net, 1, 2).is_empty(),
+        "no second probe within the interval"
+    );
+    net.fire(1);
+    net.collect();
+    assert_eq!(net.now - sent_at, heartbeat * 3 / 2);
+    assert!(
+        matches!(take(&mut net, 1, 2)[..], [Message::Append { prev_index: 1, ref entries, .. }] if entries.len() == 1),
+        "unanswered for an interval: the probe again"
+    );
+}
+
+// ---- a local clock set back (a jump): timers keep what they waited ---------------------------
+
+/// The node's clock is set back 10 s; the host tells it at once (as the simulator does on a
+/// jump), then time runs on in steps of 10 ms. Returns the local time when `done` first holds,
+/// if it does within `limit_us` of the jump.
+fn after_jump_back(
+    net: &mut Net,
+    i: NodeId,
+    limit_us: i64,
+    mut done: impl FnMut(&mut Net) -> bool,
+) -> Option<i64> {
+    net.now -= 10_000_000;
+    let jumped = net.now;
+    net.nodes[i].tick(net.now);
+    while net.now <= jumped + limit_us {
+        net.now += 10_000;
+        net.nodes[i].tick(net.now);
+        if done(net) {
+            return Some(net.now - jumped);
+        }
+    }
+    None
+}
+
+/// Thesis §6.2 under a clock set back: a partitioned leader whose clock jumps back 10 s still
+/// steps down within two election timeouts of the jump (the lease it counts does not grow by
+/// the jump).
+#[test]
+fn check_quorum_6_2_a_leader_whose_clock_jumps_back_10_s_still_steps_down() {
+    let mut net = Net::new(3, cfg(true, true));
+    net.elect(0);
+    net.settle();
+    net.isolate(0);
+    let min = net.nodes[0].config().election_timeout_min_us as i64;
+    let took = after_jump_back(&mut net, 0, 2 * min, |net| {
+        net.settle();
+        net.nodes[0].role() == Role::Follower
+    });
+    assert!(
+        took.is_some(),
+        "still leading {} µs after the jump",
+        2 * min
+    );
+}
+
+/// Progress under a clock set back: entries lost just before the leader's clock jumps back
+/// 10 s are still sent again once they have waited the shortest election timeout (plus a
+/// heartbeat), not 10 s later.
+#[test]
+fn progress_replicate_a_clock_jump_back_of_10_s_does_not_delay_the_resend() {
+    let mut net = Net::new(3, cfg(true, true));
+    net.elect(0);
+    net.settle();
+    net.nodes[0].propose(net.now, Cmd(7)).unwrap();
+    net.collect();
+    net.queue.clear(); // lost
+    let cfg = net.nodes[0].config().clone();
+    let limit = (cfg.election_timeout_min_us + cfg.heartbeat_us) as i64;
+    let took = after_jump_back(&mut net, 0, limit, |net| {
+        net.collect();
+        let resent = to(net, 1)
+            .iter()
+            .any(|m| matches!(m, Message::Append { entries, .. } if !entries.is_empty()));
+        net.queue.clear();
+        resent
+    });
+    assert!(took.is_some(), "not sent again {limit} µs after the jump");
+}
+
+/// §5.2 under a clock set back: a follower whose leader is gone and whose clock jumps back
+/// 10 s still times out within its election timeout of the jump.
+#[test]
+fn election_5_2_a_follower_whose_clock_jumps_back_10_s_still_campaigns_within_its_timeout() {
+    let mut net = Net::new(3, cfg(true, true));
+    net.elect(0);
+    net.settle();
+    net.isolate(0);
+    let max = net.nodes[1].config().election_timeout_max_us as i64;
+    let took = after_jump_back(&mut net, 1, max, |net| {
+        net.nodes[1].role() != Role::Follower
+    });
+    assert!(took.is_some(), "no campaign {max} µs after the jump");
 }

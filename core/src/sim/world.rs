@@ -1300,6 +1300,11 @@ impl World {
     }
 
     fn clock_changed(&mut self, i: usize) {
+        let local = self.nodes[i].clock.local_at(self.now_us);
+        if let Some(server) = self.nodes[i].server_mut() {
+            // A clock set back must not hold the node's Raft timers back by as much.
+            server.observe_clock(local);
+        }
         self.invalidate_node_timer(i);
         self.reschedule_node(i);
     }

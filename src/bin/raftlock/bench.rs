@@ -24,8 +24,33 @@ pub struct Bench {
     json: bool,
     /// Virtual minutes of the history-check workload (16 clients on 4 keys) to time the
     /// clients' history check on, comma-separated (none: skip).
-    #[arg(long, value_name = "M,M,...", value_delimiter = ',', default_values_t = [2u64, 5, 10, 20, 60, 120])]
-    scaling: Vec<u64>,
+    #[arg(long, value_name = "M,M,...|none", default_value = "2,5,10,20,60,120")]
+    scaling: ScalingMinutes,
+}
+
+/// The `--scaling` list: minutes, comma-separated, or `none` for no history-check table. One
+/// value parsed whole (not clap's `value_delimiter`), so that the word the help offers is
+/// accepted rather than refused as a number.
+#[derive(Clone, Debug)]
+struct ScalingMinutes(Vec<u64>);
+
+impl std::str::FromStr for ScalingMinutes {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s.trim().eq_ignore_ascii_case("none") {
+            return Ok(ScalingMinutes(Vec::new()));
+        }
+        s.split(',')
+            .map(|m| match m.trim().parse::<u64>() {
+                Ok(0) | Err(_) => Err(format!(
+                    "'{m}' is not a whole number of minutes (at least 1), and the list is not 'none'"
+                )),
+                Ok(m) => Ok(m),
+            })
+            .collect::<Result<_, _>>()
+            .map(ScalingMinutes)
+    }
 }
 
 /// Median (and slowest) of `runs` timed runs of `f`, as (events/s, seconds).
@@ -107,6 +132,7 @@ impl Bench {
         let ratio = checked_median.0 / median.0;
         let table = self
             .scaling
+            .0
             .iter()
             .map(|&m| {
                 sp.set_message(format!("the history check's scaling, {m} min"));
