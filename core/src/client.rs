@@ -130,6 +130,8 @@ pub struct Client {
     pub held: BTreeMap<String, Held>,
     /// Steps a user asked for from the page, run when the script is done.
     pub manual: std::collections::VecDeque<Step>,
+    /// The run winds down: finish the request in hand, acquire nothing new.
+    winding_down: bool,
     deadline_us: i64,
     out: ClientOutput,
 }
@@ -147,6 +149,7 @@ impl Client {
             req_seq,
             held: BTreeMap::new(),
             manual: Default::default(),
+            winding_down: false,
             deadline_us,
             out: ClientOutput::default(),
         }
@@ -188,10 +191,17 @@ impl Client {
         }
     }
 
-    /// Stop after the current request: used when a run winds down.
+    /// Stop now: used when a run winds down and the client waits for no answer.
     pub fn stop(&mut self) {
         self.phase = Phase::Done;
         self.deadline_us = i64::MAX;
+    }
+
+    /// The run winds down: the request in hand is seen through (retries included), locks held
+    /// are released as the script says, and the client stops instead of acquiring again (a
+    /// script of requests only, with no work or sleep between them, would otherwise never stop).
+    pub fn wind_down(&mut self) {
+        self.winding_down = true;
     }
 
     pub fn tick(&mut self, now_us: i64) {
@@ -355,6 +365,7 @@ impl Client {
             }
             // Borrowed, not cloned: each arm copies only what it keeps.
             match &self.cfg.script[self.pc] {
+                Step::Acquire { .. } if self.winding_down => return self.stop(),
                 Step::Acquire { key, lease_ms } => {
                     let op = RequestOp::Acquire {
                         key: key.as_str().into(),

@@ -175,8 +175,8 @@ fn hunt_finds_each_switch_within_bounded_runs_and_shrinks_it() {
         ("client_no_margin", "one_believed_holder", 80),
         ("no_pre_vote", "healthy_leader_not_deposed", 40),
         ("no_check_quorum", "isolated_leader_steps_down", 20),
-        // Figure 8 needs a precise schedule: found at seed 7528.
-        ("commit_by_counting_old_terms", "leader_completeness", 7600),
+        // Figure 8 needs a precise schedule: found at seed 5516 (a wide seed).
+        ("commit_by_counting_old_terms", "leader_completeness", 5600),
     ] {
         let found = hunt::hunt(&[switch], 1, bound)
             .unwrap()

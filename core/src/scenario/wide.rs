@@ -392,6 +392,21 @@ fn ghost_release_in_a_second(sc: &Scenario) -> Result<(), &'static str> {
     if sc.network.latency_us[1] > 100_000 {
         return Err("a Release may take over a second to commit");
     }
+    // Check-quorum deposes a cut-off leader after an election timeout on its own clock: a
+    // slow clock stretches that in true time.
+    let slowest_ppm = sc
+        .clocks
+        .iter()
+        .map(|c| c.rate_ppm)
+        .chain(sc.timeline.iter().filter_map(|t| match t.action {
+            Action::SetRate { rate_ppm, .. } => Some(rate_ppm),
+            _ => None,
+        }))
+        .fold(1_000_000, u32::min) as u64;
+    let [_, e_max] = sc.raft.election_timeout_ms;
+    if (e_max + sc.raft.heartbeat_ms) * 1_000_000 > 1_000 * slowest_ppm {
+        return Err("a server clock runs so slow that a cut-off leader leads for over a second");
+    }
     Ok(())
 }
 
@@ -400,8 +415,13 @@ pub fn convergence_unchecked(sc: &Scenario) -> Option<&'static str> {
     if let Err(why) = timely(sc) {
         return Some(why);
     }
-    (sc.raft.election_timeout_ms[1] > SETTLE_ELECTION_MAX_MS)
-        .then_some("an election may take longer than the settling time")
+    let [e_min, e_max] = sc.raft.election_timeout_ms;
+    if (e_max - e_min) * 1000 < 4 * sc.network.latency_us[1] + 1000 {
+        // Raft breaks split votes by the spread of its random timeouts (§5.2): with none, the
+        // nodes may time out together forever.
+        return Some("the election timeouts spread over less than 1 ms and four message times");
+    }
+    (e_max > SETTLE_ELECTION_MAX_MS).then_some("an election may take longer than the settling time")
 }
 
 /// After the settling time, how long the cluster may take to reach a moment of convergence:

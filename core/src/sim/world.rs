@@ -1174,6 +1174,7 @@ impl World {
                     if self.clients[c].paused {
                         self.resume_client(c);
                     }
+                    self.clients[c].client.wind_down();
                     if !matches!(
                         self.clients[c].client.phase,
                         crate::client::Phase::Waiting { .. }

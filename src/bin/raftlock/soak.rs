@@ -26,6 +26,9 @@ pub struct Soak {
     /// Stop at the first failing seed.
     #[arg(long)]
     first: bool,
+    /// Also print each violation a run's knobs make legitimate by design, with the reason.
+    #[arg(long)]
+    excused: bool,
 }
 
 impl Soak {
@@ -61,6 +64,11 @@ impl Soak {
                 match rx.recv_timeout(Duration::from_secs(1)) {
                     Ok(o) => {
                         stats.add(&o);
+                        if self.excused {
+                            for e in &o.excused {
+                                println!("seed {}: excused {e}", o.seed);
+                            }
+                        }
                         if !o.ok() {
                             if let Err(e) = report(&o, self.dump.as_deref()) {
                                 break Err(e);
