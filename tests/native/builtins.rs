@@ -423,6 +423,26 @@ fn play_pauses_once_per_invariant_turning_red() {
 
 /// `healthy_leader_not_deposed` is about needless elections only: here n3 leads term 1, is cut
 /// off at 0.667 s, and the majority side (n2, n4, n5) starts an election for term 2 while it
+
+/// A leader paused while nothing else happens (its only follower crashed) wakes 4 s later at
+/// `calm`: the check gives it its own timeout from the moment it wakes to notice it has no
+/// majority, instead of counting the pause against it (the wide swarm's seed 50158).
+#[test]
+fn isolated_leader_steps_down_counts_from_when_a_paused_leader_wakes() {
+    let mut w = world(json!({"version": 1, "seed": 3, "nodes": 2, "until_ms": 8000}));
+    ms(&mut w, 1000);
+    let l = leader(&w);
+    w.act(&Action::Crash { node: 2 - l });
+    w.act(&Action::Pause { node: l + 1 });
+    ms(&mut w, 5000);
+    assert!(
+        w.next_event_time().is_none_or(|t| t > 5_000_000),
+        "nothing happens meanwhile"
+    );
+    w.act(&Action::Calm);
+    ms(&mut w, 8000);
+    no_violations(&w);
+}
 /// cannot hear n3. The network heals at 0.828 s; n3's heartbeats reach a majority again for a
 /// few ms, then the term-2 campaign deposes it. That election was begun for a good reason (found
 /// by the Figure 8 hunt as a false alarm), so no invariant breaks.

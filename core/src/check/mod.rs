@@ -875,10 +875,13 @@ fn majority_heard_at(c: &mut Checker, w: &World, i: NodeId, since: u64) -> u64 {
 pub fn leader_liveness(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
     let now = w.now_us;
     let limit = 3 * w.raft_cfg.election_timeout_max_us;
+    // The nodes that woke at this event (n ≤ 7: one bit each).
+    let mut woke: u8 = 0;
     for i in 0..w.n {
         let awake = w.nodes[i].server().is_some() && !w.nodes[i].paused;
         if awake && !c.awake[i] {
             c.last_wake_us = Some(now);
+            woke |= 1 << i;
         }
         c.awake[i] = awake;
     }
@@ -933,7 +936,10 @@ pub fn leader_liveness(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
         }
         c.leading[i] = match (lead, was) {
             (None, _) => None,
-            (Some(t), _) if paused => Some((t, now)),
+            // A paused leader can do nothing, and one that wakes has yet to run the timers that
+            // passed meanwhile: its time to step down starts now (found by the wide swarm, seed
+            // 50158: a leader woke at an event that came after 4 s without any).
+            (Some(t), _) if paused || woke & (1 << i) != 0 => Some((t, now)),
             (Some(t), Some((t0, since))) if t0 == t => Some((t, since)),
             (Some(t), _) => Some((t, now)),
         };
