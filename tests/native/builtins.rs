@@ -421,9 +421,6 @@ fn play_pauses_once_per_invariant_turning_red() {
     assert_eq!(p.world.violations()[0].1.invariant, "leader_completeness");
 }
 
-/// `healthy_leader_not_deposed` is about needless elections only: here n3 leads term 1, is cut
-/// off at 0.667 s, and the majority side (n2, n4, n5) starts an election for term 2 while it
-
 /// A leader paused while nothing else happens (its only follower crashed) wakes 4 s later at
 /// `calm`: the check gives it its own timeout from the moment it wakes to notice it has no
 /// majority, instead of counting the pause against it (the wide swarm's seed 50158).
@@ -443,6 +440,9 @@ fn isolated_leader_steps_down_counts_from_when_a_paused_leader_wakes() {
     ms(&mut w, 8000);
     no_violations(&w);
 }
+
+/// `healthy_leader_not_deposed` is about needless elections only: here n3 leads term 1, is cut
+/// off at 0.667 s, and the majority side (n2, n4, n5) starts an election for term 2 while it
 /// cannot hear n3. The network heals at 0.828 s; n3's heartbeats reach a majority again for a
 /// few ms, then the term-2 campaign deposes it. That election was begun for a good reason (found
 /// by the Figure 8 hunt as a false alarm), so no invariant breaks.

@@ -311,13 +311,13 @@ fn ghost_release_never_frees_a_lock_its_client_can_believe_it_holds() {
     );
 }
 
-#[test]
-fn ghost_lock_a_reset_that_reaches_a_paused_leader_is_released_when_it_wakes() {
-    // A crashes with its Granted in flight while the leader is paused for 40 ms: the reset
-    // waits for the leader, which releases the ghost when it wakes instead of letting the lock
-    // live to its 60 s lease.
-    let mut w = world(json!({"version": 1, "seed": 2, "nodes": 3,
-        "clients": [holder(60_000, 60_000, 1000)], "until_ms": 5000}));
+/// A's Granted is on the wire when its leader is paused and A crashes: the reset reaches the
+/// paused leader, which wakes 40 ms later. Returns the world when the leader woke, and then.
+fn reset_reaches_a_paused_leader(switches: serde_json::Value) -> (World, u64) {
+    let mut w = world(
+        json!({"version": 1, "seed": 2, "nodes": 3, "switches": switches,
+        "clients": [holder(60_000, 60_000, 1000)], "until_ms": 5000}),
+    );
     ms(&mut w, 999);
     let l = until_grant_reply_in_flight(&mut w);
     w.act(&Action::Pause { node: l + 1 });
@@ -326,37 +326,11 @@ fn ghost_lock_a_reset_that_reaches_a_paused_leader_is_released_when_it_wakes() {
     ms(&mut w, t + 40);
     assert!(!ghost_released(&w), "a paused leader does nothing");
     w.act(&Action::Resume { node: l + 1 });
-    ms(&mut w, t + 3_000);
-    assert!(ghost_released(&w), "released once the leader woke");
-    assert!(w
-        .nodes
-        .iter()
-        .all(|n| n.server().unwrap().machine.locks.is_empty()));
-    no_violations(&w);
+    (w, t)
 }
 
-#[test]
-fn ghost_lock_check_records_the_release_a_paused_leader_owes() {
-    // The same path with the ghost release switched off: the owed release is recorded when the
-    // reset reaches the paused leader, so the check turns red a second after it wakes.
-    let mut w = world(json!({"version": 1, "seed": 2, "nodes": 3,
-        "switches": {"no_ghost_release": true},
-        "clients": [holder(60_000, 60_000, 1000)], "until_ms": 5000}));
-    ms(&mut w, 999);
-    let l = until_grant_reply_in_flight(&mut w);
-    w.act(&Action::Pause { node: l + 1 });
-    w.act(&Action::ClientCrash { client: "A".into() });
-    let t = w.now_us / 1000;
-    ms(&mut w, t + 40);
-    w.act(&Action::Resume { node: l + 1 });
-    ms(&mut w, t + 3_000);
-    violated_only(&w, &["ghost_lock_released"]);
-}
-
-#[test]
-fn ghost_lock_a_grant_held_for_a_paused_client_that_crashes_is_released_at_once() {
-    // A is paused when its Granted arrives, so the reply waits in A's buffer; A then crashes.
-    // The reply never reached anyone who can use it: the leader hears the reset and releases.
+/// A is paused when its Granted arrives, so the reply waits in A's buffer for 100 ms.
+fn grant_waits_in_a_paused_clients_buffer() -> (World, u64) {
     let mut w = world(json!({"version": 1, "seed": 2, "nodes": 3,
         "clients": [holder(60_000, 60_000, 1000)], "until_ms": 5000}));
     ms(&mut w, 999);
@@ -365,25 +339,48 @@ fn ghost_lock_a_grant_held_for_a_paused_client_that_crashes_is_released_at_once(
     let t = w.now_us / 1000;
     ms(&mut w, t + 100);
     assert!(!ghost_released(&w));
+    (w, t)
+}
+
+fn no_lock_anywhere(w: &World) -> bool {
+    w.nodes
+        .iter()
+        .all(|n| n.server().unwrap().machine.locks.is_empty())
+}
+
+#[test]
+fn ghost_lock_a_reset_that_reaches_a_paused_leader_is_released_when_it_wakes() {
+    // Before, the reset was dropped: nothing released the lock, and it lived to its 60 s lease.
+    let (mut w, t) = reset_reaches_a_paused_leader(json!({}));
+    ms(&mut w, t + 3_000);
+    assert!(ghost_released(&w), "released once the leader woke");
+    assert!(no_lock_anywhere(&w));
+    no_violations(&w);
+}
+
+#[test]
+fn ghost_lock_check_records_the_release_a_paused_leader_owes() {
+    // The same path with the ghost release switched off: the owed release is recorded when the
+    // reset reaches the paused leader, so the check turns red a second after it wakes.
+    let (mut w, t) = reset_reaches_a_paused_leader(json!({"no_ghost_release": true}));
+    ms(&mut w, t + 3_000);
+    violated_only(&w, &["ghost_lock_released"]);
+}
+
+#[test]
+fn ghost_lock_a_grant_held_for_a_paused_client_that_crashes_is_released_at_once() {
+    // The reply never reached anyone who can use it: the leader hears the reset and releases.
+    let (mut w, t) = grant_waits_in_a_paused_clients_buffer();
     w.act(&Action::ClientCrash { client: "A".into() });
     ms(&mut w, t + 1_000);
     assert!(ghost_released(&w), "the reply in A's buffer was a ghost");
-    assert!(w
-        .nodes
-        .iter()
-        .all(|n| n.server().unwrap().machine.locks.is_empty()));
+    assert!(no_lock_anywhere(&w));
     no_violations(&w);
 }
 
 #[test]
 fn ghost_lock_a_grant_held_for_a_paused_client_that_restarts_is_released_at_once() {
-    let mut w = world(json!({"version": 1, "seed": 2, "nodes": 3,
-        "clients": [holder(60_000, 60_000, 1000)], "until_ms": 5000}));
-    ms(&mut w, 999);
-    until_grant_reply_in_flight(&mut w);
-    w.act(&Action::ClientPause { client: "A".into() });
-    let t = w.now_us / 1000;
-    ms(&mut w, t + 100);
+    let (mut w, t) = grant_waits_in_a_paused_clients_buffer();
     w.act(&Action::ClientRestart { client: "A".into() });
     ms(&mut w, t + 120);
     assert!(ghost_released(&w), "the new incarnation never asked for it");

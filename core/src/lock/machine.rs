@@ -55,6 +55,19 @@ pub struct LockCommand {
     pub counter_token: Option<Token>,
 }
 
+impl LockCommand {
+    /// A command the leader proposes on its own (an Expire, a ghost lock's Release): no client
+    /// asked for it.
+    pub fn of_leader(op: LockOp) -> Self {
+        LockCommand {
+            op,
+            client: None,
+            req: 0,
+            counter_token: None,
+        }
+    }
+}
+
 /// Fold a string into a running digest.
 pub(crate) fn digest_str(h: u64, s: &str) -> u64 {
     s.as_bytes().chunks(8).fold(mix(h, s.len() as u64), |h, c| {

@@ -420,15 +420,10 @@ impl Server {
     ) {
         let ghost = self.ghost_of(client, reply, how);
         if let Some((key, token)) = ghost.filter(|_| !self.switches.no_ghost_release) {
-            let cmd = LockCommand {
-                op: LockOp::Release {
-                    key: key.clone(),
-                    token: self.switches.release_with_token.then_some(token),
-                },
-                client: None,
-                req: 0,
-                counter_token: None,
-            };
+            let cmd = LockCommand::of_leader(LockOp::Release {
+                key: key.clone(),
+                token: self.switches.release_with_token.then_some(token),
+            });
             if self.raft.propose(now_us, cmd).is_ok() {
                 self.out
                     .events
@@ -722,15 +717,10 @@ impl Server {
             if self.speculative_lock(&key).is_none_or(|l| l.token != token) {
                 continue; // already released or expiring in the pending tail
             }
-            let cmd = LockCommand {
-                op: LockOp::Expire {
-                    key: key.clone(),
-                    token,
-                },
-                client: None,
-                req: 0,
-                counter_token: None,
-            };
+            let cmd = LockCommand::of_leader(LockOp::Expire {
+                key: key.clone(),
+                token,
+            });
             if self.raft.propose(now_us, cmd).is_ok() {
                 self.out
                     .events
