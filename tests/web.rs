@@ -22,9 +22,8 @@ fn determinism_example_scenario_has_the_native_golden_hash_in_the_browser() {
 
 #[wasm_bindgen_test]
 fn determinism_swarm_seeds_have_the_native_golden_hashes_in_the_browser() {
-    for line in include_str!("golden/swarm-hashes.txt").lines() {
-        let (seed, hash) = line.split_once(' ').unwrap();
-        let o = swarm::run_one(seed.parse().unwrap());
+    for (seed, hash) in golden_seeds(include_str!("golden/swarm-hashes.txt")) {
+        let o = swarm::run_one(seed);
         assert!(
             o.ok(),
             "seed {seed}: {:?} {:?}",
@@ -39,9 +38,8 @@ fn determinism_swarm_seeds_have_the_native_golden_hashes_in_the_browser() {
 /// same run, in the browser as natively (seed 10418 is the ghost-release race of issue 38).
 #[wasm_bindgen_test]
 fn determinism_wide_swarm_seeds_have_the_native_golden_hashes_in_the_browser() {
-    for line in include_str!("golden/wide-hashes.txt").lines() {
-        let (seed, hash) = line.split_once(' ').unwrap();
-        let o = wide::run_wide(seed.parse().unwrap());
+    for (seed, hash) in golden_seeds(include_str!("golden/wide-hashes.txt")) {
+        let o = wide::run_wide(seed);
         assert!(
             o.ok(),
             "seed {seed}: {:?} {:?}",
@@ -50,6 +48,14 @@ fn determinism_wide_swarm_seeds_have_the_native_golden_hashes_in_the_browser() {
         );
         assert_eq!(o.trace_hash, hash, "seed {seed}");
     }
+}
+
+/// The lines of a golden file of trace hashes: `SEED HASH`.
+fn golden_seeds(text: &str) -> impl Iterator<Item = (u64, &str)> {
+    text.lines().map(|line| {
+        let (seed, hash) = line.split_once(' ').unwrap();
+        (seed.parse().unwrap(), hash)
+    })
 }
 
 fn doc() -> web_sys::Document {

@@ -17,21 +17,7 @@ fn builtin_scenarios_pass_their_checks_and_match_the_golden_hashes() {
         }
         got.push_str(&format!("{name} {}\n", w.trace.hash_hex()));
     }
-    if std::env::var("RAFTLOCK_BLESS").is_ok() {
-        std::fs::write(
-            concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/tests/golden/builtin-hashes.txt"
-            ),
-            &got,
-        )
-        .unwrap();
-    }
-    assert_eq!(
-        got,
-        include_str!("../golden/builtin-hashes.txt"),
-        "RAFTLOCK_BLESS=1 rewrites tests/golden/builtin-hashes.txt"
-    );
+    golden("builtin-hashes.txt", &got);
 }
 
 /// Every built-in lesson is true: each caption's moment comes, each fact it states holds there,

@@ -31,6 +31,20 @@ fn world(v: serde_json::Value) -> World {
     w
 }
 
+/// `got` must equal `tests/golden/FILE`; with `RAFTLOCK_BLESS=1` the file is rewritten first,
+/// when a change of the trace is intended.
+fn golden(file: &str, got: &str) {
+    let path = format!("{}/tests/golden/{file}", env!("CARGO_MANIFEST_DIR"));
+    if std::env::var("RAFTLOCK_BLESS").is_ok() {
+        std::fs::write(&path, got).unwrap();
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    assert_eq!(
+        got, want,
+        "RAFTLOCK_BLESS=1 rewrites tests/golden/{file} if the change is intended"
+    );
+}
+
 fn ms(w: &mut World, t_ms: u64) {
     w.run_until(t_ms * 1000);
 }

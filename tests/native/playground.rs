@@ -190,17 +190,9 @@ fn a_user_can_make_an_idle_client_acquire_and_release_from_the_page() {
 /// Swarm trace hashes, shared with the browser test: the same seeds give the same hashes there.
 #[test]
 fn determinism_swarm_seeds_match_the_golden_hashes() {
-    let golden = include_str!("../golden/swarm-hashes.txt");
     let mut got = String::new();
     for seed in 1..=8 {
         got.push_str(&format!("{seed} {}\n", swarm::run_one(seed).trace_hash));
     }
-    if std::env::var("RAFTLOCK_BLESS").is_ok() {
-        std::fs::write(
-            concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/swarm-hashes.txt"),
-            &got,
-        )
-        .unwrap();
-    }
-    assert_eq!(got, golden, "run with RAFTLOCK_BLESS=1 to rewrite tests/golden/swarm-hashes.txt if the change is intended");
+    golden("swarm-hashes.txt", &got);
 }

@@ -55,19 +55,11 @@ fn wide_swarm_part_6() {
 /// the same documents and the same runs there. Seed 10418 is the ghost-release race of issue 38.
 #[test]
 fn determinism_wide_swarm_seeds_match_the_golden_hashes() {
-    let golden = include_str!("../golden/wide-hashes.txt");
     let mut got = String::new();
     for seed in [1, 2, 3, 4, 5, 6, 10_418] {
         got.push_str(&format!("{seed} {}\n", wide::run_wide(seed).trace_hash));
     }
-    if std::env::var("RAFTLOCK_BLESS").is_ok() {
-        std::fs::write(
-            concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/wide-hashes.txt"),
-            &got,
-        )
-        .unwrap();
-    }
-    assert_eq!(got, golden, "run with RAFTLOCK_BLESS=1 to rewrite tests/golden/wide-hashes.txt if the change is intended");
+    super::golden("wide-hashes.txt", &got);
 }
 
 #[test]

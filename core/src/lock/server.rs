@@ -410,16 +410,17 @@ impl Server {
 
     /// The simulator could not deliver `reply` to `client` (see [`ReplyLost`]). If the lock it
     /// granted is a ghost ([`Server::ghost_of`]), nobody will use or release it, so the leader
-    /// releases it at once (the lock service's ghost-lock rule).
+    /// releases it at once (the lock service's ghost-lock rule). Returns the ghost, which this
+    /// leader owes a release for (under `no_ghost_release` too, which breaks that promise).
     pub fn reply_undeliverable(
         &mut self,
         now_us: i64,
         client: ClientId,
         reply: &ClientReply,
         how: ReplyLost,
-    ) {
+    ) -> Option<(Key, Token)> {
         let ghost = self.ghost_of(client, reply, how);
-        if let Some((key, token)) = ghost.filter(|_| !self.switches.no_ghost_release) {
+        if let Some((key, token)) = ghost.clone().filter(|_| !self.switches.no_ghost_release) {
             let cmd = LockCommand::of_leader(LockOp::Release {
                 key: key.clone(),
                 token: self.switches.release_with_token.then_some(token),
@@ -431,6 +432,7 @@ impl Server {
             }
         }
         self.process(now_us);
+        ghost
     }
 
     /// Leader only: propose again the last committed Expire for `key` (a teaching action that

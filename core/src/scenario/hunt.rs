@@ -114,9 +114,10 @@ pub fn first_violation(sc: &Scenario) -> Option<(&'static str, Text, u64)> {
 /// invariant: that is what the hunt looks for (`raftlock hunt --control` runs the same
 /// schedules with the switches off).
 pub fn run_to_violation(sc: &Scenario) -> (Option<(&'static str, Text, u64)>, u64) {
-    let hunted: Vec<_> = switches_on(sc)
+    let hunted: Vec<_> = Switch::ALL
         .into_iter()
-        .filter_map(|s| Switch::from_name(s).and_then(Switch::breaks))
+        .filter(|s| s.is_on(sc))
+        .filter_map(Switch::breaks)
         .collect();
     let excused: Vec<_> = wide::by_design(sc)
         .into_iter()
@@ -127,13 +128,17 @@ pub fn run_to_violation(sc: &Scenario) -> (Option<(&'static str, Text, u64)>, u6
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut w = World::new(sc, false).ok()?;
         let end = sc.until_ms * 1000;
+        // Violations looked at so far: each step looks only at the new ones (a run may pile up
+        // thousands of excused ones).
+        let mut seen = 0;
         while events < wide::EVENT_BUDGET && w.next_event_time().is_some_and(|t| t <= end) {
             w.step();
             events += 1;
-            let found = w
-                .violations()
+            let all = w.violations();
+            let found = all[seen..]
                 .iter()
                 .find(|(_, v)| !excused.contains(&v.invariant));
+            seen = all.len();
             if let Some((t, v)) = found {
                 return Some((v.invariant.name(), v.detail.clone(), *t));
             }

@@ -235,19 +235,21 @@ pub fn run_with(seed: u64, sc: Scenario) -> SwarmOutcome {
             trace_hash: w.trace.hash_hex(),
             snapshot_installs: w.stats.snapshot_installs,
         },
-        Err(p) => {
-            let msg = p
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()));
-            SwarmOutcome {
-                seed,
-                violations: vec![format!("panic: {}", msg.unwrap_or_default())],
-                convergence: Err("the run panicked".into()),
-                events: 0,
-                trace_hash: String::new(),
-                snapshot_installs: 0,
-            }
-        }
+        Err(p) => SwarmOutcome {
+            seed,
+            violations: vec![format!("panic: {}", panic_message(&*p))],
+            convergence: Err("the run panicked".into()),
+            events: 0,
+            trace_hash: String::new(),
+            snapshot_installs: 0,
+        },
     }
+}
+
+/// What a caught panic said (a broken `assert!` inside Raft), to print with its seed.
+pub fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
 }

@@ -443,49 +443,6 @@ fn converged_by(w: &mut World, deadline_us: u64) -> Result<(), String> {
 /// Why a run stopped early (and its convergence went unchecked).
 pub const BUDGET_REACHED: &str = "the run reached its event budget";
 
-/// Shrink a failing wide document: drop timeline actions one at a time while `invariant` still
-/// breaks, then end the run just after the violation.
-pub fn shrink(sc: &Scenario, invariant: &str) -> Scenario {
-    let breaks = |c: &Scenario| run_wide_with(c.seed, c).broken.contains(&invariant);
-    let mut best = sc.clone();
-    let mut i = 0;
-    // `calm` stays: the run's convergence and quiet end hang on it.
-    while i + 1 < best.timeline.len() {
-        let mut candidate = best.clone();
-        candidate.timeline.remove(i);
-        if breaks(&candidate) {
-            best = candidate;
-        } else {
-            i += 1;
-        }
-    }
-    let first = |c: &Scenario| {
-        let mut w = World::new(c, false).ok()?;
-        let end_us = c.until_ms * 1000;
-        while w.stats.events < EVENT_BUDGET && w.next_event_time().is_some_and(|t| t <= end_us) {
-            w.step();
-            if let Some((t, _)) = w
-                .violations()
-                .iter()
-                .find(|(_, v)| v.invariant == invariant)
-            {
-                return Some(*t);
-            }
-        }
-        None
-    };
-    if let Some(t) = first(&best) {
-        let until_ms = (t / 1000 + 100).min(best.until_ms);
-        let mut cut = best.clone();
-        cut.until_ms = until_ms;
-        cut.timeline.retain(|a| a.at_ms <= until_ms);
-        if breaks(&cut) {
-            best = cut;
-        }
-    }
-    best
-}
-
 /// One wide run's outcome.
 #[derive(Debug)]
 pub struct WideOutcome {
@@ -529,13 +486,9 @@ pub fn run_wide_with(seed: u64, sc: &Scenario) -> WideOutcome {
     let (mut w, done) = match run {
         Ok(x) => x,
         Err(p) => {
-            let msg = p
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()));
             return WideOutcome {
                 seed,
-                violations: vec![format!("panic: {}", msg.unwrap_or_default())],
+                violations: vec![format!("panic: {}", swarm::panic_message(&*p))],
                 broken: vec!["panic"],
                 excused: Vec::new(),
                 convergence: Err("the run panicked".into()),

@@ -11,7 +11,7 @@ use super::observe::{Finding, Observer};
 use crate::client::{Client, ClientOutput, Storage};
 use crate::lock::server::Switches;
 use crate::lock::server::{ClientReply, ClientRequest, Output, ReplyLost, Server, ServerEvent};
-use crate::lock::{ApplyResult, ClientId, LockCommand, LockOp};
+use crate::lock::{ApplyResult, ClientId, Key, LockCommand, LockOp, Token};
 use crate::raft::{HardState, Message, NodeId, RaftConfig};
 use crate::rng::Rng;
 use crate::trace::{CmdView, Event as TraceEvent, Trace};
@@ -743,28 +743,24 @@ impl World {
         self.reschedule_node(i);
     }
 
-    /// Node `i` learns that `reply` never reached client `c`: the checker is told of a ghost
-    /// the node owes a release for, then the node acts on it.
+    /// Node `i` learns that `reply` never reached client `c` and acts on it; the checker is told
+    /// of the ghost it found, if any.
     fn undeliverable(&mut self, i: usize, c: ClientId, reply: &ClientReply, how: ReplyLost) {
-        self.owe_ghost(i, c, reply, how);
         let local = self.nodes[i].clock.local_at(self.now_us);
-        if let Some(s) = self.nodes[i].server_mut() {
-            s.reply_undeliverable(local, c, reply, how);
+        let Some(s) = self.nodes[i].server_mut() else {
+            return;
+        };
+        let term = s.raft.term();
+        if let Some(ghost) = s.reply_undeliverable(local, c, reply, how) {
+            self.owe_ghost(i, term, ghost);
         }
     }
 
-    /// If `reply`'s loss makes its lock a ghost that leader `i` must release, the checker
-    /// expects it released within a second of the leader being able to act (a paused leader's
-    /// second starts when it wakes).
-    fn owe_ghost(&mut self, i: usize, c: ClientId, reply: &ClientReply, how: ReplyLost) {
-        let Some(s) = self.nodes[i].server() else {
-            return;
-        };
-        if let Some((key, token)) = s.ghost_of(c, reply, how) {
-            let (term, due) = (s.raft.term(), self.now_us + 1_000_000);
-            if let Some(o) = self.observer.as_mut() {
-                o.ghost_owed(&key, token, i, term, due);
-            }
+    /// Leader `i` of `term` owes a release for `ghost`: the checker expects it released within
+    /// a second of the leader being able to act (a paused leader's second starts when it wakes).
+    fn owe_ghost(&mut self, i: usize, term: crate::raft::Term, (key, token): (Key, Token)) {
+        if let Some(o) = self.observer.as_mut() {
+            o.ghost_owed(&key, token, i, term, self.now_us + 1_000_000);
         }
     }
 
@@ -777,7 +773,12 @@ impl World {
             return;
         }
         if self.nodes[i].paused {
-            self.owe_ghost(i, c, &reply, ReplyLost::ClientGone);
+            // It hears the reset when it wakes; the release is owed from now.
+            let s = self.nodes[i].server().expect("checked above");
+            if let Some(ghost) = s.ghost_of(c, &reply, ReplyLost::ClientGone) {
+                let term = s.raft.term();
+                self.owe_ghost(i, term, ghost);
+            }
             self.nodes[i].held_resets.push((c, reply));
             return;
         }
@@ -1264,6 +1265,7 @@ impl World {
         let local = self.nodes[i].clock.local_at(self.now_us);
         for (c, reply) in resets {
             if let Some(s) = self.nodes[i].server_mut() {
+                // The checker was told of this ghost when the reset arrived.
                 s.reply_undeliverable(local, c, &reply, ReplyLost::ClientGone);
             }
         }

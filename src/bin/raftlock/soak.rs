@@ -1,10 +1,11 @@
 //! `raftlock soak`: the wide swarm (every knob of the format over its whole range, see
 //! `raftlock::scenario::wide`) on every core, until stopped or for a given count. Prints the
 //! rate every ten seconds, and each failing seed with the command that replays it and its
-//! schedule shrunk to the fewest timeline actions that still break the same invariant.
+//! schedule shrunk to the fewest timeline actions that still break the same invariant (the
+//! hunt's shrinking, which counts violations as the soak does: by-design ones do not).
 
 use clap::Args;
-use raftlock::scenario::wide;
+use raftlock::scenario::{hunt, wide};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -147,7 +148,7 @@ fn report(o: &wide::WideOutcome, dump: Option<&str>) -> Result<(), String> {
     let shrunk = o
         .broken
         .first()
-        .map(|&invariant| wide::shrink(&sc, invariant));
+        .map(|&invariant| hunt::shrink(&sc, invariant));
     if let Some(shrunk) = &shrunk {
         println!(
             "  shrunk from {} to {} timeline actions, until {} ms:",
