@@ -203,14 +203,13 @@ impl Page {
             Command::CheckHistory => fx.push(self.start_check()),
             Command::HistoryReport(id, report) => self.history_report(id, report),
             Command::Job(c) => self.job_command(c),
-            Command::Compare(None) => self.compare = None,
+            Command::Compare(None) => self.twin = None,
             Command::Compare(Some(name)) => {
-                let mut sc = self.pg.scenario.clone();
-                let on = !crate::scenario::hunt::switch_is_on(&sc, name);
-                match crate::scenario::hunt::set_switch(&mut sc, name, on)
-                    .and_then(|()| Playground::new(sc).map_err(|e| e.words(self.lang)))
-                {
-                    Ok(b) => self.compare = Some((b, name)),
+                let made = crate::scenario::switch::Switch::from_name(name)
+                    .ok_or_else(|| t!(self.lang, "There is no switch \"{name}\"."))
+                    .and_then(|s| super::twin::Twin::new(&self.pg.scenario, vec![s], self.lang));
+                match made {
+                    Ok(twin) => self.twin = Some(twin),
                     Err(e) => self.error = Some(e),
                 }
             }

@@ -40,6 +40,26 @@ pub enum Side {
 }
 
 impl FocusSet {
+    /// Whether a projector shows this side panel open at this caption: the panels the caption
+    /// names (the lock view when it names none of them) are open, the others fold to their
+    /// title, so the caption, what it names and the expected outcomes fit one screen.
+    pub fn open_on_projector(&self, side: Side) -> bool {
+        let named = |s: Side| match s {
+            Side::Locks => !self.keys.is_empty(),
+            Side::Log => !self.log.is_empty(),
+            Side::Storage => self.storage,
+            Side::Clients => !self.clients.is_empty(),
+        };
+        let any = [Side::Locks, Side::Log, Side::Storage, Side::Clients]
+            .into_iter()
+            .any(named);
+        if any {
+            named(side)
+        } else {
+            side == Side::Locks
+        }
+    }
+
     pub fn side(&self) -> Side {
         if !self.log.is_empty() {
             Side::Log

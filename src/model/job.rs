@@ -305,7 +305,7 @@ impl Page {
     pub fn busy(&self) -> bool {
         self.job.as_ref().is_some_and(|j| !j.waiting())
             || self.lesson.walking.is_some()
-            || self.compare_lags()
+            || self.twin_lags()
             || self.trace_reading.is_some()
     }
 
@@ -330,11 +330,11 @@ impl Page {
             worked = true;
             self.work_run(&*clock, t0, budget_ms);
         }
-        if self.compare_lags() {
+        if self.twin_lags() {
             worked = true;
             let t = self.pg.now_us();
-            if let Some((b, _)) = &mut self.compare {
-                while !b.advance_bounded(t, SLICE_EVENTS).0 && clock() - t0 < budget_ms {}
+            if let Some(twin) = &mut self.twin {
+                twin.catch_up(t, &|| clock() - t0 >= budget_ms);
             }
         }
         if self.trace_reading.is_some() {
@@ -654,26 +654,25 @@ mod tests {
     }
 
     #[test]
-    fn the_second_pane_catches_up_in_slices() {
+    fn the_twin_catches_up_in_slices() {
         let mut p = page_with_clock("", 0.1);
         p.apply(Command::LoadJson(
             crate::bench::history_scenario(300_000).to_json(),
         ));
         p.apply(Command::Compare(Some("no_ghost_release")));
         p.apply(Command::RunTo(240_000_000));
-        assert!(p.compare_lags(), "the second pane follows in slices");
+        assert!(p.twin_lags(), "the twin follows in slices");
         let mut frames = 0;
         while p.busy() {
             p.work_jobs(FRAME_BUDGET_MS);
             frames += 1;
         }
         assert!(frames > 3, "{frames}");
-        let (b, _) = p.compare.as_ref().unwrap();
-        assert_eq!(b.now_us(), 240_000_000);
+        assert_eq!(p.twin.as_ref().unwrap().pg.now_us(), 240_000_000);
         // Back: at once.
         p.apply(Command::Seek(1_000_000));
         p.finish_jobs();
-        assert_eq!(p.compare.as_ref().unwrap().0.now_us(), 1_000_000);
+        assert_eq!(p.twin.as_ref().unwrap().pg.now_us(), 1_000_000);
     }
 
     #[test]

@@ -116,8 +116,12 @@ pub struct LessonView {
     /// The invariants broken so far.
     pub broken: Vec<&'static str>,
     /// The facts the caption reached states, each in words with whether it held at the
-    /// caption's moment (checked when the marks were found).
+    /// caption's moment (checked when the marks were found); those about the safe twin say so.
     pub facts: Vec<(String, bool)>,
+    /// The expected outcomes on the safe twin, as they stand on it now.
+    pub twin_checks: Vec<(String, bool)>,
+    /// The two halves' labels (the run's, the twin's) when a twin is shown.
+    pub sides: Option<(String, String)>,
     /// The question asked now, or the one settled for the caption reached.
     pub question: Option<super::quiz::QuestionView>,
     /// (right on the first try, answered, questions): None in a lesson without questions.
@@ -154,12 +158,20 @@ pub fn view(page: &super::Page) -> Option<LessonView> {
         pos.checked_sub(1),
         pos.checked_sub(1).and_then(|i| page.lesson.mark(i)),
     ) {
-        (Some(i), Some(m)) => lesson.captions[i]
-            .checks
-            .iter()
-            .zip(&m.facts)
-            .map(|(c, ok)| (c.describe_in(lang), *ok))
-            .collect(),
+        (Some(i), Some(m)) => {
+            let c = &lesson.captions[i];
+            c.checks
+                .iter()
+                .zip(&m.facts)
+                .map(|(c, ok)| (c.describe_in(lang), *ok))
+                .chain(c.twin_checks.iter().zip(&m.twin_facts).map(|(c, ok)| {
+                    (
+                        t!(lang, "on the safe twin: {what}", what = c.describe_in(lang)),
+                        *ok,
+                    )
+                }))
+                .collect()
+        }
         _ => Vec::new(),
     };
     let score = Some(page.quiz.score(lesson)).filter(|s| s.2 > 0);
@@ -181,7 +193,18 @@ pub fn view(page: &super::Page) -> Option<LessonView> {
         ),
     });
     let unchecked = crate::check::unchecked(w);
+    let halves = super::twin::view(page);
+    let twin_checks = match &page.twin {
+        Some(twin) => lesson
+            .twin_checks
+            .iter()
+            .map(|c| (c.describe_in(lang), c.passed(&twin.pg.world)))
+            .collect(),
+        None => Vec::new(),
+    };
     Some(LessonView {
+        twin_checks,
+        sides: halves.map(|[a, b]| (a.label, b.label)),
         button,
         score_line,
         untranslated: !crate::scenario::lesson::has_lang(sc, lang),

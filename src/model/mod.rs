@@ -30,6 +30,7 @@ pub mod pace;
 pub mod quiz;
 pub mod text;
 pub mod trace_view;
+pub mod twin;
 
 use crate::check::history::Verdict;
 use crate::lang::{t, Lang};
@@ -316,8 +317,8 @@ pub struct Page {
     pub log_from: Option<u64>,
     /// The last history check: (moment checked, verdict; None: clocks drifted, not checked).
     pub history: Option<(u64, Option<Rc<Verdict>>)>,
-    /// The second pane of the side-by-side view and the switch it flips.
-    pub compare: Option<(Playground, &'static str)>,
+    /// The safe twin beside the run (a "Break it" lesson's, or *Compare side by side*).
+    pub twin: Option<twin::Twin>,
     pub hunt: Option<hunt::Hunt>,
     pub raft_draft: Option<(RaftField, String)>,
     pub lesson: lesson::LessonTrack,
@@ -469,7 +470,7 @@ impl Page {
             share_url: None,
             log_from: None,
             history: None,
-            compare: None,
+            twin: None,
             hunt: None,
             raft_draft: None,
             lesson: lesson::LessonTrack::default(),
@@ -620,11 +621,11 @@ impl Page {
 
     /// Replace the run, forgetting what belonged to the previous one.
     fn replace(&mut self, pg: Playground) {
+        self.twin = twin::Twin::of_lesson(&pg.scenario);
         self.pg = pg;
         self.library.loading = None;
         self.job = None;
         self.checking = None;
-        self.compare = None;
         self.history = None;
         self.stopped_at = None;
         self.log_from = None;
@@ -673,8 +674,11 @@ impl Page {
             effects.push(Effect::StopHistoryCheck);
         }
         self.lesson.follow(&self.pg.scenario);
-        self.sync_compare_back();
-        if self.lesson.walking.is_some() || self.compare_lags() {
+        if let Some(t) = &mut self.twin {
+            t.follow(&self.pg.scenario);
+        }
+        self.sync_twin_back();
+        if self.lesson.walking.is_some() || self.twin_lags() {
             self.work_jobs(job::FRAME_BUDGET_MS);
         }
         self.version += 1;
@@ -747,7 +751,7 @@ impl Page {
         if self.pg.at_end() {
             self.playing = false;
         }
-        self.sync_compare_back();
+        self.sync_twin_back();
         self.version += 1;
         if !self.playing {
             self.settled += 1;
@@ -755,22 +759,19 @@ impl Page {
         self.playing
     }
 
-    /// Side by side: the second pane follows the first pane's moment. Back at once (a seek
-    /// from its snapshots); forward in slices with the jobs ([`Page::compare_lags`]).
-    pub(super) fn sync_compare_back(&mut self) {
+    /// The twin follows the run's moment: back at once (a seek from its snapshots); forward
+    /// in slices with the jobs ([`Page::twin_lags`]).
+    pub(super) fn sync_twin_back(&mut self) {
         let t = self.pg.now_us();
-        if let Some((b, _)) = &mut self.compare {
-            if b.now_us() > t {
-                b.seek(t);
-            }
+        if let Some(twin) = &mut self.twin {
+            twin.sync_back(t);
         }
     }
 
-    /// Whether the second pane is behind the first.
-    pub fn compare_lags(&self) -> bool {
-        self.compare
-            .as_ref()
-            .is_some_and(|(b, _)| b.now_us() < self.pg.now_us())
+    /// Whether the twin is behind the run.
+    pub fn twin_lags(&self) -> bool {
+        let t = self.pg.now_us();
+        self.twin.as_ref().is_some_and(|twin| twin.lags(t))
     }
 
     /// Where the run stands: a command that changes it stops a long replay in progress.

@@ -276,9 +276,9 @@ fn a_command_for_every_control() {
     p.apply(Command::Compare(Some("storage_ignores_tokens")));
     p.apply(Command::RunTo(500_000));
     assert_eq!(
-        p.compare.as_ref().map(|c| c.0.now_us()),
+        p.twin.as_ref().map(|c| c.pg.now_us()),
         Some(500_000),
-        "the second pane follows"
+        "the twin follows"
     );
     p.apply(Command::Compare(None));
     let fx = p.apply(Command::CheckHistory);

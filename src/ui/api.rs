@@ -77,6 +77,17 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
     set(&obj, "snapshot", snapshot.as_ref());
     snapshot.forget();
 
+    // twin(): the safe twin's snapshot() (the same document with the safeguard the other way,
+    // at the same true time), or null when the stage shows none.
+    let p = pg.clone();
+    let twin = Closure::<dyn Fn() -> JsValue>::new(move || match &p.borrow().twin {
+        Some(t) => serde_wasm_bindgen::to_value(&crate::snapshot::snapshot(&t.pg.world))
+            .unwrap_or(JsValue::NULL),
+        None => JsValue::NULL,
+    });
+    set(&obj, "twin", twin.as_ref());
+    twin.forget();
+
     // lesson(): where the lesson stands, {pos, count, caption, next, focus, facts: [{what, ok}],
     // question: {caption, prompt, choices, state: asking|settled, answer, picked, checked} or
     // null, score: {right, answered, questions} or null}, or null.

@@ -104,7 +104,8 @@ fn hit_area(p: (f64, f64), q: (f64, f64)) -> String {
     )
 }
 
-fn links(w: &World, p: &PanelProps, lang: Lang) -> Html {
+/// The links between nodes; in the run's own drawing (`act`) a click cuts or heals one.
+fn links(w: &World, p: &PanelProps, lang: Lang, ids: &str, act: bool) -> Html {
     let n = w.n;
     let mut out = Vec::with_capacity(n * n);
     for a in 0..n {
@@ -119,12 +120,22 @@ fn links(w: &World, p: &PanelProps, lang: Lang) -> Html {
             };
             let label = link_label(a + 1, b + 1, up, lang);
             let mid = ((p0.0 + q0.0) / 2.0, (p0.1 + q0.1) / 2.0);
+            let marker = format!("url(#{ids}arrow)");
+            if !act {
+                out.push(html! {
+                    <g class={classes!("link", (!up).then_some("cut"))}>
+                        <line class="wire" x1={num(p0.0)} y1={num(p0.1)} x2={num(q0.0)} y2={num(q0.1)} marker-end={marker} />
+                        { if !up { html! { <text class="cutmark" x={num(mid.0)} y={num(mid.1)}>{ "✕" }</text> } } else { html! {} } }
+                    </g>
+                });
+                continue;
+            }
             out.push(html! {
                 <g class={classes!("link", (!up).then_some("cut"))} id={format!("link-{}-{}", a + 1, b + 1)} role="button"
                     aria-label={label.clone()} onclick={send(p, Command::Act(action))}>
                     <title>{ label }</title>
                     <polygon class="hit" points={hit_area(p0, q0)} />
-                    <line class="wire" x1={num(p0.0)} y1={num(p0.1)} x2={num(q0.0)} y2={num(q0.1)} marker-end="url(#arrow)" />
+                    <line class="wire" x1={num(p0.0)} y1={num(p0.1)} x2={num(q0.0)} y2={num(q0.1)} marker-end={marker} />
                     { if !up { html! { <text class="cutmark" x={num(mid.0)} y={num(mid.1)}>{ "✕" }</text> } } else { html! {} } }
                 </g>
             });
@@ -153,7 +164,7 @@ fn messages(w: &World) -> Html {
     html! { <g class="msgs">{ for msgs }</g> }
 }
 
-fn node(w: &World, i: usize, focus: &FocusSet, lang: Lang) -> Html {
+fn node(w: &World, i: usize, focus: &FocusSet, lang: Lang, ids: &str) -> Html {
     let (x, y) = node_pos(i, w.n);
     let slot = &w.nodes[i];
     let (role, term) = match slot.server() {
@@ -187,7 +198,7 @@ fn node(w: &World, i: usize, focus: &FocusSet, lang: Lang) -> Html {
     });
     let focused = focus.node(i);
     html! {
-        <g class={classes!("node", state, focused.then_some("focus"))} id={format!("node-{}", i + 1)}>
+        <g class={classes!("node", state, focused.then_some("focus"))} id={format!("{ids}node-{}", i + 1)}>
             <title>{ t!(lang, "n{n}: {state} of term {term}; local clock {clock} at rate {rate}", n = i + 1, state = state_words, clock = fmt_us(local, lang), rate = fmt_rate(slot.clock.rate_ppm())) }</title>
             { if focused { html! { <circle class="halo" cx={num(x)} cy={num(y)} r={num(ARC_R + 7.0)} /> } } else { html! {} } }
             <circle class="body" cx={num(x)} cy={num(y)} r={num(NODE_R)} />
@@ -205,7 +216,7 @@ fn node(w: &World, i: usize, focus: &FocusSet, lang: Lang) -> Html {
     }
 }
 
-fn clients(w: &World, focus: &FocusSet) -> Html {
+fn clients(w: &World, focus: &FocusSet, ids: &str) -> Html {
     let count = w.clients.len();
     let box_h = if count > 1 {
         (280.0 / (count - 1) as f64 - 3.0).min(34.0)
@@ -221,7 +232,7 @@ fn clients(w: &World, focus: &FocusSet) -> Html {
         html! {
             // The box names the node the client talks to: its line to a node across the ring can
             // pass behind another node.
-            <g class={classes!("client", state, focus.client(name).then_some("focus"))} id={format!("client-{name}")}>
+            <g class={classes!("client", state, focus.client(name).then_some("focus"))} id={format!("{ids}client-{name}")}>
                 <rect x={num(x - 30.0)} y={num(y - box_h / 2.0)} width="60" height={num(box_h)} rx="6" />
                 <text class="name" x={num(x)} y={num(y - 2.0)}>{ format!("{name}{} →n{}", if slot.paused { " ‖" } else if slot.crashed { " ✕" } else { "" }, slot.client.target + 1) }</text>
                 <text class="held" x={num(x)} y={num(y + 11.0)}>{ held }</text>
@@ -233,9 +244,28 @@ fn clients(w: &World, focus: &FocusSet) -> Html {
 
 pub fn cluster(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    let w = &page.pg.world;
-    let focus = focus::current(&page);
-    let lang = page.lang;
+    draw(&page.pg.world, p, &focus::current(&page), page.lang, "")
+}
+
+/// The safe twin's cluster (read-only: its links do not cut), its ids prefixed `twin-`.
+pub fn twin_cluster(p: &PanelProps) -> Html {
+    let page = p.page.borrow();
+    match &page.twin {
+        Some(twin) => draw(
+            &twin.pg.world,
+            p,
+            &focus::current(&page),
+            page.lang,
+            "twin-",
+        ),
+        None => html! {},
+    }
+}
+
+/// A world's cluster; `ids` prefixes every id in it (the run's own drawing has none, and its
+/// links cut and heal).
+fn draw(w: &World, p: &PanelProps, focus: &FocusSet, lang: Lang, ids: &str) -> Html {
+    let act = ids.is_empty();
     let n = w.n;
     // Client connections: to the node each client talks to now.
     let conns = w.clients.iter().enumerate().map(|(c, slot)| {
@@ -247,21 +277,21 @@ pub fn cluster(p: &PanelProps) -> Html {
     let storage_word = t!(lang, "storage");
     let storage_w = (storage_word.chars().count() as f64 * 8.5 + 16.0).max(68.0);
     html! {
-        <svg class="cluster" viewBox="0 0 560 440" preserveAspectRatio="xMidYMid meet" role="img" aria-labelledby="cluster-title">
-            <title id="cluster-title">{ t!(lang, "{n} Raft nodes on a ring with their links, {clients} clients and the storage", clients = w.clients.len()) }</title>
+        <svg class="cluster" id={format!("{ids}cluster")} viewBox="0 0 560 440" preserveAspectRatio="xMidYMid meet" role="img" aria-labelledby={format!("{ids}cluster-title")}>
+            <title id={format!("{ids}cluster-title")}>{ t!(lang, "{n} Raft nodes on a ring with their links, {clients} clients and the storage", clients = w.clients.len()) }</title>
             <defs>
-                <marker id="arrow" viewBox="0 0 10 10" refX="44" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse">
+                <marker id={format!("{ids}arrow")} viewBox="0 0 10 10" refX="44" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse">
                     <path d="M 0 0 L 10 5 L 0 10 z" />
                 </marker>
             </defs>
             // Each list in its own group: the messages in flight change in number every frame,
             // and a group keeps that from re-shaping the elements after them.
             <g class="conns">{ for conns }</g>
-            { links(w, p, lang) }
+            { links(w, p, lang, ids, act) }
             { messages(w) }
-            <g class="nodes">{ for (0..n).map(|i| node(w, i, &focus, lang)) }</g>
-            { clients(w, &focus) }
-            <g class={classes!("storage", focus.storage.then_some("focus"))} id="storage-node">
+            <g class="nodes">{ for (0..n).map(|i| node(w, i, focus, lang, ids)) }</g>
+            { clients(w, focus, ids) }
+            <g class={classes!("storage", focus.storage.then_some("focus"))} id={format!("{ids}storage-node")}>
                 <rect x={num(STORAGE_POS.0 - storage_w / 2.0)} y={num(STORAGE_POS.1 - 14.0)} width={num(storage_w)} height="28" rx="4" />
                 <text x={num(STORAGE_POS.0)} y={num(STORAGE_POS.1 + 4.0)}>{ storage_word }</text>
             </g>

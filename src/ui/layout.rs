@@ -4,10 +4,11 @@
 
 use super::props::{Draw, Panel, PanelProps, Shared};
 use super::{
-    clients, clocks, cluster, compare, controls, dialogs, embed, events, invariants, lesson, locks,
-    log, spacetime, switches, trace,
+    clients, clocks, cluster, controls, dialogs, embed, events, invariants, lesson, locks, log,
+    spacetime, switches, trace, twin,
 };
 use crate::lang::t;
+use crate::model::focus::Side;
 use crate::model::pace::{Pace, Paced};
 use crate::model::Command;
 use yew::prelude::*;
@@ -26,17 +27,43 @@ pub fn page(shared: &Shared, send: &Callback<Command>, pace: &Pace) -> Html {
     let lesson = page.in_lesson();
     let lang = page.lang;
     let tools = !lesson || page.tools_open;
+    let twinned = page.twin.is_some();
     // A fixed order (what the caption names is tinted, not moved): the lock view, the log at
     // the caption's index when it names one, the storage, the clients, the expected outcomes.
+    // On a projector, the panels the caption does not name fold to their title (a click
+    // opens one): what it names and the expected outcomes keep the room.
+    let focus = crate::model::focus::current(&page);
+    let fold = page.presenter && lesson;
     let side = [
-        (locks::lock_view as Draw, paced(Paced::Locks)),
-        (log::log_focus, props(v)),
-        (clients::storage, props(v)),
-        (clients::clients, props(v)),
-        (lesson::lesson_checks, props(v)),
+        (
+            locks::lock_view as Draw,
+            paced(Paced::Locks),
+            Some((Side::Locks, t!(lang, "Locks: keys × nodes"))),
+        ),
+        (log::log_focus, props(v), None),
+        (
+            clients::storage,
+            props(v),
+            Some((Side::Storage, t!(lang, "Storage"))),
+        ),
+        (
+            clients::clients,
+            props(v),
+            Some((Side::Clients, t!(lang, "Clients"))),
+        ),
     ]
     .into_iter()
-    .map(|(draw, props)| panel(draw, props));
+    // Always inside its <details> (open or not): a panel that moved in and out of one would
+    // be re-parented, which Yew's diff does not do.
+    .map(|(draw, props, folds)| match folds {
+        Some((s, title)) => {
+            let open = !fold || focus.open_on_projector(s);
+            html! {
+                <details class="fold" {open}><summary>{ title }</summary>{ panel(draw, props) }</details>
+            }
+        }
+        None => panel(draw, props),
+    });
     let class = classes!(
         "page",
         page.presenter.then_some("presenter"),
@@ -57,16 +84,27 @@ pub fn page(shared: &Shared, send: &Callback<Command>, pace: &Pace) -> Html {
                 { panel(dialogs::progress, props(v + page.job_tick)) }
             </header>
             { if page.trace.is_some() { html! { { panel(trace::trace_panel, props(v)) } } } else { html! { <>
-            <div class="stage">
+            <div class={classes!("stage", twinned.then_some("with-twin"))}>
                 { if lesson { html! { { panel(lesson::lesson_panel, props(v)) } } } else { html! {} } }
-                <section class="panel cluster-panel" aria-label={t!(lang, "Cluster")}>
-                    { panel(cluster::cluster, props(v)) }
-                    { if tools { html! { { panel(cluster::presets, props(v)) } } } else { html! {} } }
-                </section>
+                { if twinned { html! {
+                    <section class="panel cluster-panel twin" aria-label={t!(lang, "The run and its safe twin")}>
+                        <p class="twin-note" id="twin-note">{ t!(lang, "Two runs of one scenario, stacked on a narrow screen: this run first, its twin below.") }</p>
+                        <div class="halves">
+                            { panel(twin::run_half, props(v)) }
+                            { panel(twin::twin_half, props(v)) }
+                        </div>
+                        { if tools { html! { { panel(cluster::presets, props(v)) } } } else { html! {} } }
+                    </section>
+                } } else { html! {
+                    <section class="panel cluster-panel" aria-label={t!(lang, "Cluster")}>
+                        { panel(twin::show_twin, props(v)) }
+                        { panel(cluster::cluster, props(v)) }
+                        { if tools { html! { { panel(cluster::presets, props(v)) } } } else { html! {} } }
+                    </section>
+                } } }
                 <div class="side">{ for side }</div>
             </div>
             <main class="grid">
-                { panel(compare::compare, props(v)) }
                 <section class="panel wide" aria-label={t!(lang, "Replicated log")} id="log-panel">
                     <h2>{ t!(lang, "Replicated log") }</h2>
                     { panel(log::log, paced(Paced::Log)) }

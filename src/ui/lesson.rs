@@ -13,6 +13,11 @@ pub fn lesson_panel(p: &PanelProps) -> Html {
     };
     let (label, enabled) = v.button.clone();
     let lang = page.lang;
+    let outcomes_line = if page.embed {
+        html! {}
+    } else {
+        outcomes(&v, lang)
+    };
     html! {
         <section class="lesson panel" aria-label={t!(lang, "Lesson")} id="lesson">
             <div class="lesson-head">
@@ -38,35 +43,52 @@ pub fn lesson_panel(p: &PanelProps) -> Html {
                 </ul>
             } } }
             { for v.question.as_ref().map(|q| super::question::question(p, q, page.presenter)) }
-            { if v.broken.is_empty() { html! {} } else { html! {
+            { outcomes_line }
+            // With the twin on the stage, each half says what is broken in it.
+            { if v.broken.is_empty() || v.sides.is_some() { html! {} } else { html! {
                 <p class="broken-now" id="lesson-broken" role="status">{ t!(lang, "✗ broken now: {}", v.broken.join(", ")) }</p>
             } } }
         </section>
     }
 }
 
-/// The lesson's expected outcomes, as they stand at this moment of the run.
-pub fn lesson_checks(p: &PanelProps) -> Html {
-    let page = p.page.borrow();
-    let Some(v) = lesson::view(&page) else {
-        return html! {};
-    };
-    if v.checks.is_empty() {
+/// The lesson's expected outcomes, as they stand at this moment of the run: one line under the
+/// caption (on a projector it stays on the screen with the caption), and with the twin on the
+/// stage, which half each is about.
+fn outcomes(v: &lesson::LessonView, lang: crate::lang::Lang) -> Html {
+    if v.checks.is_empty() && v.twin_checks.is_empty() {
         return html! {};
     }
-    let lang = page.lang;
-    let items = v.checks.iter().map(|(what, ok, violation)| {
+    let item = |what: &String, ok: bool, violation: bool| {
         let (class, mark) = match (ok, violation) {
             (true, true) => ("ok violated", "✗ "),
             (true, false) => ("ok", "✓ "),
             _ => ("pending", "… "),
         };
         html! { <li class={class}>{ mark }{ what.clone() }</li> }
-    });
+    };
+    let items = v
+        .checks
+        .iter()
+        .map(|(what, ok, violation)| item(what, *ok, *violation));
+    let twin_items = v
+        .twin_checks
+        .iter()
+        .map(|(what, ok)| item(what, *ok, false));
+    let side = |whose: &str, label: &String| {
+        html! {
+            <span class="side-of">{ whose }{ ", " }<b>{ label.clone() }</b>{ ":" }</span>
+        }
+    };
     html! {
-        <section class="panel checks-panel" aria-label={t!(lang, "Expected outcomes")}>
-            <h2>{ t!(lang, "Expected outcomes") }</h2>
+        <div class="checks-panel outcomes" role="group" aria-label={t!(lang, "Expected outcomes")}>
+            <span class="outcomes-title">{ t!(lang, "Expected outcomes") }</span>
+            { for v.sides.as_ref().map(|(run, _)| side(t!(lang, "This run"), run)) }
             <ul class="checks" id="checks">{ for items }</ul>
-        </section>
+            { for v.sides.as_ref().filter(|_| !v.twin_checks.is_empty()).map(|(_, twin)| html! { <>
+                { side(t!(lang, "Its twin"), twin) }
+                <ul class="checks" id="twin-checks">{ for twin_items }</ul>
+            </> }) }
+        </div>
     }
 }

@@ -3,7 +3,7 @@
 //!
 //! - [`app`]: the root: the frame loop, effects in the browser, the layout; [`keys`]: the keyboard;
 //! - one file per panel: [`controls`], [`lesson`], [`cluster`], [`locks`], [`clients`],
-//!   [`log`], [`spacetime`], [`events`], [`invariants`], [`clocks`], [`switches`], [`compare`],
+//!   [`log`], [`spacetime`], [`events`], [`invariants`], [`clocks`], [`switches`], [`twin`],
 //!   [`dialogs`]; what they share: [`props`]; [`embed`]: the player a course page embeds;
 //! - [`onscreen`]: panels off screen are not drawn during play; [`stage`]: the stage fits the
 //!   screen and what the caption names is brought into view;
@@ -18,7 +18,6 @@ pub mod app;
 pub mod clients;
 pub mod clocks;
 pub mod cluster;
-pub mod compare;
 pub mod controls;
 pub mod dialogs;
 pub mod effects;
@@ -38,6 +37,7 @@ pub mod spacetime;
 pub mod stage;
 pub mod switches;
 pub mod trace;
+pub mod twin;
 pub mod worker;
 
 pub use app::App;

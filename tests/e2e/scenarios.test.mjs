@@ -230,19 +230,28 @@ test('a lesson is fetched as a file when chosen; a file that does not come is a 
   await b.close();
 });
 
-test('side by side: the same seed and script with one switch flipped advance together, differences marked', async () => {
+test('side by side: the same seed and script with one switch flipped advance together on the stage, differences marked', async () => {
   const { page, errors } = await openAt(browser.context, `${url}#scenario=gc-pause`);
   await page.click('#compare-storage_ignores_tokens');
+  await page.waitForSelector('#half-twin');
+  assert.match(await page.locator('#half-run .half-head').textContent(), /fencing on/);
+  assert.match(await page.locator('#half-twin .half-head').textContent(), /fencing off/);
   await page.evaluate(() => window.raftlock.runTo(6_000_000));
-  await page.waitForSelector('#pane-b li.broken');
-  assert.equal(await page.locator('#pane-a li.broken').count(), 0, 'the seed design stays green');
-  assert.match(await page.locator('#pane-b').textContent(), /stale token/);
-  assert.ok(await page.locator('#pane-b li.diff').count() > 0, 'differences are marked');
-  assert.match(await page.locator('#pane-a').textContent(), /A wrote k with token 2: rejected/);
-  assert.match(await page.locator('#pane-b').textContent(), /A wrote k with token 2: accepted/);
+  await page.waitForSelector('#half-twin .verdict.bad');
+  assert.equal(await page.locator('#half-run .verdict.bad').count(), 0, 'the seed design stays green');
+  assert.match(await page.locator('#half-twin .verdict').textContent(), /stale token/);
+  assert.ok(await page.locator('#half-twin li.diff').count() > 0, 'differences are marked');
+  assert.match(await page.locator('#half-run').textContent(), /A wrote k with token 2, rejected/);
+  assert.match(await page.locator('#half-twin').textContent(), /A wrote k with token 2, accepted/);
+  const twin = await page.evaluate(() => window.raftlock.twin());
+  assert.equal(twin.now_us, (await snap(page)).now_us, 'the twin is at the same true time');
   await page.evaluate(() => window.raftlock.seek(1_000_000));
-  await page.waitForFunction(() => !document.querySelector('#pane-b li.broken'));
+  await page.waitForFunction(() => !document.querySelector('#half-twin .verdict.bad'));
+  assert.equal((await page.evaluate(() => window.raftlock.twin())).now_us, 1_000_000);
   console.log('screenshot', await shot(page, 'side-by-side'));
+  await page.click('#hide-twin');
+  await page.waitForSelector('#half-twin', { state: 'detached' });
+  assert.equal(await page.evaluate(() => window.raftlock.twin()), null);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -265,10 +274,10 @@ test('loading a scenario through the handle resets the lesson position and the c
   const { page, errors } = await openAt(browser.context, `${url}#scenario=gc-pause`);
   await page.click('#lesson-next');
   await page.click('#compare-storage_ignores_tokens');
-  assert.equal(await page.locator('.side-by-side').count(), 1);
+  assert.equal(await page.locator('.cluster-panel.twin').count(), 1);
   const doc = fs.readFileSync(path.join(ROOT, 'scenarios/late-expire.json'), 'utf8');
   assert.equal(await page.evaluate((d) => window.raftlock.loadScenario(d), doc), null);
-  await page.waitForSelector('.side-by-side', { state: 'detached' });
+  await page.waitForSelector('.cluster-panel.twin', { state: 'detached' });
   assert.match(await page.locator('#lesson-step').innerText(), /step 0 of/);
   assert.deepEqual(errors, []);
   await page.close();

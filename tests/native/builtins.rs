@@ -105,39 +105,6 @@ fn fuzz_finding_endpoint_n0_is_refused_not_a_panic() {
         .contains("timeline[0].from"));
 }
 
-/// Each "break it" scenario turns its named invariant red (its checks, above); with its
-/// safeguard back on, the same scenario stays green.
-#[test]
-fn break_it_scenarios_stay_green_with_the_safeguard_on() {
-    let mut seen = 0;
-    for name in
-        raftlock::scenario::builtin::names().filter(|n| raftlock::scenario::builtin::is_break_it(n))
-    {
-        let mut sc = raftlock::scenario::builtin::get(name).unwrap();
-        let red = raftlock::run_scenario(&sc, true).unwrap();
-        assert!(
-            !red.violations().is_empty(),
-            "{name}: broken design shows a violation"
-        );
-        sc.switches = Default::default();
-        sc.raft.pre_vote = true;
-        sc.raft.check_quorum = true;
-        sc.raft.commit_by_counting_old_terms = false;
-        for c in &mut sc.clients {
-            // The client's safety margin must cover its clock's drift over the lease (50% of 1 s).
-            c.margin_ms = c.margin_ms.max(600);
-        }
-        let w = raftlock::run_scenario(&sc, true).unwrap();
-        assert!(
-            w.violations().is_empty(),
-            "{name} with the safeguard on: {:?}",
-            w.violations()
-        );
-        seen += 1;
-    }
-    assert_eq!(seen, 10);
-}
-
 /// The hunt finds a violation for each switch within a bounded number of random schedules, and
 /// the shrunk schedule still shows it (figures for the closing note: `raftlock hunt --switch X`).
 #[test]
@@ -464,4 +431,52 @@ fn healthy_leader_not_deposed_allows_a_term_campaigned_for_while_the_leader_was_
         "n3 was deposed after the heal"
     );
     assert_eq!(w.violations().len(), 0, "{:?}", w.violations());
+}
+
+/// Every "Break it" lesson stands beside its safe twin (the same document and seed with the
+/// safeguard on): the twin breaks no invariant from start to end, checked after every event,
+/// the lesson says so in its outcomes, and its last caption states what the safeguard
+/// prevented as a fact checked on the twin (`verdict` above holds every such fact true).
+#[test]
+fn every_break_it_lesson_has_a_safe_twin_that_breaks_nothing_and_ends_on_what_it_prevented() {
+    let mut lessons = 0;
+    for name in raftlock::scenario::builtin::names() {
+        let sc = raftlock::scenario::builtin::get(name).unwrap();
+        let Some(lesson) = &sc.lesson else { continue };
+        if !raftlock::scenario::builtin::is_break_it(name) {
+            continue;
+        }
+        lessons += 1;
+        let red = raftlock::run_scenario(&sc, true).unwrap();
+        assert!(
+            !red.violations().is_empty(),
+            "{name}: the broken design shows a violation"
+        );
+        let (twin, flips) = raftlock::scenario::twin::safe_twin(&sc)
+            .unwrap_or_else(|| panic!("{name}: a Break-it lesson turns a safeguard off"));
+        let mut w = World::new(&twin, true).unwrap();
+        w.check_every_event = true;
+        w.run_until(twin.until_ms * 1000);
+        assert!(
+            w.violations().is_empty(),
+            "{name} with {flips:?} on: {:?}",
+            w.violations()
+        );
+        assert!(
+            lesson
+                .twin_checks
+                .contains(&raftlock::scenario::lesson::Check::NoViolations),
+            "{name}: its outcomes say the twin breaks nothing"
+        );
+        let last = lesson.captions.last().unwrap();
+        assert!(
+            !last.twin_checks.is_empty(),
+            "{name}: the last caption checks the twin"
+        );
+        assert!(
+            last.text.en.contains("twin") && last.text.ru.contains("двойник"),
+            "{name}"
+        );
+    }
+    assert_eq!(lessons, 10, "the ten Break-it lessons");
 }

@@ -309,10 +309,12 @@ pub fn shrink_seed(switches: &[&str], seed: u64) -> Result<Option<Found>, String
             focus: Vec::new(),
             checks: Vec::new(),
             question: None,
+            twin_checks: Vec::new(),
         }],
         checks: vec![super::lesson::Check::Violated {
             invariant: invariant.to_string(),
         }],
+        twin_checks: Vec::new(),
     });
     Ok(Some(Found {
         seed,

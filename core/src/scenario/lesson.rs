@@ -66,6 +66,10 @@ pub struct Caption {
     /// Asked before the caption's moment is played: the student predicts, then watches.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub question: Option<super::question::Question>,
+    /// Facts checked on the safe twin ([`super::twin`]) at the same true time: what the
+    /// safeguard this "Break it" lesson turns off prevents there.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub twin_checks: Vec<Check>,
 }
 
 /// A part of the page a caption can name: `"n2"` (a node), `"leader"` (whoever leads at that
@@ -165,6 +169,9 @@ pub struct Lesson {
     pub captions: Vec<Caption>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub checks: Vec<Check>,
+    /// The expected outcomes on the safe twin ([`super::twin`]), read at the same moments.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub twin_checks: Vec<Check>,
 }
 
 impl Moment {

@@ -12,6 +12,7 @@ pub mod link;
 pub mod question;
 pub mod swarm;
 pub mod switch;
+pub mod twin;
 pub mod walk;
 pub mod wide;
 
@@ -606,8 +607,25 @@ impl Scenario {
         if let Some(l) = &self.lesson {
             check_range("lesson.captions (length)", l.captions.len() as u64, 0, 100)?;
             check_range("lesson.checks (length)", l.checks.len() as u64, 0, 50)?;
+            check_range(
+                "lesson.twin_checks (length)",
+                l.twin_checks.len() as u64,
+                0,
+                50,
+            )?;
+            let twin =
+                !l.twin_checks.is_empty() || l.captions.iter().any(|c| !c.twin_checks.is_empty());
+            if twin && twin::broken_switches(self).is_empty() {
+                return err(
+                    "lesson.twin_checks".to_string(),
+                    both!("twin checks need a safeguard turned off: the safe twin is this document with it on"),
+                );
+            }
             for (j, c) in l.checks.iter().enumerate() {
                 self.validate_check(&format!("lesson.checks[{j}]"), c)?;
+            }
+            for (j, c) in l.twin_checks.iter().enumerate() {
+                self.validate_check(&format!("lesson.twin_checks[{j}]"), c)?;
             }
             for (i, c) in l.captions.iter().enumerate() {
                 if c.at_ms.is_some() == c.on.is_some() {
@@ -630,6 +648,9 @@ impl Scenario {
                 )?;
                 for (j, f) in c.checks.iter().enumerate() {
                     self.validate_check(&format!("lesson.captions[{i}].checks[{j}]"), f)?;
+                }
+                for (j, f) in c.twin_checks.iter().enumerate() {
+                    self.validate_check(&format!("lesson.captions[{i}].twin_checks[{j}]"), f)?;
                 }
                 if let Some(q) = &c.question {
                     let g = format!("lesson.captions[{i}].question");

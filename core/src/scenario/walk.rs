@@ -22,6 +22,11 @@ pub struct Mark {
     pub facts: Vec<bool>,
     /// Each of the caption's question's `checks` (the facts its declared answer stands on).
     pub answer_facts: Vec<bool>,
+    /// Each of the caption's `twin_checks`, read on the safe twin at `t_us`.
+    pub twin_facts: Vec<bool>,
+    /// At the last caption: each of the lesson's `twin_checks` (its expected outcomes on the
+    /// twin); empty elsewhere.
+    pub twin_outcomes: Vec<bool>,
 }
 
 /// Replay the document and note where each caption's moment comes: an `at_ms` caption at that
@@ -52,6 +57,8 @@ enum Seeking {
 pub struct Walker {
     sc: Scenario,
     w: Option<Box<World>>,
+    /// The safe twin, run to each caption's moment, when the lesson checks facts on it.
+    twin: Option<Box<World>>,
     /// The caption looked for, and how.
     i: usize,
     seeking: Option<Seeking>,
@@ -65,10 +72,21 @@ impl Walker {
             w.trace.set_cap(64);
             Box::new(w)
         });
+        let checks_twin = sc.lesson.as_ref().is_some_and(|l| {
+            !l.twin_checks.is_empty() || l.captions.iter().any(|c| !c.twin_checks.is_empty())
+        });
+        let twin = super::twin::safe_twin(sc)
+            .filter(|_| checks_twin)
+            .and_then(|(twin, _)| World::new(&twin, true).ok())
+            .map(|mut w| {
+                w.trace.set_cap(64);
+                Box::new(w)
+            });
         Walker {
             done: sc.lesson.is_none() || w.is_none(),
             sc: sc.clone(),
             w,
+            twin,
             i: 0,
             seeking: None,
             marks: Vec::new(),
@@ -160,6 +178,23 @@ impl Walker {
                 break;
             };
             at(self.i, w);
+            // The twin at the same true time, as the page shows it beside the run.
+            let last = self.i + 1 == lesson.captions.len();
+            let (twin_facts, twin_outcomes) = match self.twin.as_mut() {
+                Some(twin) => {
+                    twin.run_until(w.now_us);
+                    let read = |cs: &[super::lesson::Check]| -> Vec<bool> {
+                        cs.iter().map(|f| f.passed(twin)).collect()
+                    };
+                    let outcomes = if last {
+                        read(&lesson.twin_checks)
+                    } else {
+                        Vec::new()
+                    };
+                    (read(&c.twin_checks), outcomes)
+                }
+                None => (Vec::new(), Vec::new()),
+            };
             self.marks.push(Some(Mark {
                 events: w.stats.events,
                 t_us: w.now_us,
@@ -170,11 +205,14 @@ impl Walker {
                     .iter()
                     .flat_map(|q| q.checks.iter().map(|f| f.passed(w)))
                     .collect(),
+                twin_facts,
+                twin_outcomes,
             }));
             self.i += 1;
         }
-        // The world is no longer needed.
+        // The worlds are no longer needed.
         self.w = None;
+        self.twin = None;
         true
     }
 }
@@ -215,6 +253,14 @@ pub fn verdict(sc: &Scenario, mut at: impl FnMut(usize, &World)) -> Verdict {
                         wrong.push((i + 1, format!("not true there: {}", f.describe())));
                     }
                 }
+                for (f, ok) in c.twin_checks.iter().zip(&m.twin_facts) {
+                    if !ok {
+                        wrong.push((
+                            i + 1,
+                            format!("not true on the safe twin there: {}", f.describe()),
+                        ));
+                    }
+                }
                 if let Some(q) = &c.question {
                     for (f, ok) in q.checks.iter().zip(&m.answer_facts) {
                         if !ok {
@@ -240,6 +286,25 @@ pub fn verdict(sc: &Scenario, mut at: impl FnMut(usize, &World)) -> Verdict {
                 wrong.push((
                     last + 1,
                     format!("the lesson ends here, but not yet: {}", c.describe()),
+                ));
+            }
+        }
+        let twin_outcomes = marks
+            .last()
+            .and_then(|m| m.as_ref())
+            .map(|m| &m.twin_outcomes);
+        for (c, ok) in lesson
+            .twin_checks
+            .iter()
+            .zip(twin_outcomes.into_iter().flatten())
+        {
+            if !ok {
+                wrong.push((
+                    last + 1,
+                    format!(
+                        "the lesson ends here, but not yet on the safe twin: {}",
+                        c.describe()
+                    ),
                 ));
             }
         }

@@ -170,7 +170,11 @@ impl Run {
             if show_state {
                 println!();
             }
-            let facts: usize = lesson.captions.iter().map(|c| c.checks.len()).sum();
+            let facts: usize = lesson
+                .captions
+                .iter()
+                .map(|c| c.checks.len() + c.twin_checks.len())
+                .sum();
             println!(
                 "captions        {} with {facts} fact(s): {}",
                 lesson.captions.len(),

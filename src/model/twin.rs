@@ -1,0 +1,304 @@
+//! The safe twin beside the run: the same document and seed with one safeguard the other way,
+//! at the same true time. A "Break it" lesson that checks facts on its twin shows it from the
+//! start; *Compare side by side* in free play opens one for any switch. The twin follows the
+//! run's document (an action recorded in the run rebuilds it) and its moment (back at once, a
+//! seek from its snapshots; forward in slices with the page's jobs).
+
+use super::job::SLICE_EVENTS;
+use super::text::{fmt_us, invariant_label};
+use crate::check::Invariant;
+use crate::lang::{t, Lang};
+use crate::playground::Playground;
+use crate::scenario::switch::Switch;
+use crate::scenario::twin::{broken_switches, flipped};
+use crate::scenario::Scenario;
+use crate::sim::World;
+
+pub struct Twin {
+    /// The twin's run: the run's document with `flips` turned the other way.
+    pub pg: Playground,
+    /// The switches the twin has the other way.
+    pub flips: Vec<Switch>,
+}
+
+impl Twin {
+    /// The twin of `main` with `flips` the other way (a document that cannot run is the
+    /// error's words).
+    pub fn new(main: &Scenario, flips: Vec<Switch>, lang: Lang) -> Result<Twin, String> {
+        let pg = Playground::new(flipped(main, &flips)).map_err(|e| e.words(lang))?;
+        Ok(Twin { pg, flips })
+    }
+
+    /// The twin a lesson shows from its start: one whose lesson checks facts on its safe twin.
+    pub fn of_lesson(main: &Scenario) -> Option<Twin> {
+        let lesson = main.lesson.as_ref()?;
+        let checks_twin = !lesson.twin_checks.is_empty()
+            || lesson.captions.iter().any(|c| !c.twin_checks.is_empty());
+        let flips = broken_switches(main);
+        (checks_twin && !flips.is_empty())
+            .then(|| Twin::new(main, flips, Lang::En).ok())
+            .flatten()
+    }
+
+    /// Start again if the run's document changed (an action recorded, a switch turned).
+    pub fn follow(&mut self, main: &Scenario) {
+        let doc = flipped(main, &self.flips);
+        if doc != self.pg.scenario {
+            if let Ok(pg) = Playground::new(doc) {
+                self.pg = pg;
+            }
+        }
+    }
+
+    /// Back to `t_us` at once if the twin is past it (the run went back).
+    pub fn sync_back(&mut self, t_us: u64) {
+        if self.pg.now_us() > t_us {
+            self.pg.seek(t_us);
+        }
+    }
+
+    /// Whether the twin is behind `t_us`.
+    pub fn lags(&self, t_us: u64) -> bool {
+        self.pg.now_us() < t_us.min(self.pg.end_us())
+    }
+
+    /// Catch up toward `t_us` until done or `out_of_time` says stop. Returns whether it is there.
+    pub fn catch_up(&mut self, t_us: u64, out_of_time: &dyn Fn() -> bool) -> bool {
+        loop {
+            if self.pg.advance_bounded(t_us, SLICE_EVENTS).0 {
+                return true;
+            }
+            if out_of_time() {
+                return false;
+            }
+        }
+    }
+
+    /// Whether `sc` has every one of the twin's switches safe (its safeguards on).
+    fn is_safe(&self, sc: &Scenario) -> bool {
+        let broken = broken_switches(sc);
+        self.flips.iter().all(|s| !broken.contains(s))
+    }
+}
+
+/// One half of the stage: which run, its safeguards in words, what is broken in it, and the
+/// lines that tell it from the other half.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HalfView {
+    /// "fencing off" / "fencing on".
+    pub label: String,
+    /// Every flipped safeguard is on in this half.
+    pub safe: bool,
+    /// Whether this half is the run itself (the other is its twin).
+    pub is_run: bool,
+    /// The invariants broken so far, in words.
+    pub broken: Vec<String>,
+    /// (kind: "broken", "lock" or "write"; text; not in the other half).
+    pub lines: Vec<(&'static str, String, bool)>,
+}
+
+/// The two halves, the run's first; `None` without a twin.
+pub fn view(page: &super::Page) -> Option<[HalfView; 2]> {
+    let twin = page.twin.as_ref()?;
+    let lang = page.lang;
+    let (a, b) = (&page.pg, &twin.pg);
+    let (la, lb) = (lines(&a.world, lang), lines(&b.world, lang));
+    let half = |pg: &Playground,
+                mine: &[(&'static str, String)],
+                other: &[(&'static str, String)],
+                is_run: bool| {
+        let safe = twin.is_safe(&pg.scenario);
+        HalfView {
+            label: twin
+                .flips
+                .iter()
+                .map(|s| safeguard_words(*s, !broken_switches(&pg.scenario).contains(s), lang))
+                .collect::<Vec<_>>()
+                .join(", "),
+            safe,
+            is_run,
+            broken: broken_invariants(&pg.world)
+                .into_iter()
+                .map(|i| invariant_label(i, lang))
+                .collect(),
+            lines: mine
+                .iter()
+                .map(|(kind, text)| (*kind, text.clone(), !other.iter().any(|(_, o)| o == text)))
+                .collect(),
+        }
+    };
+    Some([half(a, &la, &lb, true), half(b, &lb, &la, false)])
+}
+
+pub fn broken_invariants(w: &World) -> Vec<Invariant> {
+    crate::check::INVARIANTS
+        .into_iter()
+        .filter(|n| w.checker().broken.get(n).is_some_and(|k| *k > 0))
+        .collect()
+}
+
+/// What a half lists under its cluster: the locks the leader's table holds and the latest
+/// storage writes (what two runs of a "Break it" lesson differ in).
+fn lines(w: &World, lang: Lang) -> Vec<(&'static str, String)> {
+    let mut v = Vec::new();
+    let table = w
+        .leader()
+        .and_then(|l| w.nodes[l].server())
+        .or_else(|| (0..w.n).find_map(|i| w.nodes[i].server()));
+    if let Some(s) = table {
+        for (k, l) in &s.machine.locks {
+            v.push((
+                "lock",
+                t!(
+                    lang,
+                    "{k} held by {holder} with token {token}",
+                    holder = l.holder.map_or("—".into(), |c| w.client_name(c)),
+                    token = l.token
+                ),
+            ));
+        }
+    }
+    for x in w.storage.writes.iter().rev().take(2) {
+        let (client, key, token) = (w.client_name(x.client), &x.key, x.token);
+        let at = fmt_us(x.t_us as i64, lang);
+        v.push((
+            "write",
+            if x.accepted {
+                t!(
+                    lang,
+                    "{at}: {client} wrote {key} with token {token}, accepted"
+                )
+            } else {
+                t!(
+                    lang,
+                    "{at}: {client} wrote {key} with token {token}, rejected"
+                )
+            },
+        ));
+    }
+    v
+}
+
+/// A safeguard's state in words, as each half of the stage is labelled.
+pub fn safeguard_words(s: Switch, on: bool, lang: Lang) -> String {
+    let name = match s {
+        Switch::ExpireIgnoresToken => t!(lang, "Expire's token check"),
+        Switch::FollowersDeleteOnCountdown => t!(lang, "deleting only by a committed Expire"),
+        Switch::TokenFromLeaderCounter => t!(lang, "log-index tokens"),
+        Switch::NoGhostRelease => t!(lang, "ghost-lock release"),
+        Switch::StorageIgnoresTokens => t!(lang, "fencing"),
+        Switch::ReleaseWithoutHolderCheck => t!(lang, "the holder check"),
+        Switch::ReleaseWithToken => t!(lang, "a plain Release"),
+        Switch::NoPreVote => t!(lang, "pre-vote"),
+        Switch::NoCheckQuorum => t!(lang, "check-quorum"),
+        Switch::CommitByCountingOldTerms => t!(lang, "the Figure 8 rule"),
+        Switch::ClientNoMargin => t!(lang, "a margin for the client's drift"),
+    };
+    if on {
+        t!(lang, "{name} on")
+    } else {
+        t!(lang, "{name} off")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Command, Page};
+    use crate::scenario::builtin;
+
+    /// Run to `t_us` (on past the moments where an invariant turns red).
+    fn run_to(p: &mut Page, t_us: u64) {
+        while p.pg.now_us() < t_us {
+            p.apply(Command::RunTo(t_us));
+            p.finish_jobs();
+        }
+    }
+
+    fn lesson_page(name: &str) -> Page {
+        let mut p = Page::new(Playground::new(builtin::get("gc-pause").unwrap()).unwrap());
+        p.apply(Command::LoadJson(builtin::get(name).unwrap().to_json()));
+        p.finish_jobs();
+        p
+    }
+
+    #[test]
+    fn a_break_it_lesson_opens_with_its_safe_twin_labelled_in_words() {
+        let p = lesson_page("gc-pause-no-fencing");
+        let [a, b] = view(&p).expect("a twin");
+        assert_eq!(
+            (a.label.as_str(), a.safe, a.is_run),
+            ("fencing off", false, true)
+        );
+        assert_eq!(
+            (b.label.as_str(), b.safe, b.is_run),
+            ("fencing on", true, false)
+        );
+    }
+
+    #[test]
+    fn a_lesson_without_twin_checks_has_no_twin() {
+        // isolated-old-leader turns check-quorum off to show the old leader, but is no "Break it".
+        assert!(lesson_page("isolated-old-leader").twin.is_none());
+        assert!(lesson_page("gc-pause").twin.is_none());
+    }
+
+    #[test]
+    fn the_twin_moves_with_the_run_forward_and_back() {
+        let mut p = lesson_page("break-token-counter");
+        run_to(&mut p, 3_000_000);
+        assert_eq!(p.twin.as_ref().unwrap().pg.now_us(), 3_000_000);
+        p.apply(Command::Seek(1_000_000));
+        assert_eq!(
+            p.twin.as_ref().unwrap().pg.now_us(),
+            1_000_000,
+            "back at once"
+        );
+    }
+
+    #[test]
+    fn at_the_end_of_break_token_counter_the_twin_breaks_nothing_and_differs_in_the_token() {
+        let mut p = lesson_page("break-token-counter");
+        run_to(&mut p, 3_200_000);
+        let [a, b] = view(&p).unwrap();
+        assert!(
+            a.broken.iter().any(|x| x.contains("tokens")),
+            "{:?}",
+            a.broken
+        );
+        assert!(b.broken.is_empty(), "{:?}", b.broken);
+        assert!(
+            a.lines.iter().any(|(_, _, differs)| *differs),
+            "{:?}",
+            a.lines
+        );
+    }
+
+    #[test]
+    fn an_action_in_the_run_is_replayed_in_its_twin() {
+        let mut p = lesson_page("gc-pause-no-fencing");
+        run_to(&mut p, 1_000_000);
+        p.apply(Command::Act(crate::scenario::Action::Crash { node: 1 }));
+        p.finish_jobs();
+        let t = p.twin.as_ref().unwrap();
+        assert_eq!(t.pg.scenario.timeline, p.pg.scenario.timeline);
+        assert!(
+            t.pg.world.nodes[0].server().is_none(),
+            "n1 is down in the twin too"
+        );
+    }
+
+    #[test]
+    fn compare_opens_a_twin_for_a_switch_and_closes_it() {
+        let mut p = Page::new(Playground::new(crate::model::default_scenario()).unwrap());
+        p.apply(Command::Compare(Some("storage_ignores_tokens")));
+        let [a, b] = view(&p).unwrap();
+        assert_eq!(
+            (a.label.as_str(), b.label.as_str()),
+            ("fencing on", "fencing off")
+        );
+        assert!(a.safe && !b.safe);
+        p.apply(Command::Compare(None));
+        assert!(view(&p).is_none());
+    }
+}
