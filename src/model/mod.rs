@@ -456,6 +456,7 @@ impl Page {
 
     /// A page whose long work (a lesson's walk, a far moment) goes in slices timed by `clock`.
     pub fn with_clock(pg: Playground, clock: Rc<dyn Fn() -> f64>) -> Page {
+        let twin = twin::Twin::of_lesson(&pg.scenario);
         let mut page = Page {
             pg,
             playing: false,
@@ -470,7 +471,7 @@ impl Page {
             share_url: None,
             log_from: None,
             history: None,
-            twin: None,
+            twin,
             hunt: None,
             raft_draft: None,
             lesson: lesson::LessonTrack::default(),

@@ -9,6 +9,7 @@ use super::text::{fmt_us, invariant_label};
 use crate::check::Invariant;
 use crate::lang::{t, Lang};
 use crate::playground::Playground;
+use crate::raft::Role;
 use crate::scenario::switch::Switch;
 use crate::scenario::twin::{broken_switches, flipped};
 use crate::scenario::Scenario;
@@ -93,7 +94,7 @@ pub struct HalfView {
     pub is_run: bool,
     /// The invariants broken so far, in words.
     pub broken: Vec<String>,
-    /// (kind: "broken", "lock" or "write"; text; not in the other half).
+    /// (kind: "leader", "lock" or "write"; text; not in the other half), what differs first.
     pub lines: Vec<(&'static str, String, bool)>,
 }
 
@@ -121,10 +122,17 @@ pub fn view(page: &super::Page) -> Option<[HalfView; 2]> {
                 .into_iter()
                 .map(|i| invariant_label(i, lang))
                 .collect(),
-            lines: mine
-                .iter()
-                .map(|(kind, text)| (*kind, text.clone(), !other.iter().any(|(_, o)| o == text)))
-                .collect(),
+            lines: {
+                // What differs first: a half shows a few lines.
+                let mut lines: Vec<_> = mine
+                    .iter()
+                    .map(|(kind, text)| {
+                        (*kind, text.clone(), !other.iter().any(|(_, o)| o == text))
+                    })
+                    .collect();
+                lines.sort_by_key(|l| !l.2);
+                lines
+            },
         }
     };
     Some([half(a, &la, &lb, true), half(b, &lb, &la, false)])
@@ -137,10 +145,27 @@ pub fn broken_invariants(w: &World) -> Vec<Invariant> {
         .collect()
 }
 
-/// What a half lists under its cluster: the locks the leader's table holds and the latest
-/// storage writes (what two runs of a "Break it" lesson differ in).
+/// What a half lists under its cluster: who leads, the locks the leader's table holds and the
+/// latest storage writes (what two runs of a "Break it" lesson differ in).
 fn lines(w: &World, lang: Lang) -> Vec<(&'static str, String)> {
     let mut v = Vec::new();
+    // Every node that believes it leads (two, where one was cut off without check-quorum).
+    for i in 0..w.n {
+        if let Some(s) = w.nodes[i]
+            .server()
+            .filter(|s| s.raft.role() == Role::Leader)
+        {
+            v.push((
+                "leader",
+                t!(
+                    lang,
+                    "n{n} leads term {term}",
+                    n = i + 1,
+                    term = s.raft.term()
+                ),
+            ));
+        }
+    }
     let table = w
         .leader()
         .and_then(|l| w.nodes[l].server())
@@ -233,6 +258,37 @@ mod tests {
         assert_eq!(
             (b.label.as_str(), b.safe, b.is_run),
             ("fencing on", true, false)
+        );
+    }
+
+    #[test]
+    fn a_page_opened_on_a_break_it_lesson_has_its_twin_from_the_start() {
+        // A share link or the first load makes the page with the run it opens on.
+        let p = Page::new(Playground::new(builtin::get("break-token-counter").unwrap()).unwrap());
+        assert!(p.twin.is_some());
+    }
+
+    #[test]
+    fn a_second_leader_is_marked_on_the_half_that_has_it() {
+        let mut p = lesson_page("break-no-check-quorum");
+        run_to(&mut p, 2_000_000);
+        let [a, b] = view(&p).unwrap();
+        let leaders = |h: &HalfView| -> Vec<(String, bool)> {
+            h.lines
+                .iter()
+                .filter(|l| l.0 == "leader")
+                .map(|l| (l.1.clone(), l.2))
+                .collect()
+        };
+        assert!(
+            leaders(&a).contains(&("n2 leads term 1".into(), true)),
+            "{:?}",
+            a.lines
+        );
+        assert!(
+            !leaders(&b).iter().any(|(l, _)| l == "n2 leads term 1"),
+            "{:?}",
+            b.lines
         );
     }
 

@@ -74,10 +74,19 @@ pub fn page(page: &crate::model::Page, props: impl Fn(u64) -> PanelProps) -> Htm
             { panel(dialogs::banners, props(settled)) }
             { panel(dialogs::progress, props(v + page.job_tick)) }
             { if page.in_lesson() { panel(lesson::lesson_panel, props(v)) } else { html! {} } }
-            <div class="embed-stage">
-                <section class="panel cluster-panel" aria-label={t!(page.lang, "Cluster")}>
-                    { panel(cluster::cluster, props(v)) }
-                </section>
+            <div class={classes!("embed-stage", page.twin.is_some().then_some("with-twin"))}>
+                { if page.twin.is_some() { html! {
+                    <section class="panel cluster-panel twin" aria-label={t!(page.lang, "The run and its safe twin")}>
+                        <div class="halves">
+                            { panel(super::twin::run_half, props(v)) }
+                            { panel(super::twin::twin_half, props(v)) }
+                        </div>
+                    </section>
+                } } else { html! {
+                    <section class="panel cluster-panel" aria-label={t!(page.lang, "Cluster")}>
+                        { panel(cluster::cluster, props(v)) }
+                    </section>
+                } } }
                 <div class="side">{ panel(side, props(v)) }</div>
             </div>
         </div>

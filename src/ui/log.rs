@@ -128,14 +128,19 @@ pub fn log_focus(p: &PanelProps) -> Html {
             _ => (None, None),
         };
         let Some(e) = log.and_then(|l| l.entry(at)) else {
-            let gone = log.is_some_and(|l| at <= l.start());
-            return html! { <td class="none">{ if gone { t!(lang, "in its snapshot") } else { "—" } }</td> };
+            // Compacted into the node's snapshot: the log's grey "snap".
+            if log.is_some_and(|l| at <= l.start()) {
+                return html! { <td class="entry compacted" title={t!(lang, "in its snapshot")}><span class="meta">{ t!(lang, "snap") }</span></td> };
+            }
+            return html! { <td class="none">{ "—" }</td> };
         };
-        let text = match e.cmd.as_ref().map(|c| &c.op) {
-            None => "no-op".to_string(),
-            Some(LockOp::Grant { key, lease_ms }) => t!(lang, "Grant {key} {lease_ms}ms"),
-            Some(LockOp::Release { key, .. }) => format!("Release {key}"),
-            Some(LockOp::Expire { key, token }) => format!("Expire {key}·{token}"),
+        let (kind, text) = match e.cmd.as_ref().map(|c| &c.op) {
+            None => ("noop", "no-op".to_string()),
+            Some(LockOp::Grant { key, lease_ms }) => {
+                ("grant", t!(lang, "Grant {key} {lease_ms}ms"))
+            }
+            Some(LockOp::Release { key, .. }) => ("release", format!("Release {key}")),
+            Some(LockOp::Expire { key, token }) => ("expire", format!("Expire {key}·{token}")),
         };
         let result = server.and_then(|s| s.result_at(at)).map(|r| match r {
             ApplyResult::Granted { token } => format!("Granted{{{token}}}"),
@@ -160,10 +165,12 @@ pub fn log_focus(p: &PanelProps) -> Html {
             n = i + 1,
             term = e.term
         );
+        // The log's own styles (its colours by kind and term, solid, dotted ◦, dashed ⋯), and
+        // the entry's term, on which Figure 8 and the stale leaders turn.
         html! {
-            <td class={class} title={title}>
+            <td class={classes!("entry", kind, class, format!("t{}", e.term % 6))} title={title}>
                 <span class="txt">{ text }</span>
-                <span class="res">{ result.unwrap_or_else(|| mark.into()) }</span>
+                <span class="meta">{ t!(lang, "term {term}", term = e.term) }{ if mark.is_empty() || class == "committed" { String::new() } else { format!(" {mark}") } }{ result.map(|r| format!(" · {r}")).unwrap_or_default() }</span>
             </td>
         }
     };

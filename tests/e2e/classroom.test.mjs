@@ -70,12 +70,16 @@ async function focusVisibility(page) {
       if (table.closest('details:not([open])')) continue;
       const r = table.getBoundingClientRect();
       if (r.width === 0 || r.height === 0) continue;
-      const head = table.tHead;
-      if (!head) continue;
-      if (!visible(head)) { missing.push(`${table.className || 'table'} header`); continue; }
-      const h = head.getBoundingClientRect();
-      const top = document.elementFromPoint(h.left + h.width / 2, h.top + h.height / 2);
-      if (!top || !head.contains(top)) missing.push(`${table.className || 'table'} header covered`);
+      // The header's cells (they stick to the top of a scrolled column; the row box does not).
+      const cells = [...(table.tHead?.rows[0]?.cells ?? [])];
+      if (!cells.length) continue;
+      if (!cells.every(visible)) { missing.push(`${table.className || 'table'} header`); continue; }
+      const covered = cells.some((c) => {
+        const h = c.getBoundingClientRect();
+        const top = document.elementFromPoint(h.left + h.width / 2, h.top + h.height / 2);
+        return !top || !c.contains(top);
+      });
+      if (covered) missing.push(`${table.className || 'table'} header covered`);
     }
     return { pos: l.pos, missing };
   });
@@ -137,6 +141,8 @@ async function overlaps(page) {
     };
     for (const el of document.querySelectorAll('body *')) {
       if (el.closest('.msgs, option, select, script, style, title, .overlay')) continue;
+      // A folded panel's content is not drawn (its last layout may linger).
+      if (el.closest('details:not([open]) > :not(summary)')) continue;
       const texts = [...el.childNodes].filter((n) => n.nodeType === 3 && n.textContent.trim());
       if (!texts.length) continue;
       const s = getComputedStyle(el);
