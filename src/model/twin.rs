@@ -293,6 +293,18 @@ mod tests {
     }
 
     #[test]
+    fn turning_the_safeguard_back_on_in_a_break_it_lesson_leaves_one_cluster() {
+        let mut p = lesson_page("break-token-counter");
+        p.apply(Command::Edit(crate::model::edit::Edit::Switch(
+            "token_from_leader_counter",
+            false,
+        )));
+        assert!(p.error.is_none(), "{:?}", p.error);
+        assert!(p.twin.is_none());
+        assert!(!p.pg.scenario.switches.token_from_leader_counter);
+    }
+
+    #[test]
     fn a_lesson_without_twin_checks_has_no_twin() {
         // isolated-old-leader turns check-quorum off to show the old leader, but is no "Break it".
         assert!(lesson_page("isolated-old-leader").twin.is_none());

@@ -43,6 +43,8 @@ async function focusVisibility(page) {
       ...f.keys.map((k) => `#lock-row-${k}`),
       ...(f.log.length ? ['#log-focus'] : []),
       '#caption', 'svg.cluster',
+      // A Break-it lesson's twin, beside the run.
+      ...(document.querySelector('#half-twin') ? ['#half-run', '#half-twin'] : []),
     ];
     const visible = (el) => {
       const r = el.getBoundingClientRect();

@@ -613,14 +613,6 @@ impl Scenario {
                 0,
                 50,
             )?;
-            let twin =
-                !l.twin_checks.is_empty() || l.captions.iter().any(|c| !c.twin_checks.is_empty());
-            if twin && twin::broken_switches(self).is_empty() {
-                return err(
-                    "lesson.twin_checks".to_string(),
-                    both!("twin checks need a safeguard turned off: the safe twin is this document with it on"),
-                );
-            }
             for (j, c) in l.checks.iter().enumerate() {
                 self.validate_check(&format!("lesson.checks[{j}]"), c)?;
             }

@@ -325,6 +325,26 @@ mod tests {
     }
 
     #[test]
+    fn a_twin_fact_is_read_on_the_safe_twin_at_the_captions_moment() {
+        let mut sc = crate::scenario::builtin::get("gc-pause-no-fencing").unwrap();
+        assert!(verdict(&sc, |_, _| {}).wrong.is_empty());
+        // With fencing off A's late write is accepted; on the twin it is rejected.
+        let lesson = sc.lesson.as_mut().unwrap();
+        let last = lesson.captions.last_mut().unwrap();
+        last.twin_checks = vec![Check::WriteAccepted { client: "A".into() }];
+        lesson.twin_checks.push(Check::Violated {
+            invariant: "storage_accepts_stale_token".into(),
+        });
+        let wrong = verdict(&sc, |_, _| {}).wrong;
+        assert_eq!(wrong.len(), 2, "{wrong:?}");
+        assert!(
+            wrong[0].1.contains("not true on the safe twin there"),
+            "{wrong:?}"
+        );
+        assert!(wrong[1].1.contains("not yet on the safe twin"), "{wrong:?}");
+    }
+
+    #[test]
     fn a_walk_in_slices_finds_the_marks_of_a_walk_in_one_go() {
         for name in crate::scenario::builtin::names() {
             let sc = crate::scenario::builtin::get(name).unwrap();
