@@ -220,7 +220,22 @@ pub fn view(page: &super::Page) -> Option<LessonView> {
             .checks
             .iter()
             .map(|c| {
-                let mut what = c.describe_in(lang);
+                let mut what = match c {
+                    // The invariant in words, as the stage names it.
+                    crate::scenario::lesson::Check::Violated { invariant } => {
+                        crate::check::Invariant::from_name(invariant).map_or_else(
+                            || c.describe_in(lang),
+                            |i| {
+                                t!(
+                                    lang,
+                                    "violated: {label}",
+                                    label = super::text::invariant_label(i, lang)
+                                )
+                            },
+                        )
+                    }
+                    _ => c.describe_in(lang),
+                };
                 if matches!(c, crate::scenario::lesson::Check::NoViolations)
                     && !unchecked.is_empty()
                 {

@@ -5,7 +5,7 @@
 //! seek from its snapshots; forward in slices with the page's jobs).
 
 use super::job::SLICE_EVENTS;
-use super::text::{fmt_us, invariant_label};
+use super::text::{invariant_label, node_state_words};
 use crate::check::Invariant;
 use crate::lang::{t, Lang};
 use crate::playground::Playground;
@@ -102,13 +102,21 @@ pub struct HalfView {
 pub fn view(page: &super::Page) -> Option<[HalfView; 2]> {
     let twin = page.twin.as_ref()?;
     let lang = page.lang;
+    let focus = super::focus::current(page);
     let (a, b) = (&page.pg, &twin.pg);
-    let (la, lb) = (lines(&a.world, lang), lines(&b.world, lang));
-    let half = |pg: &Playground,
-                mine: &[(&'static str, String)],
-                other: &[(&'static str, String)],
-                is_run: bool| {
+    let fa = facts(&a.world, &b.world, &focus, lang);
+    let fb = facts(&b.world, &a.world, &focus, lang);
+    let half = |pg: &Playground, mine: &[Fact], other: &[Fact], is_run: bool| {
         let safe = twin.is_safe(&pg.scenario);
+        // What differs first: a half shows a few lines.
+        let mut lines: Vec<_> = mine
+            .iter()
+            .map(|f| {
+                let same = other.iter().any(|o| o.key == f.key && o.text == f.text);
+                (f.kind, f.text.clone(), !same)
+            })
+            .collect();
+        lines.sort_by_key(|l| !l.2);
         HalfView {
             label: twin
                 .flips
@@ -122,20 +130,10 @@ pub fn view(page: &super::Page) -> Option<[HalfView; 2]> {
                 .into_iter()
                 .map(|i| invariant_label(i, lang))
                 .collect(),
-            lines: {
-                // What differs first: a half shows a few lines.
-                let mut lines: Vec<_> = mine
-                    .iter()
-                    .map(|(kind, text)| {
-                        (*kind, text.clone(), !other.iter().any(|(_, o)| o == text))
-                    })
-                    .collect();
-                lines.sort_by_key(|l| !l.2);
-                lines
-            },
+            lines,
         }
     };
-    Some([half(a, &la, &lb, true), half(b, &lb, &la, false)])
+    Some([half(a, &fa, &fb, true), half(b, &fb, &fa, false)])
 }
 
 pub fn broken_invariants(w: &World) -> Vec<Invariant> {
@@ -145,61 +143,135 @@ pub fn broken_invariants(w: &World) -> Vec<Invariant> {
         .collect()
 }
 
-/// What a half lists under its cluster: who leads, the locks the leader's table holds and the
-/// latest storage writes (what two runs of a "Break it" lesson differ in).
-fn lines(w: &World, lang: Lang) -> Vec<(&'static str, String)> {
+/// One thing a half says, keyed so that the two halves' words on the same thing pair up: a
+/// line is marked ≠ when the other half says something else about it, or nothing.
+struct Fact {
+    kind: &'static str,
+    key: String,
+    text: String,
+}
+
+/// What a half lists under its cluster: who leads (or that none does), each key's lock in the
+/// leader's table (free where the other half holds it), what the caption names (a node's role,
+/// term and table; what a client believes) and the latest storage writes, without their times
+/// (the same write a few microseconds apart is the same write).
+fn facts(w: &World, other: &World, focus: &super::focus::FocusSet, lang: Lang) -> Vec<Fact> {
     let mut v = Vec::new();
+    let mut fact = |kind, key: String, text: String| v.push(Fact { kind, key, text });
     // Every node that believes it leads (two, where one was cut off without check-quorum).
-    for i in 0..w.n {
-        if let Some(s) = w.nodes[i]
-            .server()
-            .filter(|s| s.raft.role() == Role::Leader)
-        {
-            v.push((
-                "leader",
+    let leaders: Vec<String> = (0..w.n)
+        .filter_map(|i| {
+            let s = w.nodes[i]
+                .server()
+                .filter(|s| s.raft.role() == Role::Leader)?;
+            Some(t!(
+                lang,
+                "n{n} leads term {term}",
+                n = i + 1,
+                term = s.raft.term()
+            ))
+        })
+        .collect();
+    let leaders = if leaders.is_empty() {
+        t!(lang, "no leader").to_string()
+    } else {
+        leaders.join(", ")
+    };
+    fact("leader", "leader".into(), leaders);
+    let table = |w: &World| {
+        w.leader()
+            .and_then(|l| w.nodes[l].server())
+            .or_else(|| (0..w.n).find_map(|i| w.nodes[i].server()))
+            .map(|s| s.machine.locks.clone())
+            .unwrap_or_default()
+    };
+    let (mine, theirs) = (table(w), table(other));
+    for k in mine
+        .keys()
+        .chain(theirs.keys().filter(|k| !mine.contains_key(*k)))
+    {
+        let text = match mine.get(k) {
+            Some(l) => t!(
+                lang,
+                "{k} held by {holder} with token {token}",
+                holder = l.holder.map_or("—".into(), |c| w.client_name(c)),
+                token = l.token
+            ),
+            None => t!(lang, "{k}: free"),
+        };
+        fact("lock", format!("lock:{k}"), text);
+    }
+    for &i in focus.nodes.iter().take(2).filter(|i| **i < w.n) {
+        let slot = &w.nodes[i];
+        let text = match slot.server() {
+            None => t!(lang, "n{n}: crashed", n = i + 1),
+            Some(s) => {
+                let locks = s
+                    .machine
+                    .locks
+                    .iter()
+                    .map(|(k, l)| {
+                        format!(
+                            "{k}: {}#{}",
+                            l.holder.map_or("—".into(), |c| w.client_name(c)),
+                            l.token
+                        )
+                    })
+                    .collect::<Vec<_>>();
+                let role = node_state_words(
+                    if slot.paused {
+                        "paused"
+                    } else {
+                        s.raft.role().name()
+                    },
+                    lang,
+                );
+                let table = if locks.is_empty() {
+                    t!(lang, "no locks").to_string()
+                } else {
+                    locks.join(", ")
+                };
                 t!(
                     lang,
-                    "n{n} leads term {term}",
+                    "n{n}: {role} of term {term}; {table}",
                     n = i + 1,
                     term = s.raft.term()
-                ),
-            ));
-        }
+                )
+            }
+        };
+        fact("node", format!("node:{i}"), text);
     }
-    let table = w
-        .leader()
-        .and_then(|l| w.nodes[l].server())
-        .or_else(|| (0..w.n).find_map(|i| w.nodes[i].server()));
-    if let Some(s) = table {
-        for (k, l) in &s.machine.locks {
-            v.push((
-                "lock",
-                t!(
-                    lang,
-                    "{k} held by {holder} with token {token}",
-                    holder = l.holder.map_or("—".into(), |c| w.client_name(c)),
-                    token = l.token
-                ),
-            ));
-        }
+    for name in focus.clients.iter().take(2) {
+        let Some(slot) = w.clients.iter().find(|c| &c.client.cfg.name == name) else {
+            continue;
+        };
+        let local = slot.clock.local_at(w.now_us);
+        let held: Vec<String> = slot
+            .client
+            .held
+            .iter()
+            .filter(|(_, h)| h.until_local_us > local)
+            .map(|(k, h)| format!("{k} #{}", h.token))
+            .collect();
+        let text = if held.is_empty() {
+            t!(lang, "{name} believes it holds nothing")
+        } else {
+            t!(
+                lang,
+                "{name} believes it holds {keys}",
+                keys = held.join(", ")
+            )
+        };
+        fact("client", format!("client:{name}"), text);
     }
     for x in w.storage.writes.iter().rev().take(2) {
         let (client, key, token) = (w.client_name(x.client), &x.key, x.token);
-        let at = fmt_us(x.t_us as i64, lang);
-        v.push((
-            "write",
-            if x.accepted {
-                t!(
-                    lang,
-                    "{at}: {client} wrote {key} with token {token}, accepted"
-                )
-            } else {
-                t!(
-                    lang,
-                    "{at}: {client} wrote {key} with token {token}, rejected"
-                )
-            },
-        ));
+        let text = if x.accepted {
+            t!(lang, "{client} wrote {key} with token {token}: accepted")
+        } else {
+            t!(lang, "{client} wrote {key} with token {token}: rejected")
+        };
+        fact("write", format!("write:{client}:{key}:{token}"), text);
     }
     v
 }
@@ -208,7 +280,7 @@ fn lines(w: &World, lang: Lang) -> Vec<(&'static str, String)> {
 pub fn safeguard_words(s: Switch, on: bool, lang: Lang) -> String {
     let name = match s {
         Switch::ExpireIgnoresToken => t!(lang, "Expire's token check"),
-        Switch::FollowersDeleteOnCountdown => t!(lang, "deleting only by a committed Expire"),
+        Switch::FollowersDeleteOnCountdown => t!(lang, "log-only deletion"),
         Switch::TokenFromLeaderCounter => t!(lang, "log-index tokens"),
         Switch::NoGhostRelease => t!(lang, "ghost-lock release"),
         Switch::StorageIgnoresTokens => t!(lang, "fencing"),
@@ -273,23 +345,13 @@ mod tests {
         let mut p = lesson_page("break-no-check-quorum");
         run_to(&mut p, 2_000_000);
         let [a, b] = view(&p).unwrap();
-        let leaders = |h: &HalfView| -> Vec<(String, bool)> {
-            h.lines
-                .iter()
-                .filter(|l| l.0 == "leader")
-                .map(|l| (l.1.clone(), l.2))
-                .collect()
-        };
+        let leader = |h: &HalfView| h.lines.iter().find(|l| l.0 == "leader").cloned().unwrap();
+        let (la, lb) = (leader(&a), leader(&b));
         assert!(
-            leaders(&a).contains(&("n2 leads term 1".into(), true)),
-            "{:?}",
-            a.lines
+            la.1.contains("n2 leads term 1") && la.1.contains("n5 leads term 2") && la.2,
+            "{la:?}"
         );
-        assert!(
-            !leaders(&b).iter().any(|(l, _)| l == "n2 leads term 1"),
-            "{:?}",
-            b.lines
-        );
+        assert!(!lb.1.contains("n2 leads") && lb.2, "{lb:?}");
     }
 
     #[test]

@@ -5,11 +5,12 @@
 use super::props::{Draw, Panel, PanelProps, Shared};
 use super::{
     clients, clocks, cluster, controls, dialogs, embed, events, invariants, lesson, locks, log,
-    spacetime, switches, trace, twin,
+    spacetime, switches, trace, twin as twin_ui,
 };
 use crate::lang::t;
 use crate::model::focus::Side;
 use crate::model::pace::{Pace, Paced};
+use crate::model::twin;
 use crate::model::Command;
 use yew::prelude::*;
 
@@ -90,19 +91,25 @@ pub fn page(shared: &Shared, send: &Callback<Command>, pace: &Pace) -> Html {
                     <section class="panel cluster-panel twin" aria-label={t!(lang, "The run and its safe twin")}>
                         <p class="twin-note" id="twin-note">{ t!(lang, "Two runs of one scenario, stacked on a narrow screen: this run first, its twin below.") }</p>
                         <div class="halves">
-                            { panel(twin::run_half, props(v)) }
-                            { panel(twin::twin_half, props(v)) }
+                            { panel(twin_ui::run_half, props(v)) }
+                            { panel(twin_ui::twin_half, props(v)) }
                         </div>
                         { if tools { html! { { panel(cluster::presets, props(v)) } } } else { html! {} } }
                     </section>
                 } } else { html! {
                     <section class="panel cluster-panel" aria-label={t!(lang, "Cluster")}>
-                        { panel(twin::show_twin, props(v)) }
+                        { panel(twin_ui::show_twin, props(v)) }
                         { panel(cluster::cluster, props(v)) }
                         { if tools { html! { { panel(cluster::presets, props(v)) } } } else { html! {} } }
                     </section>
                 } } }
-                <div class="side">{ for side }</div>
+                <div class="side">
+                    // With the twin beside the run, the side panels are the run's.
+                    { for twin::view(&page).map(|[run, _]| html! {
+                        <p class="side-of-run" id="side-of-run">{ t!(lang, "Beside it: this run ({label})", label = run.label) }</p>
+                    }) }
+                    { for side }
+                </div>
             </div>
             <main class="grid">
                 <section class="panel wide" aria-label={t!(lang, "Replicated log")} id="log-panel">

@@ -77,7 +77,7 @@ fn outcomes(v: &lesson::LessonView, lang: crate::lang::Lang) -> Html {
         .map(|(what, ok)| item(what, *ok, false));
     let side = |whose: &str, label: &String| {
         html! {
-            <span class="side-of">{ whose }{ ", " }<b>{ label.clone() }</b>{ ":" }</span>
+            <span class="side-of">{ whose }{ " (" }<b>{ label.clone() }</b>{ "):" }</span>
         }
     };
     html! {

@@ -27,10 +27,17 @@ fn half(p: &PanelProps, which: usize) -> Html {
     };
     let h: &HalfView = &halves[which];
     let id = if h.is_run { "half-run" } else { "half-twin" };
-    let verdict = if h.broken.is_empty() {
-        html! { <span class="verdict ok">{ t!(lang, "✓ every invariant holds") }</span> }
-    } else {
-        html! { <span class="verdict bad">{ t!(lang, "✗ broken: {}", h.broken.join(", ")) }</span> }
+    // The invariant in words, the first one whole and a count of the rest (all in the title).
+    let verdict = match h.broken.split_first() {
+        None => html! { <span class="verdict ok">{ t!(lang, "✓ every invariant holds") }</span> },
+        Some((first, rest)) => {
+            let more = if rest.is_empty() {
+                String::new()
+            } else {
+                t!(lang, " (+{n} more)", n = rest.len())
+            };
+            html! { <span class="verdict bad" title={h.broken.join("; ")}>{ t!(lang, "✗ violated: {first}") }{ more }</span> }
+        }
     };
     let whose = if h.is_run {
         t!(lang, "This run")
