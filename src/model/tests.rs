@@ -830,7 +830,7 @@ fn a_hand_made_lang_link_opens_the_default_page_in_that_language() {
 #[test]
 fn node_link_and_answer_words_are_in_the_readers_language() {
     use crate::sim::history::Answer;
-    assert_eq!(text::node_label("follower", Lang::Ru), "последователь");
+    assert_eq!(text::node_label("follower", Lang::Ru), "ведомый");
     assert_eq!(text::node_label("leader", Lang::En), "LEADER");
     assert_eq!(
         text::node_state_words("paused", Lang::Ru),

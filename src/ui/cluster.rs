@@ -204,7 +204,7 @@ fn node(w: &World, i: usize, focus: &FocusSet, lang: Lang, ids: &str) -> Html {
             <circle class="body" cx={num(x)} cy={num(y)} r={num(NODE_R)} />
             { arc.unwrap_or_default() }
             <text class="name" x={num(x)} y={num(y - 14.0)}>{ format!("n{}", i + 1) }</text>
-            // A long word (Russian "последователь") is condensed to fit inside the circle.
+            // A long word (a long role in some language) is condensed to fit inside the circle.
             { if label.chars().count() > 9 { html! {
                 <text class="role" x={num(x)} y={num(y + 1.0)} textLength={num(NODE_R * 2.0 - 12.0)} lengthAdjust="spacingAndGlyphs">{ label }</text>
             } } else { html! {

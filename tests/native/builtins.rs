@@ -480,3 +480,41 @@ fn every_break_it_lesson_has_a_safe_twin_that_breaks_nothing_and_ends_on_what_it
     }
     assert_eq!(lessons, 10, "the ten Break-it lessons");
 }
+
+/// The built-in questions do not reward guessing: as shown, no position holds the right
+/// answer in more than 40% of them, and the right answer is the longest choice (or tied for
+/// it) in at most 40%, in each language.
+#[test]
+fn the_right_answer_is_neither_in_one_place_nor_the_longest_choice() {
+    use raftlock::lang::Lang;
+    let mut at = [0usize; 5];
+    let (mut longest_en, mut longest_ru, mut questions) = (0, 0, 0);
+    for name in raftlock::scenario::builtin::names() {
+        let sc = raftlock::scenario::builtin::get(name).unwrap();
+        for q in sc
+            .lesson
+            .iter()
+            .flat_map(|l| &l.captions)
+            .filter_map(|c| c.question.as_ref())
+        {
+            questions += 1;
+            at[q.answer] += 1;
+            let longest = |lang| {
+                let len = |k: usize| q.choices[k].get(lang).chars().count();
+                (0..q.choices.len()).all(|k| len(k) <= len(q.answer))
+            };
+            longest_en += longest(Lang::En) as usize;
+            longest_ru += longest(Lang::Ru) as usize;
+        }
+    }
+    let most = questions * 2 / 5;
+    assert!(questions >= 50, "{questions}");
+    assert!(
+        at.iter().all(|n| *n <= most),
+        "right answers by position: {at:?} of {questions}"
+    );
+    assert!(
+        longest_en <= most && longest_ru <= most,
+        "the longest choice is right in {longest_en} (en), {longest_ru} (ru) of {questions}"
+    );
+}
