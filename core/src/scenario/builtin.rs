@@ -20,6 +20,7 @@ pub const NAMES: &[&str] = &[
     "full-restart",
     "log-compaction",
     "retried-grant",
+    "retry-across-leader-change",
     "rejoin-without-prevote",
     "rejoin-with-prevote",
     "three-clients",
