@@ -241,8 +241,8 @@ test('side by side: the same seed and script with one switch flipped advance tog
   assert.equal(await page.locator('#half-run .verdict.bad').count(), 0, 'the seed design stays green');
   assert.match(await page.locator('#half-twin .verdict').textContent(), /stale token/);
   assert.ok(await page.locator('#half-twin li.diff').count() > 0, 'differences are marked');
-  assert.match(await page.locator('#half-run').textContent(), /A wrote k with token 2, rejected/);
-  assert.match(await page.locator('#half-twin').textContent(), /A wrote k with token 2, accepted/);
+  assert.match(await page.locator('#half-run').textContent(), /A wrote k with token 2: rejected/);
+  assert.match(await page.locator('#half-twin').textContent(), /A wrote k with token 2: accepted/);
   const twin = await page.evaluate(() => window.raftlock.twin());
   assert.equal(twin.now_us, (await snap(page)).now_us, 'the twin is at the same true time');
   await page.evaluate(() => window.raftlock.seek(1_000_000));
