@@ -180,8 +180,9 @@ pub fn view(page: &super::Page) -> Option<LessonView> {
         (true, true, _) => (t!(lang, "Reveal the answer").to_string(), true),
         (true, false, _) => (t!(lang, "Answer the question").to_string(), false),
         (false, _, None) => (t!(lang, "The end").to_string(), false),
-        (false, _, Some(n)) if page.asks_before(pos) => {
-            (t!(lang, "Next: a question, then {n}"), true)
+        // Where the next moment comes would give the question's answer away.
+        (false, _, Some(_)) if page.asks_before(pos) => {
+            (t!(lang, "Next: a question").to_string(), true)
         }
         (false, _, Some(n)) => (t!(lang, "Next: {n}"), true),
     };

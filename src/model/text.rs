@@ -122,6 +122,7 @@ pub fn client_word(word: &str, lang: Lang) -> String {
         "timeout" => t!(lang, "timeout").into(),
         "lease_lost" => t!(lang, "lease lost").into(),
         "not_found" => t!(lang, "not found").into(),
+        "not_holder" => t!(lang, "not the holder").into(),
         other => other.replace('_', " "),
     }
 }

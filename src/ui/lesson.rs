@@ -13,7 +13,8 @@ pub fn lesson_panel(p: &PanelProps) -> Html {
     };
     let (label, enabled) = v.button.clone();
     let lang = page.lang;
-    let outcomes_line = if page.embed {
+    // While a question is asked the outcomes stay hidden: they would answer it.
+    let outcomes_line = if page.embed || page.open_question().is_some() {
         html! {}
     } else {
         outcomes(&v, lang)
