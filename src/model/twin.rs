@@ -94,7 +94,8 @@ pub struct HalfView {
     pub is_run: bool,
     /// The invariants broken so far, in words.
     pub broken: Vec<String>,
-    /// (kind: "leader", "lock" or "write"; text; not in the other half), what differs first.
+    /// (kind: "leader", "lock", "node", "client" or "write"; text; not in the other half),
+    /// what differs first.
     pub lines: Vec<(&'static str, String, bool)>,
 }
 
