@@ -22,31 +22,36 @@ fn determinism_example_scenario_has_the_native_golden_hash_in_the_browser() {
 
 #[wasm_bindgen_test]
 fn determinism_swarm_seeds_have_the_native_golden_hashes_in_the_browser() {
-    for (seed, hash) in golden_seeds(include_str!("golden/swarm-hashes.txt")) {
+    each_golden_seed(include_str!("golden/swarm-hashes.txt"), |seed| {
         let o = swarm::run_one(seed);
-        assert!(
+        (
             o.ok(),
-            "seed {seed}: {:?} {:?}",
-            o.violations,
-            o.convergence
-        );
-        assert_eq!(o.trace_hash, hash, "seed {seed}");
-    }
+            o.trace_hash.clone(),
+            format!("{:?} {:?}", o.violations, o.convergence),
+        )
+    });
 }
 
 /// The wide swarm draws its documents with integers only: a seed is the same document, and the
 /// same run, in the browser as natively (seed 10418 is the ghost-release race of issue 38).
 #[wasm_bindgen_test]
 fn determinism_wide_swarm_seeds_have_the_native_golden_hashes_in_the_browser() {
-    for (seed, hash) in golden_seeds(include_str!("golden/wide-hashes.txt")) {
+    each_golden_seed(include_str!("golden/wide-hashes.txt"), |seed| {
         let o = wide::run_wide(seed);
-        assert!(
+        (
             o.ok(),
-            "seed {seed}: {:?} {:?}",
-            o.violations,
-            o.convergence
-        );
-        assert_eq!(o.trace_hash, hash, "seed {seed}");
+            o.trace_hash.clone(),
+            format!("{:?} {:?}", o.violations, o.convergence),
+        )
+    });
+}
+
+/// Run each seed of a golden file: (passes, its trace hash, what went wrong) against the file.
+fn each_golden_seed(text: &str, run: impl Fn(u64) -> (bool, String, String)) {
+    for (seed, hash) in golden_seeds(text) {
+        let (ok, got, why) = run(seed);
+        assert!(ok, "seed {seed}: {why}");
+        assert_eq!(got, hash, "seed {seed}");
     }
 }
 

@@ -115,6 +115,8 @@ pub struct LessonView {
     pub checks: Vec<(String, bool, bool)>,
     /// The invariants broken so far.
     pub broken: Vec<&'static str>,
+    /// The same in words, as the stage and the outcomes name them.
+    pub broken_words: String,
     /// The facts the caption reached states, each in words with whether it held at the
     /// caption's moment (checked when the marks were found); those about the safe twin say so.
     pub facts: Vec<(String, bool)>,
@@ -194,7 +196,8 @@ pub fn view(page: &super::Page) -> Option<LessonView> {
         ),
     });
     let unchecked = crate::check::unchecked(w);
-    let halves = super::twin::view(page);
+    let sides = super::twin::labels(page);
+    let broken = super::twin::broken_invariants(w);
     let twin_checks = match &page.twin {
         Some(twin) => lesson
             .twin_checks
@@ -205,7 +208,7 @@ pub fn view(page: &super::Page) -> Option<LessonView> {
     };
     Some(LessonView {
         twin_checks,
-        sides: halves.map(|[a, b]| (a.label, b.label)),
+        sides,
         button,
         score_line,
         untranslated: !crate::scenario::lesson::has_lang(sc, lang),
@@ -257,10 +260,11 @@ pub fn view(page: &super::Page) -> Option<LessonView> {
                 )
             })
             .collect(),
-        broken: crate::check::INVARIANTS
-            .into_iter()
-            .filter(|n| w.checker().broken.get(n).is_some_and(|k| *k > 0))
-            .map(|n| n.name())
-            .collect(),
+        broken_words: broken
+            .iter()
+            .map(|i| super::text::invariant_label(*i, lang))
+            .collect::<Vec<_>>()
+            .join("; "),
+        broken: broken.iter().map(|i| i.name()).collect(),
     })
 }

@@ -32,11 +32,8 @@ impl Twin {
 
     /// The twin a lesson shows from its start: one whose lesson checks facts on its safe twin.
     pub fn of_lesson(main: &Scenario) -> Option<Twin> {
-        let lesson = main.lesson.as_ref()?;
-        let checks_twin = !lesson.twin_checks.is_empty()
-            || lesson.captions.iter().any(|c| !c.twin_checks.is_empty());
         let flips = broken_switches(main);
-        (checks_twin && !flips.is_empty())
+        (main.lesson.as_ref()?.checks_twin() && !flips.is_empty())
             .then(|| Twin::new(main, flips, Lang::En).ok())
             .flatten()
     }
@@ -82,6 +79,35 @@ impl Twin {
     }
 }
 
+/// The switch *Show the safe twin* opens again: a lesson that has a twin but hides it.
+pub fn offer(page: &super::Page) -> Option<&'static str> {
+    let wants = page.twin.is_none()
+        && page.trace.is_none()
+        && page
+            .pg
+            .scenario
+            .lesson
+            .as_ref()
+            .is_some_and(|l| l.checks_twin());
+    wants
+        .then(|| broken_switches(&page.pg.scenario).first().map(|s| s.name()))
+        .flatten()
+}
+
+/// The two halves' labels (the run's, the twin's), without the rest of [`view`]'s work.
+pub fn labels(page: &super::Page) -> Option<(String, String)> {
+    let twin = page.twin.as_ref()?;
+    let label = |sc: &Scenario| {
+        let broken = broken_switches(sc);
+        twin.flips
+            .iter()
+            .map(|s| safeguard_words(*s, !broken.contains(s), page.lang))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    Some((label(&page.pg.scenario), label(&twin.pg.scenario)))
+}
+
 /// One half of the stage: which run, its safeguards in words, what is broken in it, and the
 /// lines that tell it from the other half.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -107,6 +133,7 @@ pub fn view(page: &super::Page) -> Option<[HalfView; 2]> {
     let (a, b) = (&page.pg, &twin.pg);
     let fa = facts(&a.world, &b.world, &focus, lang);
     let fb = facts(&b.world, &a.world, &focus, lang);
+    let labels = labels(page)?;
     let half = |pg: &Playground, mine: &[Fact], other: &[Fact], is_run: bool| {
         let safe = twin.is_safe(&pg.scenario);
         // What differs first: a half shows a few lines.
@@ -119,12 +146,11 @@ pub fn view(page: &super::Page) -> Option<[HalfView; 2]> {
             .collect();
         lines.sort_by_key(|l| !l.2);
         HalfView {
-            label: twin
-                .flips
-                .iter()
-                .map(|s| safeguard_words(*s, !broken_switches(&pg.scenario).contains(s), lang))
-                .collect::<Vec<_>>()
-                .join(", "),
+            label: if is_run {
+                labels.0.clone()
+            } else {
+                labels.1.clone()
+            },
             safe,
             is_run,
             broken: broken_invariants(&pg.world)

@@ -5,7 +5,7 @@
 use super::props::{Draw, Panel, PanelProps, Shared};
 use super::{
     clients, clocks, cluster, controls, dialogs, embed, events, invariants, lesson, locks, log,
-    spacetime, switches, trace, twin as twin_ui,
+    presets, spacetime, switches, trace, twin as twin_ui,
 };
 use crate::lang::t;
 use crate::model::focus::Side;
@@ -94,19 +94,19 @@ pub fn page(shared: &Shared, send: &Callback<Command>, pace: &Pace) -> Html {
                             { panel(twin_ui::run_half, props(v)) }
                             { panel(twin_ui::twin_half, props(v)) }
                         </div>
-                        { if tools { html! { { panel(cluster::presets, props(v)) } } } else { html! {} } }
+                        { if tools { html! { { panel(presets::presets, props(v)) } } } else { html! {} } }
                     </section>
                 } } else { html! {
                     <section class="panel cluster-panel" aria-label={t!(lang, "Cluster")}>
                         { panel(twin_ui::show_twin, props(v)) }
                         { panel(cluster::cluster, props(v)) }
-                        { if tools { html! { { panel(cluster::presets, props(v)) } } } else { html! {} } }
+                        { if tools { html! { { panel(presets::presets, props(v)) } } } else { html! {} } }
                     </section>
                 } } }
                 <div class="side">
                     // With the twin beside the run, the side panels are the run's.
-                    { for twin::view(&page).map(|[run, _]| html! {
-                        <p class="side-of-run" id="side-of-run">{ t!(lang, "Beside it: this run ({label})", label = run.label) }</p>
+                    { for twin::labels(&page).map(|(run, _)| html! {
+                        <p class="side-of-run" id="side-of-run">{ t!(lang, "Beside it: this run ({label})", label = run) }</p>
                     }) }
                     { for side }
                 </div>

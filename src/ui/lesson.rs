@@ -13,18 +13,6 @@ pub fn lesson_panel(p: &PanelProps) -> Html {
     };
     let (label, enabled) = v.button.clone();
     let lang = page.lang;
-    // The broken invariants in words, as the stage and the outcomes name them.
-    let broken_words = v
-        .broken
-        .iter()
-        .map(|n| {
-            crate::check::Invariant::from_name(n).map_or_else(
-                || n.to_string(),
-                |i| crate::model::text::invariant_label(i, lang),
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("; ");
     // While a question is asked the outcomes stay hidden: they would answer it.
     let outcomes_line = if page.embed || page.open_question().is_some() {
         html! {}
@@ -59,7 +47,7 @@ pub fn lesson_panel(p: &PanelProps) -> Html {
             { outcomes_line }
             // With the twin on the stage, each half says what is broken in it.
             { if v.broken.is_empty() || v.sides.is_some() { html! {} } else { html! {
-                <p class="broken-now" id="lesson-broken" role="status">{ t!(lang, "✗ broken now: {}", broken_words) }</p>
+                <p class="broken-now" id="lesson-broken" role="status">{ t!(lang, "✗ broken now: {}", v.broken_words.clone()) }</p>
             } } }
         </section>
     }

@@ -72,19 +72,10 @@ fn half(p: &PanelProps, which: usize) -> Html {
 /// In a lesson that has a safe twin but hides it: the button that shows it again.
 pub fn show_twin(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    let lang = page.lang;
-    let wants = page.twin.is_none()
-        && page.trace.is_none()
-        && page.pg.scenario.lesson.as_ref().is_some_and(|l| {
-            !l.twin_checks.is_empty() || l.captions.iter().any(|c| !c.twin_checks.is_empty())
-        });
-    let first = crate::scenario::twin::broken_switches(&page.pg.scenario)
-        .first()
-        .map(|s| s.name());
-    match (wants, first) {
-        (true, Some(name)) => html! {
-            <button id="show-twin" onclick={send(p, Command::Compare(Some(name)))}>{ t!(lang, "Show the safe twin") }</button>
+    match twin::offer(&page) {
+        Some(name) => html! {
+            <button id="show-twin" onclick={send(p, Command::Compare(Some(name)))}>{ t!(page.lang, "Show the safe twin") }</button>
         },
-        _ => html! {},
+        None => html! {},
     }
 }

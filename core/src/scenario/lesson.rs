@@ -174,6 +174,14 @@ pub struct Lesson {
     pub twin_checks: Vec<Check>,
 }
 
+impl Lesson {
+    /// Whether the lesson states facts about its safe twin (on a caption or as an outcome): the
+    /// page then shows the twin beside the run, and the walk reads them on it.
+    pub fn checks_twin(&self) -> bool {
+        !self.twin_checks.is_empty() || self.captions.iter().any(|c| !c.twin_checks.is_empty())
+    }
+}
+
 impl Moment {
     /// Whether trace event `e` is this moment (for an `_everywhere` moment: the first apply of
     /// it, after which [`Watch`] waits for the other running nodes).

@@ -72,9 +72,7 @@ impl Walker {
             w.trace.set_cap(64);
             Box::new(w)
         });
-        let checks_twin = sc.lesson.as_ref().is_some_and(|l| {
-            !l.twin_checks.is_empty() || l.captions.iter().any(|c| !c.twin_checks.is_empty())
-        });
+        let checks_twin = sc.lesson.as_ref().is_some_and(|l| l.checks_twin());
         let twin = super::twin::safe_twin(sc)
             .filter(|_| checks_twin)
             .and_then(|(twin, _)| World::new(&twin, true).ok())

@@ -1,0 +1,35 @@
+//! Network presets under the cluster (isolate the leader, split it into the minority, heal
+//! all) and the legend of message letters.
+
+use super::props::{send, PanelProps};
+use crate::lang::t;
+use crate::model::Command;
+use crate::scenario::Action;
+use yew::prelude::*;
+
+/// Network presets and the legend of message letters.
+pub fn presets(p: &PanelProps) -> Html {
+    let page = p.page.borrow();
+    let w = &page.pg.world;
+    let lang = page.lang;
+    let (leader, n) = (w.leader(), w.n);
+    let isolate = leader.map(|l| Action::Isolate { node: l + 1 });
+    let split = leader.map(|l| {
+        let others: Vec<usize> = (1..=n).filter(|k| *k != l + 1).collect();
+        let (more, majority) = others.split_at((n - 1) / 2 - 1);
+        let mut minority = vec![l + 1];
+        minority.extend_from_slice(more);
+        Action::Partition {
+            groups: vec![minority, majority.to_vec()],
+        }
+    });
+    let act = |a: &Option<Action>| send(p, a.clone().map_or(Command::DismissError, Command::Act));
+    html! {
+        <div class="presets" role="group" aria-label={t!(lang, "Network presets")}>
+            <button id="isolate-leader" disabled={isolate.is_none()} onclick={act(&isolate)}>{ t!(lang, "Isolate the leader") }</button>
+            <button id="split" disabled={split.is_none()} onclick={act(&split)}>{ t!(lang, "Split: leader in the minority") }</button>
+            <button id="heal-all" onclick={send(p, Command::Act(Action::HealAll))}>{ t!(lang, "Heal all") }</button>
+            <span class="legend">{ t!(lang, "Click a link to cut or heal one direction. The ring around a node: its lease countdown on its own clock. Letters: P/V votes, H heartbeat, A append, a/v replies, Q client request, R reply, S snapshot, W storage write.") }</span>
+        </div>
+    }
+}
