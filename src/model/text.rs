@@ -274,6 +274,10 @@ pub fn switch_text(s: Switch, lang: Lang) -> (&'static str, &'static str) {
             t!(lang, "Commit earlier terms by counting"),
             t!(lang, "The leader commits an entry of an earlier term as soon as a majority holds it. The Raft paper's Figure 8 shows a later leader overwriting such an entry: a committed entry lost, a client told \"granted\" for a lock that vanishes. Section 5.4.2 commits only the leader's own term. Play break-figure-8; it needs one entry per message (Entries per AppendEntries 1, below), else the new leader's no-op travels with the old entry and closes the window."),
         ),
+        Switch::ForgetVoteOnRestart => (
+            t!(lang, "A restarted node forgets its vote"),
+            t!(lang, "A node keeps its vote in memory only: after a crash and restart it may vote a second time in the same term, and two candidates each win a majority of that term. Raft lists votedFor among the state a server must store before it answers (Figure 2). Play break-vote-not-durable."),
+        ),
         Switch::NoCheckQuorum => (
             t!(lang, "No check-quorum"),
             t!(lang, "A leader cut off from the majority keeps believing it leads and keeps proposing entries that can never commit (Ongaro's thesis, section 6.2)."),

@@ -316,6 +316,7 @@ pub fn safeguard_words(s: Switch, on: bool, lang: Lang) -> String {
         Switch::NoPreVote => t!(lang, "pre-vote"),
         Switch::NoCheckQuorum => t!(lang, "check-quorum"),
         Switch::CommitByCountingOldTerms => t!(lang, "the Figure 8 rule"),
+        Switch::ForgetVoteOnRestart => t!(lang, "durable votes"),
         Switch::ClientNoMargin => t!(lang, "a margin for the client's drift"),
     };
     if on {

@@ -130,6 +130,8 @@ fn hunt_finds_each_switch_within_bounded_runs_and_shrinks_it() {
         ("no_check_quorum", "isolated_leader_steps_down", 20),
         // Figure 8 needs a precise schedule: found at seed 5516 (a wide seed).
         ("commit_by_counting_old_terms", "leader_completeness", 5600),
+        // Quick crash-and-restarts during overlapping elections: found at seed 34.
+        ("forget_vote_on_restart", "election_safety", 60),
     ] {
         let found = hunt::hunt(&[switch], 1, bound)
             .unwrap()
@@ -161,6 +163,9 @@ fn hunt_finds_each_switch_within_bounded_runs_and_shrinks_it() {
     );
     // The control: Figure 8's schedules (one entry per message, dense crashes) with Raft's rule.
     let (b, failing) = hunt::control_batch(&["commit_by_counting_old_terms"], 1, 300).unwrap();
+    assert_eq!((b.runs, failing), (300, vec![]));
+    // And the double vote's schedules (quick crash-and-restarts) with votes kept on disk.
+    let (b, failing) = hunt::control_batch(&["forget_vote_on_restart"], 1, 300).unwrap();
     assert_eq!((b.runs, failing), (300, vec![]));
     assert!(hunt::set_switch(&mut swarm::random_scenario(1), "nonsense", true).is_err());
 }
@@ -478,7 +483,7 @@ fn every_break_it_lesson_has_a_safe_twin_that_breaks_nothing_and_ends_on_what_it
             "{name}"
         );
     }
-    assert_eq!(lessons, 10, "the ten Break-it lessons");
+    assert_eq!(lessons, 11, "the eleven Break-it lessons");
 }
 
 /// The built-in questions do not reward guessing: as shown, no position holds the right

@@ -108,6 +108,10 @@ pub struct RaftConfig {
     /// Break it (the Raft paper's Figure 8): commit an entry of an earlier term as soon as a
     /// majority holds it, instead of only entries of the leader's own term. Off by default.
     pub commit_by_counting_old_terms: bool,
+    /// Break it: a node forgets the vote it cast when it restarts, as if `votedFor` were kept in
+    /// memory only (§5 Figure 2 lists it as persistent state). It may then vote twice in one
+    /// term, and two candidates win the same term. Off by default.
+    pub forget_vote_on_restart: bool,
     /// Log compaction (§7): every this many applied entries a node snapshots its state machine
     /// and drops the log before its previous snapshot (so the log keeps at least this many
     /// entries for followers to catch up from). 0: never.
@@ -124,6 +128,7 @@ impl Default for RaftConfig {
             check_quorum: true,
             max_batch: 64,
             commit_by_counting_old_terms: false,
+            forget_vote_on_restart: false,
             snapshot_every: 64,
         }
     }
@@ -280,13 +285,14 @@ impl<C: Command> Raft<C> {
         now_us: i64,
         hs: HardState<C>,
     ) -> Self {
+        let forget_vote = cfg.forget_vote_on_restart;
         let mut r = Raft {
             id,
             n,
             cfg,
             rng,
             term: hs.term,
-            voted_for: hs.voted_for,
+            voted_for: if forget_vote { None } else { hs.voted_for },
             log: hs.log,
             commit: hs.snapshot.as_ref().map_or(0, |s| s.index),
             snapshot: hs.snapshot,

@@ -1350,3 +1350,60 @@ fn election_5_2_a_follower_whose_clock_jumps_back_10_s_still_campaigns_within_it
     });
     assert!(took.is_some(), "no campaign {max} µs after the jump");
 }
+
+/// n1 votes for n0 in term 1, restarts, and is asked by n2 for its vote in the same term.
+/// Returns whether it granted that second vote.
+fn votes_twice_after_restart(forget: bool) -> bool {
+    let c = RaftConfig {
+        forget_vote_on_restart: forget,
+        ..cfg(true, true)
+    };
+    let mut net = Net::new(3, c.clone());
+    let now = net.now;
+    let ask = |pre| Message::Vote {
+        term: 1,
+        last_index: 0,
+        last_term: 0,
+        pre,
+    };
+    net.nodes[1].step(now, 0, ask(false));
+    net.nodes[1].take_ready();
+    assert_eq!(
+        (net.nodes[1].term(), net.nodes[1].voted_for()),
+        (1, Some(0))
+    );
+    let hs = net.nodes[1].hard_state();
+    net.nodes[1] = Raft::restart(1, 3, c, Rng::new(9), now, hs);
+    net.nodes[1].step(now, 2, ask(true));
+    let pre = prevote_reply(&mut net.nodes[1]);
+    net.nodes[1].step(now, 2, ask(false));
+    let granted = match &net.nodes[1].take_ready().messages[..] {
+        [(
+            _,
+            Message::VoteReply {
+                granted,
+                pre: false,
+                ..
+            },
+        )] => *granted,
+        m => panic!("{m:?}"),
+    };
+    assert_eq!(pre, granted, "the pre-vote and the vote agree");
+    granted
+}
+
+#[test]
+fn persistent_state_5_figure_2_a_restarted_node_remembers_its_vote() {
+    assert!(
+        !votes_twice_after_restart(false),
+        "votedFor is persistent: one vote per term, across a restart"
+    );
+}
+
+#[test]
+fn forget_vote_on_restart_a_restarted_node_votes_twice_in_one_term() {
+    assert!(
+        votes_twice_after_restart(true),
+        "with the switch, the restarted node has no vote in term 1 and grants a second one"
+    );
+}

@@ -34,6 +34,7 @@ pub const NAMES: &[&str] = &[
     "break-no-pre-vote",
     "break-no-check-quorum",
     "break-figure-8",
+    "break-vote-not-durable",
     "playground",
 ];
 

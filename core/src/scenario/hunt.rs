@@ -70,6 +70,9 @@ pub fn hunt_scenario(seed: u64, switches: &[&str]) -> Result<Scenario, String> {
         if *s == "commit_by_counting_old_terms" {
             figure_8_faults(&mut sc, &mut r);
         }
+        if *s == "forget_vote_on_restart" {
+            double_vote_faults(&mut sc, &mut r);
+        }
     }
     sc.name = format!("hunt-{seed}");
     Ok(sc)
@@ -99,6 +102,34 @@ fn figure_8_faults(sc: &mut Scenario, r: &mut Rng) {
         if !action.is_self_cut() {
             sc.timeline.push(TimedAction { at_ms, action });
         }
+    }
+    sc.timeline.sort_by_key(|t| t.at_ms);
+}
+
+/// A double vote needs a node that votes, restarts before it hears of a winner, and is asked
+/// again in the same term by a second candidate whose log is as long: elections that overlap
+/// (close timeouts, slow links) and many quick crash-and-restarts.
+fn double_vote_faults(sc: &mut Scenario, r: &mut Rng) {
+    let lo = r.range_inclusive(100, 200);
+    sc.raft.election_timeout_ms = [lo, lo + r.range_inclusive(5, 30)];
+    let lat = r.range_inclusive(5_000, 30_000);
+    sc.network.latency_us = [lat, lat + r.range_inclusive(0, 10_000)];
+    let n = sc.nodes as u64;
+    for _ in 0..r.range_inclusive(50, 150) {
+        let at_ms = r.range_inclusive(500, swarm::FAULTS_MS - 100);
+        let node = r.range_inclusive(1, n) as usize;
+        let action = match r.below(3) {
+            0 => Action::Isolate { node },
+            1 => Action::HealAll,
+            _ => {
+                sc.timeline.push(TimedAction {
+                    at_ms: at_ms + r.range_inclusive(1, 40),
+                    action: Action::Restart { node },
+                });
+                Action::Crash { node }
+            }
+        };
+        sc.timeline.push(TimedAction { at_ms, action });
     }
     sc.timeline.sort_by_key(|t| t.at_ms);
 }

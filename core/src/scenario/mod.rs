@@ -41,6 +41,9 @@ pub struct RaftSettings {
     /// Break it: the Raft paper's Figure 8 (see `RaftConfig::commit_by_counting_old_terms`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub commit_by_counting_old_terms: bool,
+    /// Break it: a restarted node forgets its vote (see `RaftConfig::forget_vote_on_restart`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub forget_vote_on_restart: bool,
     /// Most entries in one AppendEntries (etcd's MaxSizePerMsg, counted in entries). With 1, a
     /// follower can hold an old-term entry without the new leader's no-op after it: the Figure 8
     /// window.
@@ -73,6 +76,7 @@ impl Default for RaftSettings {
             pre_vote: c.pre_vote,
             check_quorum: c.check_quorum,
             commit_by_counting_old_terms: false,
+            forget_vote_on_restart: false,
             max_batch: c.max_batch,
             snapshot_every: c.snapshot_every,
         }
@@ -88,6 +92,7 @@ impl RaftSettings {
             pre_vote: self.pre_vote,
             check_quorum: self.check_quorum,
             commit_by_counting_old_terms: self.commit_by_counting_old_terms,
+            forget_vote_on_restart: self.forget_vote_on_restart,
             max_batch: self.max_batch,
             snapshot_every: self.snapshot_every,
         }

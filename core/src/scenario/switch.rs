@@ -18,12 +18,13 @@ pub enum Switch {
     NoPreVote,
     NoCheckQuorum,
     CommitByCountingOldTerms,
+    ForgetVoteOnRestart,
     ClientNoMargin,
 }
 
 impl Switch {
     /// Every switch, in the order the page lists them (`client_no_margin`, the hunt's, last).
-    pub const ALL: [Switch; 11] = [
+    pub const ALL: [Switch; 12] = [
         Switch::ExpireIgnoresToken,
         Switch::FollowersDeleteOnCountdown,
         Switch::TokenFromLeaderCounter,
@@ -34,6 +35,7 @@ impl Switch {
         Switch::NoPreVote,
         Switch::CommitByCountingOldTerms,
         Switch::NoCheckQuorum,
+        Switch::ForgetVoteOnRestart,
         Switch::ClientNoMargin,
     ];
 
@@ -49,6 +51,7 @@ impl Switch {
             Switch::NoPreVote => "no_pre_vote",
             Switch::NoCheckQuorum => "no_check_quorum",
             Switch::CommitByCountingOldTerms => "commit_by_counting_old_terms",
+            Switch::ForgetVoteOnRestart => "forget_vote_on_restart",
             Switch::ClientNoMargin => "client_no_margin",
         }
     }
@@ -71,6 +74,7 @@ impl Switch {
             Switch::NoPreVote => Invariant::HealthyLeaderNotDeposed,
             Switch::NoCheckQuorum => Invariant::IsolatedLeaderStepsDown,
             Switch::CommitByCountingOldTerms => Invariant::LeaderCompleteness,
+            Switch::ForgetVoteOnRestart => Invariant::ElectionSafety,
             Switch::ClientNoMargin => Invariant::OneBelievedHolder,
         })
     }
@@ -89,6 +93,7 @@ impl Switch {
             Switch::NoPreVote => sc.raft.pre_vote = !on,
             Switch::NoCheckQuorum => sc.raft.check_quorum = !on,
             Switch::CommitByCountingOldTerms => sc.raft.commit_by_counting_old_terms = on,
+            Switch::ForgetVoteOnRestart => sc.raft.forget_vote_on_restart = on,
             Switch::ClientNoMargin => {
                 for c in &mut sc.clients {
                     c.margin_ms = if on { 0 } else { c.margin_ms.max(100) };
@@ -111,6 +116,7 @@ impl Switch {
             Switch::NoPreVote => !sc.raft.pre_vote,
             Switch::NoCheckQuorum => !sc.raft.check_quorum,
             Switch::CommitByCountingOldTerms => sc.raft.commit_by_counting_old_terms,
+            Switch::ForgetVoteOnRestart => sc.raft.forget_vote_on_restart,
             Switch::ClientNoMargin => {
                 !sc.clients.is_empty() && sc.clients.iter().all(|c| c.margin_ms == 0)
             }

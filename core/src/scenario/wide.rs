@@ -104,6 +104,7 @@ pub fn wide_scenario(seed: u64) -> Scenario {
         pre_vote: true,
         check_quorum: true,
         commit_by_counting_old_terms: false,
+        forget_vote_on_restart: false,
         max_batch: d.knob(1, 1024, [1, 64]),
         snapshot_every: if d.one_in(4) {
             0
