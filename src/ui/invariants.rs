@@ -14,7 +14,8 @@ pub fn invariants(p: &PanelProps) -> Html {
     let items = INVARIANTS.iter().map(|&inv| {
         let name = inv.name();
         let n = w.checker().broken.get(&inv).copied().unwrap_or(0);
-        let checked = crate::check::is_checked(w, inv);
+        let why = crate::check::unchecked_why(w, inv);
+        let checked = why.is_none();
         let (class, mark) = match (n, checked) {
             (0, false) => ("unchecked", "– "),
             (0, true) => ("ok", "✓ "),
@@ -24,7 +25,7 @@ pub fn invariants(p: &PanelProps) -> Html {
             <li class={class} id={format!("inv-{name}")}>
                 { mark }{ invariant_label(inv, lang) }
                 { if n > 0 { t!(lang, " — {n} violation(s)") } else { String::new() } }
-                { if checked { String::new() } else { t!(lang, " — not checked: server clocks drifted or jumped").into() } }
+                { why.map(|why| t!(lang, " — not checked: {why}", why = why.get(lang))).unwrap_or_default() }
             </li>
         }
     });

@@ -51,6 +51,36 @@ fn wide_swarm_part_6() {
     wide_part(5);
 }
 
+/// Clients' own clocks jump too, forward and back, over the format's whole range: no checked
+/// invariant breaks (a jump back past a client's margin leaves `one_believed_holder` unchecked,
+/// as a server clock's jump does), and every run ends.
+#[test]
+fn wide_swarm_with_client_clock_jumps() {
+    let n: u64 = std::env::var("RAFTLOCK_WIDE_SEEDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .map_or(500, |s: u64| s / 6);
+    let mut failed = Vec::new();
+    let mut jumped = 0;
+    for seed in 1..=n {
+        let sc = wide::with_client_jumps(seed, wide::wide_scenario(seed));
+        jumped += sc
+            .timeline
+            .iter()
+            .filter(|t| matches!(t.action, raftlock::scenario::Action::ClientJump { .. }))
+            .count();
+        let o = wide::run_wide_with(seed, &sc);
+        if !o.ok() {
+            failed.push(format!(
+                "seed {seed}: {:?} {:?}",
+                o.violations, o.convergence
+            ));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+    assert!(jumped as u64 > n, "{jumped} client jumps drawn in {n} runs");
+}
+
 /// Wide seeds' trace hashes, shared with the browser test (`tests/web.rs`): the same seeds give
 /// the same documents and the same runs there. Seed 10418 is the ghost-release race of issue 38.
 #[test]

@@ -161,7 +161,20 @@ pub const INVARIANTS: [Invariant; 14] = Invariant::ALL;
 /// Whether `inv` is being checked in this run (see [`Invariant::clock_bound`]). The checks
 /// themselves ask this, so one place decides; while clocks run true it costs one flag read.
 pub fn is_checked(w: &World, inv: Invariant) -> bool {
-    !(w.server_clocks_disturbed && inv.clock_bound())
+    unchecked_why(w, inv).is_none()
+}
+
+/// Why `inv` is not checked in this run, in words; `None` while it is.
+pub fn unchecked_why(w: &World, inv: Invariant) -> Option<crate::lang::Text> {
+    if !inv.clock_bound() {
+        None
+    } else if w.server_clocks_disturbed {
+        Some(both!("server clocks drifted or jumped"))
+    } else if w.client_clock_jumped_back && inv == Invariant::OneBelievedHolder {
+        Some(both!("a client's clock jumped back"))
+    } else {
+        None
+    }
 }
 
 /// The invariants this run does not check (empty while every server clock runs true).

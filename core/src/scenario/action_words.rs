@@ -46,6 +46,12 @@ impl Action {
             Action::ClientRestart { client } => t!(lang, "restart client {client}"),
             Action::ClientDisconnect { client } => t!(lang, "break client {client}'s connection"),
             Action::ClientReconnect { client } => t!(lang, "reconnect client {client}"),
+            Action::ClientJump { client, ms } if *ms >= 0 => {
+                t!(lang, "jump client {client}'s clock {ms} ms forward")
+            }
+            Action::ClientJump { client, ms } => {
+                t!(lang, "jump client {client}'s clock {} ms back", -ms)
+            }
             Action::ClientAcquire {
                 client,
                 key,

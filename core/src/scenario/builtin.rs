@@ -17,6 +17,7 @@ pub const NAMES: &[&str] = &[
     "paused-leader",
     "uncommitted-grant",
     "drift-and-jump",
+    "client-clock-jump",
     "full-restart",
     "log-compaction",
     "retried-grant",

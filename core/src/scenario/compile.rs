@@ -73,6 +73,10 @@ fn resolve(
         Action::ClientRestart { client: c } => Fault::ClientRestart(client(c)),
         Action::ClientDisconnect { client: c } => Fault::ClientDisconnect(client(c)),
         Action::ClientReconnect { client: c } => Fault::ClientReconnect(client(c)),
+        Action::ClientJump { client: c, ms } => Fault::ClientJump {
+            client: client(c),
+            ms: *ms,
+        },
         Action::ClientAcquire {
             client: c,
             key,

@@ -175,6 +175,12 @@ pub enum Action {
     ClientReconnect {
         client: String,
     },
+    /// Jump the client's own clock forward (positive) or back (negative): its lease countdowns
+    /// jump with it. A jump back past its margin makes it believe a lease it no longer has.
+    ClientJump {
+        client: String,
+        ms: i64,
+    },
     /// A user's request from the page: the client acquires `key` next (after its current step).
     ClientAcquire {
         client: String,
@@ -241,6 +247,7 @@ const ACTION_NAMES: &[&str] = &[
     "client_restart",
     "client_disconnect",
     "client_reconnect",
+    "client_jump",
     "client_acquire",
     "client_release",
     "duplicate_expire",
@@ -308,6 +315,10 @@ impl ActionFields {
             },
             "client_reconnect" => Action::ClientReconnect {
                 client: need(f.client, "client")?,
+            },
+            "client_jump" => Action::ClientJump {
+                client: need(f.client, "client")?,
+                ms: need(f.ms, "ms")?,
             },
             "client_acquire" => Action::ClientAcquire {
                 client: need(f.client, "client")?,
@@ -764,6 +775,10 @@ impl Scenario {
             | Action::ClientRestart { client: c }
             | Action::ClientDisconnect { client: c }
             | Action::ClientReconnect { client: c } => client(c),
+            Action::ClientJump { client: c, ms } => {
+                client(c)?;
+                check_range(&format!("{f}.ms"), ms.unsigned_abs(), 0, RUN_MS_MAX)
+            }
             Action::ClientAcquire {
                 client: c,
                 key,

@@ -467,6 +467,32 @@ impl WideOutcome {
     }
 }
 
+/// A wide seed's document with its clients' own clocks jumping too (`client_jump`, forward and
+/// back, up to the format's bound): drawn from a stream of their own, so the wide seeds' other
+/// draws, documents and golden hashes stay as they are.
+pub fn with_client_jumps(seed: u64, mut sc: Scenario) -> Scenario {
+    if sc.clients.is_empty() {
+        return sc;
+    }
+    let mut rng = Rng::new(seed ^ 0x434c_4a4d_5053);
+    let d = &mut Draw(&mut rng);
+    let end = sc.until_ms.saturating_sub(1).max(1);
+    for _ in 0..d.uniform(1, 4) {
+        let client = sc.clients[d.uniform(0, sc.clients.len() as u64 - 1) as usize]
+            .name
+            .clone();
+        sc.timeline.push(TimedAction {
+            at_ms: d.uniform(0, end),
+            action: Action::ClientJump {
+                client,
+                ms: d.signed(RUN_MS_MAX, [0, 2_000]),
+            },
+        });
+    }
+    sc.timeline.sort_by_key(|t| t.at_ms); // stable: `calm` keeps its place among equals
+    sc
+}
+
 /// Run one wide seed's document with every invariant checked after every event.
 pub fn run_wide(seed: u64) -> WideOutcome {
     run_wide_with(seed, &wide_scenario(seed))

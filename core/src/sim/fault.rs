@@ -43,6 +43,10 @@ pub enum Fault {
     ClientRestart(usize),
     ClientDisconnect(usize),
     ClientReconnect(usize),
+    ClientJump {
+        client: usize,
+        ms: i64,
+    },
     ClientAcquire {
         client: usize,
         key: String,

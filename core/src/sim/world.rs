@@ -261,6 +261,9 @@ pub struct World {
     /// Some server clock ran at a rate other than 1 or jumped: lease durations measured on
     /// different machines no longer agree, so `one_believed_holder` is not expected to hold.
     pub server_clocks_disturbed: bool,
+    /// Some client's clock jumped back: it may count a lease past its end by more than its
+    /// margin covers, so `one_believed_holder` is not expected to hold either.
+    pub client_clock_jumped_back: bool,
     /// What the clients observed (the page, tests and the CLI check it against a mutex).
     pub history: super::history::History,
     /// Counts what can make a client believe it holds a key it did not believe it held: a
@@ -391,6 +394,7 @@ impl World {
             quiesced: false,
             recent: Default::default(),
             server_clocks_disturbed: cfg.clocks.iter().any(|c| c.rate_ppm != PPM_ONE),
+            client_clock_jumped_back: false,
             history: Default::default(),
             record_history: keep_trace,
             belief_epoch: 0,
@@ -1099,6 +1103,14 @@ impl World {
             Fault::ClientPause(c) => {
                 self.clients[*c].paused = true;
                 self.clients[*c].timer.invalidate();
+                self.fault(what);
+            }
+            Fault::ClientJump { client, ms } => {
+                let c = *client;
+                self.client_clock_jumped_back |= *ms < 0;
+                self.clients[c].clock.jump(now, ms * 1000);
+                self.clients[c].timer.invalidate();
+                self.reschedule_client(c);
                 self.fault(what);
             }
             Fault::ClientResume(c) => {

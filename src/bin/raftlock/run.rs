@@ -97,16 +97,10 @@ impl Run {
         for (t, v) in w.violations().iter().take(10) {
             println!("  t={t}us {}: {}", v.invariant, v.detail);
         }
-        let unchecked = raftlock::check::unchecked(&w);
-        if !unchecked.is_empty() {
-            println!(
-                "not checked     {} (server clocks drifted or jumped)",
-                unchecked
-                    .iter()
-                    .map(|i| i.name())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
+        for inv in raftlock::check::unchecked(&w) {
+            if let Some(why) = raftlock::check::unchecked_why(&w, inv) {
+                println!("not checked     {} ({})", inv.name(), why.en);
+            }
         }
         println!("trace events    {}", w.trace.count());
         println!("trace hash      {}", w.trace.hash_hex());
