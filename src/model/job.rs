@@ -539,7 +539,7 @@ mod tests {
         assert_eq!(fmt_count(1_234_567), "1,234,567");
         assert_eq!(fmt_span(86_400_000_000, Lang::En), "24 h");
         assert_eq!(fmt_span(86_400_000_000, Lang::Ru), "24 ч");
-        assert_eq!(fmt_wall(200_000.0, Lang::Ru), "около 3 мин");
+        assert_eq!(fmt_wall(200_000.0, Lang::Ru), "около 3\u{a0}мин");
         assert_eq!(fmt_span(190_000_000, Lang::En), "3 min 10 s");
     }
     use crate::model::Command;

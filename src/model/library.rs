@@ -317,7 +317,7 @@ mod tests {
             Missing::Unreachable.words(Lang::En),
             "the host could not be reached"
         );
-        assert_eq!(Missing::Slow.words(Lang::Ru), "нет ответа за 20 с");
+        assert_eq!(Missing::Slow.words(Lang::Ru), "нет ответа за 20\u{a0}с");
     }
 
     #[test]

@@ -849,7 +849,7 @@ fn node_link_and_answer_words_are_in_the_readers_language() {
     );
     assert_eq!(
         text::answer_words(&granted, Lang::Ru),
-        "Granted{4} с арендой 1500 мс"
+        "Granted{4} с арендой 1500\u{a0}мс"
     );
 }
 

@@ -30,9 +30,11 @@ pub fn fmt_span(us: u64, lang: Lang) -> String {
     }
 }
 
-pub fn fmt_rate(ppm: u32) -> String {
+/// A clock's rate as the page shows it, "×1.00" (Russian: "×1,00").
+pub fn fmt_rate(ppm: u32, lang: Lang) -> String {
     let hundredths = (ppm + 5_000) / 10_000;
-    format!("×{}.{:02}", hundredths / 100, hundredths % 100)
+    let point = if lang == Lang::Ru { ',' } else { '.' };
+    format!("×{}{point}{:02}", hundredths / 100, hundredths % 100)
 }
 
 /// A coordinate with one decimal, formatted with integer arithmetic (float formatting costs

@@ -28,7 +28,7 @@ pub fn clocks(p: &PanelProps) -> Html {
                         aria-label={t!(lang, "clock rate of n{k}")}
                         oninput={p.send.reform(move |e: InputEvent| Command::Act(Action::SetRate { node: k, rate_ppm: rate_of(input_value(&e).parse().unwrap_or(0)) }))} />
                 </td>
-                <td class="num">{ format!("{} ({} ppm)", fmt_rate(rate), rate) }</td>
+                <td class="num">{ format!("{} ({} ppm)", fmt_rate(rate, lang), rate) }</td>
                 <td class="num">{ fmt_us(w.local_now(i), lang) }</td>
                 <td>
                     <button aria-label={t!(lang, "n{k} clock back 500 ms")} onclick={jump(-500)}>{ t!(lang, "−500 ms") }</button>

@@ -199,7 +199,7 @@ fn node(w: &World, i: usize, focus: &FocusSet, lang: Lang, ids: &str) -> Html {
     let focused = focus.node(i);
     html! {
         <g class={classes!("node", state, focused.then_some("focus"))} id={format!("{ids}node-{}", i + 1)}>
-            <title>{ t!(lang, "n{n}: {state} of term {term}; local clock {clock} at rate {rate}", n = i + 1, state = state_words, clock = fmt_us(local, lang), rate = fmt_rate(slot.clock.rate_ppm())) }</title>
+            <title>{ t!(lang, "n{n}: {state} of term {term}; local clock {clock} at rate {rate}", n = i + 1, state = state_words, clock = fmt_us(local, lang), rate = fmt_rate(slot.clock.rate_ppm(), lang)) }</title>
             { if focused { html! { <circle class="halo" cx={num(x)} cy={num(y)} r={num(ARC_R + 7.0)} /> } } else { html! {} } }
             <circle class="body" cx={num(x)} cy={num(y)} r={num(NODE_R)} />
             { arc.unwrap_or_default() }
@@ -211,7 +211,7 @@ fn node(w: &World, i: usize, focus: &FocusSet, lang: Lang, ids: &str) -> Html {
                 <text class="role" x={num(x)} y={num(y + 1.0)}>{ label }</text>
             } } }
             <text class="term" x={num(x)} y={num(y + 15.0)}>{ t!(lang, "term {term}") }</text>
-            <text class="clock" x={num(x)} y={num(y + 66.0)}>{ format!("{} {}", fmt_us(local, lang), fmt_rate(slot.clock.rate_ppm())) }</text>
+            <text class="clock" x={num(x)} y={num(y + 66.0)}>{ format!("{} {}", fmt_us(local, lang), fmt_rate(slot.clock.rate_ppm(), lang)) }</text>
         </g>
     }
 }

@@ -31,11 +31,15 @@ impl Action {
             Action::Cut { from, to } => t!(lang, "cut the link {from} → {to}"),
             Action::Heal { from, to } => t!(lang, "heal the link {from} → {to}"),
             Action::HealAll => t!(lang, "heal the whole network").into(),
-            Action::SetRate { node, rate_ppm } => t!(
-                lang,
-                "set n{node}'s clock to run at {}× true time",
-                *rate_ppm as f64 / 1e6
-            ),
+            Action::SetRate { node, rate_ppm } => {
+                let rate = (*rate_ppm as f64 / 1e6).to_string();
+                let rate = if lang == Lang::Ru {
+                    rate.replace('.', ",")
+                } else {
+                    rate
+                };
+                t!(lang, "set n{node}'s clock to run at {rate}× true time")
+            }
             Action::Jump { node, ms } if *ms >= 0 => {
                 t!(lang, "jump n{node}'s clock {ms} ms forward")
             }
