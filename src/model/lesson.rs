@@ -248,9 +248,9 @@ pub fn view(page: &super::Page) -> Option<LessonView> {
                         " (not checked in this run: {})",
                         unchecked
                             .iter()
-                            .map(|i| i.name())
+                            .map(|i| super::text::invariant_label(*i, lang))
                             .collect::<Vec<_>>()
-                            .join(", ")
+                            .join("; ")
                     );
                 }
                 (

@@ -70,7 +70,11 @@ pub fn clients(p: &PanelProps) -> Html {
         let state = if slot.crashed { t!(lang, "crashed").to_string() } else { crate::snapshot::client_state(&slot.client, lang) };
         html! {
             <tr id={format!("client-row-{name}")} class={classes!(focus.client(&name).then_some("focus"))}>
-                <th scope="row" title={t!(lang, "what it believes is on its own clock, with its safety margin")}>{ name.clone() }</th>
+                <th scope="row" title={t!(lang, "what it believes is on its own clock, with its safety margin")}>{ name.clone() }
+                    // A client whose own clock is not true time says what it reads.
+                    { if (local - w.now_us as i64).abs() >= 1000 { html! {
+                        <small class="client-clock">{ t!(lang, "clock {t}", t = fmt_us(local, lang)) }</small>
+                    } } else { html! {} } }</th>
                 <td>{ if slot.paused { t!(lang, "{state} (paused)") } else { state } }</td>
                 <td>{ if belief.is_empty() { t!(lang, "holds nothing").to_string() } else { belief } }</td>
                 { if tools { actions(w, c, p, lang) } else { html! {} } }

@@ -212,6 +212,10 @@ fn node(w: &World, i: usize, focus: &FocusSet, lang: Lang, ids: &str) -> Html {
             } } }
             <text class="term" x={num(x)} y={num(y + 15.0)}>{ t!(lang, "term {term}") }</text>
             <text class="clock" x={num(x)} y={num(y + 66.0)}>{ format!("{} {}", fmt_us(local, lang), fmt_rate(slot.clock.rate_ppm(), lang)) }</text>
+            // A focused node says whom it voted for in its term: what a restart must not forget.
+            { if focused && state != "leader" { html! {
+                <text class="vote" x={num(x)} y={num(y + 80.0)}>{ vote_words(slot, lang) }</text>
+            } } else { html! {} } }
         </g>
     }
 }
@@ -296,5 +300,18 @@ fn draw(w: &World, p: &PanelProps, focus: &FocusSet, lang: Lang, ids: &str) -> H
                 <text x={num(STORAGE_POS.0)} y={num(STORAGE_POS.1 + 4.0)}>{ storage_word }</text>
             </g>
         </svg>
+    }
+}
+
+/// Whom a node voted for in its current term, as the stage says it ("vote: n2", "no vote").
+fn vote_words(slot: &crate::sim::world::NodeSlot, lang: Lang) -> String {
+    let vote = match (slot.server(), slot.persisted()) {
+        (Some(s), _) => s.raft.voted_for(),
+        (None, Some(h)) => h.voted_for,
+        _ => None,
+    };
+    match vote {
+        Some(v) => t!(lang, "vote: n{n}", n = v + 1),
+        None => t!(lang, "no vote").into(),
     }
 }

@@ -137,7 +137,17 @@ pub fn log_focus(p: &PanelProps) -> Html {
         let (kind, text) = match e.cmd.as_ref().map(|c| &c.op) {
             None => ("noop", "no-op".to_string()),
             Some(LockOp::Grant { key, lease_ms }) => {
-                ("grant", t!(lang, "Grant {key} {lease_ms}ms"))
+                // Whose Grant: two Grants of one key differ only in their client.
+                let grant = t!(lang, "Grant {key} {lease_ms}ms");
+                match e
+                    .cmd
+                    .as_ref()
+                    .and_then(|c| c.client)
+                    .and_then(|c| w.clients.get(c as usize))
+                {
+                    Some(cs) => ("grant", format!("{grant} → {}", cs.client.cfg.name)),
+                    None => ("grant", grant),
+                }
             }
             Some(LockOp::Release { key, .. }) => ("release", format!("Release {key}")),
             Some(LockOp::Expire { key, token }) => ("expire", format!("Expire {key}·{token}")),
