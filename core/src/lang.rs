@@ -418,7 +418,7 @@ mod tests {
                 40 + 1,
                 token = token()
             ),
-            "Expire{k, 41} на индексе 9 удалил блокировку с токеном 41"
+            "Expire{k, 41} под индексом 9 удалил блокировку с токеном 41"
         );
         assert_eq!(calls, 1);
         assert_eq!(t!(Lang::En, "Answer {} (key {})", 2, 3), "Answer 2 (key 3)");
@@ -449,7 +449,7 @@ mod tests {
         );
         assert_eq!(
             say(Lang::Ru),
-            "Release{k} клиента c2 на индексе 7 удалил блокировку, которую держал c1 (токен 5)"
+            "Release{k} клиента c2 под индексом 7 удалил блокировку, которую держал c1 (токен 5)"
         );
         // The numbers are the places of the English keys in sorted order.
         let map: std::collections::BTreeMap<String, String> =

@@ -37,6 +37,17 @@ pub struct NodeView {
     pub locks: Vec<LockView>,
     /// Digest of the applied lock state, to compare nodes at a glance.
     pub table_digest: String,
+    /// A leader's view of each follower (§5.3 nextIndex and matchIndex); empty on the others.
+    pub progress: Vec<ProgressView>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ProgressView {
+    pub peer: usize,
+    /// `probe`, `replicate` or `snapshot`.
+    pub state: &'static str,
+    pub next: u64,
+    pub matched: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -154,6 +165,19 @@ pub fn snapshot(w: &World) -> Snapshot {
                         })
                         .collect(),
                     table_digest: format!("{:04x}", s.machine.digest() & 0xffff),
+                    progress: if s.raft.is_leader() {
+                        (0..w.n)
+                            .filter(|&p| p != i)
+                            .map(|p| ProgressView {
+                                peer: p + 1,
+                                state: s.raft.progress_state(p).name(),
+                                next: s.raft.next_index(p),
+                                matched: s.raft.match_index(p),
+                            })
+                            .collect()
+                    } else {
+                        Vec::new()
+                    },
                 },
                 None => {
                     let hs = slot.persisted();
@@ -172,6 +196,7 @@ pub fn snapshot(w: &World) -> Snapshot {
                         leases: Vec::new(),
                         locks: Vec::new(),
                         table_digest: String::new(),
+                        progress: Vec::new(),
                     }
                 }
             }

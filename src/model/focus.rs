@@ -12,6 +12,8 @@ pub struct FocusSet {
     pub storage: bool,
     pub keys: Vec<String>,
     pub log: Vec<u64>,
+    /// The leader's next index and match for each follower (a row under the log entries).
+    pub next: bool,
 }
 
 impl FocusSet {
@@ -46,7 +48,7 @@ impl FocusSet {
     pub fn open_on_projector(&self, side: Side) -> bool {
         let named = |s: Side| match s {
             Side::Locks => !self.keys.is_empty(),
-            Side::Log => !self.log.is_empty(),
+            Side::Log => !self.log.is_empty() || self.next,
             Side::Storage => self.storage,
             Side::Clients => !self.clients.is_empty(),
         };
@@ -61,7 +63,7 @@ impl FocusSet {
     }
 
     pub fn side(&self) -> Side {
-        if !self.log.is_empty() {
+        if !self.log.is_empty() || self.next {
             Side::Log
         } else if self.storage {
             Side::Storage
@@ -107,6 +109,7 @@ pub fn current(page: &Page) -> FocusSet {
             Focus::Storage => set.storage = true,
             Focus::Key(k) => set.keys.push(k.clone()),
             Focus::LogIndex(i) => set.log.push(*i),
+            Focus::NextIndex => set.next = true,
             Focus::Node(_) => {}
         }
     }

@@ -212,10 +212,12 @@ fn node(w: &World, i: usize, focus: &FocusSet, lang: Lang, ids: &str) -> Html {
             } } }
             <text class="term" x={num(x)} y={num(y + 15.0)}>{ t!(lang, "term {term}") }</text>
             <text class="clock" x={num(x)} y={num(y + 66.0)}>{ format!("{} {}", fmt_us(local, lang), fmt_rate(slot.clock.rate_ppm(), lang)) }</text>
-            // A focused node says whom it voted for in its term: what a restart must not forget.
-            { if focused && state != "leader" { html! {
-                <text class="vote" x={num(x)} y={num(y + 80.0)}>{ vote_words(slot, lang) }</text>
-            } } else { html! {} } }
+            // A focused node says whom it voted for in its term, another node or, once it has
+            // restarted, none: what a restart must not forget.
+            { match vote_words(i, slot, lang).filter(|_| focused && state != "leader") {
+                Some(words) => html! { <text class="vote" x={num(x)} y={num(y + 80.0)}>{ words }</text> },
+                None => html! {},
+            } }
         </g>
     }
 }
@@ -303,15 +305,18 @@ fn draw(w: &World, p: &PanelProps, focus: &FocusSet, lang: Lang, ids: &str) -> H
     }
 }
 
-/// Whom a node voted for in its current term, as the stage says it ("vote: n2", "no vote").
-fn vote_words(slot: &crate::sim::world::NodeSlot, lang: Lang) -> String {
+/// Whom node `i` voted for in its current term, as the stage says it: "vote: n2" for another
+/// node, "no vote" for a node that has restarted (nothing for one that voted for itself or has
+/// not voted and never restarted: nothing there to remember).
+fn vote_words(i: usize, slot: &crate::sim::world::NodeSlot, lang: Lang) -> Option<String> {
     let vote = match (slot.server(), slot.persisted()) {
         (Some(s), _) => s.raft.voted_for(),
         (None, Some(h)) => h.voted_for,
         _ => None,
     };
     match vote {
-        Some(v) => t!(lang, "vote: n{n}", n = v + 1),
-        None => t!(lang, "no vote").into(),
+        Some(v) if v != i => Some(t!(lang, "vote: n{n}", n = v + 1)),
+        None if slot.restarts > 0 => Some(t!(lang, "no vote").into()),
+        _ => None,
     }
 }

@@ -114,7 +114,7 @@ pub fn log(p: &PanelProps) -> Html {
 pub fn log_focus(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let focus = focus::current(&page);
-    if focus.log.is_empty() {
+    if focus.log.is_empty() && !focus.next {
         return html! {};
     }
     let w = &page.pg.world;
@@ -187,6 +187,30 @@ pub fn log_focus(p: &PanelProps) -> Html {
     let rows = focus.log.iter().take(3).map(|&at| {
         html! { <tr><th scope="row">{ format!("#{at}") }</th>{ for (0..w.n).map(|i| cell(i, at)) }</tr> }
     });
+    // §5.3: what the leader will send each follower next, and how far it knows their logs match.
+    let leader = w.leader().and_then(|l| w.nodes[l].server().map(|s| (l, s)));
+    let next_row = match leader.filter(|_| focus.next) {
+        None if focus.next => {
+            html! { <tr class="next"><th scope="row">{ t!(lang, "next") }</th><td colspan={w.n.to_string()}>{ t!(lang, "no leader") }</td></tr> }
+        }
+        None => html! {},
+        Some((l, s)) => {
+            let peer = |i: usize| {
+                if i == l {
+                    return html! { <td class="next leader">{ t!(lang, "leader n{n}", n = l + 1) }</td> };
+                }
+                let state = s.raft.progress_state(i).name();
+                let (next, matched) = (s.raft.next_index(i), s.raft.match_index(i));
+                html! {
+                    <td class={classes!("next", state)} title={t!(lang, "n{l}'s view of n{n}: sends index {next} next; their logs match through {matched}", l = l + 1, n = i + 1)}>
+                        <span class="txt">{ t!(lang, "next {next}", next = next) }</span>
+                        <span class="meta">{ format!("{} · {}", progress_word(state, lang), t!(lang, "match {matched}", matched = matched)) }</span>
+                    </td>
+                }
+            };
+            html! { <tr class="next"><th scope="row">{ t!(lang, "next") }</th>{ for (0..w.n).map(peer) }</tr> }
+        }
+    };
     let which = focus
         .log
         .iter()
@@ -196,11 +220,20 @@ pub fn log_focus(p: &PanelProps) -> Html {
         .join(", ");
     html! {
         <section class="panel log-focus focus" aria-label={t!(lang, "Log entries the caption names")} id="log-focus">
-            <h2>{ t!(lang, "Log entry {which} on each node") }<small>{ t!(lang, " · ◦ committed in the cluster, not yet known there · ⋯ not committed") }</small></h2>
+            <h2>{ if which.is_empty() { t!(lang, "The leader's next index for each node").to_string() } else { t!(lang, "Log entry {which} on each node") } }<small>{ t!(lang, " · ◦ committed in the cluster, not yet known there · ⋯ not committed") }</small></h2>
             <table>
                 <thead><tr><th>{ t!(lang, "index") }</th>{ for (1..=w.n).map(|k| html! { <th>{ format!("n{k}") }</th> }) }</tr></thead>
-                <tbody>{ for rows }</tbody>
+                <tbody>{ for rows }{ next_row }</tbody>
             </table>
         </section>
+    }
+}
+
+/// A leader's replication state for one follower, in words (etcd-raft's progress states).
+fn progress_word(state: &str, lang: crate::lang::Lang) -> &'static str {
+    match state {
+        "probe" => t!(lang, "probing"),
+        "snapshot" => t!(lang, "sending a snapshot"),
+        _ => t!(lang, "replicating"),
     }
 }

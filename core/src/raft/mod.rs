@@ -194,6 +194,15 @@ pub enum ProgressState {
     Snapshot,
 }
 
+impl ProgressState {
+    pub const NAMES: [&'static str; 3] = ["probe", "replicate", "snapshot"];
+
+    /// The name in documents and snapshots.
+    pub const fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Progress {
     state: ProgressState,
@@ -397,6 +406,11 @@ impl<C: Command> Raft<C> {
     /// Leader only: how it replicates to `peer` now.
     pub fn progress_state(&self, peer: NodeId) -> ProgressState {
         self.progress[peer].state
+    }
+
+    /// Leader only: the next index it will send `peer` (§5.3 nextIndex).
+    pub fn next_index(&self, peer: NodeId) -> Index {
+        self.next[peer]
     }
     pub fn is_leader(&self) -> bool {
         self.role == Role::Leader

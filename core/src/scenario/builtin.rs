@@ -16,6 +16,7 @@ pub const NAMES: &[&str] = &[
     "isolated-old-leader",
     "paused-leader",
     "uncommitted-grant",
+    "consistency-check",
     "drift-and-jump",
     "client-clock-jump",
     "full-restart",

@@ -108,6 +108,19 @@ pub enum Check {
         #[serde(skip_serializing_if = "Option::is_none")]
         term: Option<u64>,
     },
+    /// Now: node `node` leads and replicates to `peer` in `state` (`probe`, `replicate`,
+    /// `snapshot`), will send it index `next` next and knows their logs match through
+    /// `matched`: each where given (§5.3 nextIndex and matchIndex, etcd-raft's progress).
+    Progress {
+        node: usize,
+        peer: usize,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        state: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        next: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        matched: Option<u64>,
+    },
 }
 
 /// A node's roles as a `node` check names them.
@@ -133,6 +146,10 @@ struct CheckFields {
     applied: Option<u64>,
     index: Option<u64>,
     op: Option<String>,
+    peer: Option<usize>,
+    state: Option<String>,
+    next: Option<u64>,
+    matched: Option<u64>,
 }
 
 pub const CHECK_NAMES: &[&str] = &[
@@ -155,6 +172,7 @@ pub const CHECK_NAMES: &[&str] = &[
     "node",
     "no_leader",
     "log_entry",
+    "progress",
 ];
 
 impl<'de> Deserialize<'de> for Check {
@@ -178,6 +196,10 @@ impl<'de> Deserialize<'de> for Check {
             ("applied", f.applied.is_some()),
             ("index", f.index.is_some()),
             ("op", f.op.is_some()),
+            ("peer", f.peer.is_some()),
+            ("state", f.state.is_some()),
+            ("next", f.next.is_some()),
+            ("matched", f.matched.is_some()),
         ];
         let (check, takes): (Check, &[&str]) = match f.expect.as_str() {
             "write_rejected" => (
@@ -288,6 +310,16 @@ impl<'de> Deserialize<'de> for Check {
                     term: f.term,
                 },
                 &["node", "index", "op", "term"],
+            ),
+            "progress" => (
+                Check::Progress {
+                    node: need(f.node, "node")?,
+                    peer: need(f.peer, "peer")?,
+                    state: f.state,
+                    next: f.next,
+                    matched: f.matched,
+                },
+                &["node", "peer", "state", "next", "matched"],
             ),
             other => return Err(D::Error::unknown_variant(other, CHECK_NAMES)),
         };
@@ -402,6 +434,25 @@ impl Check {
                     ),
                     None => t!(lang, "n{node}'s log has {what} at index {index}"),
                 }
+            }
+            Check::Progress {
+                node,
+                peer,
+                state,
+                next,
+                matched,
+            } => {
+                let mut parts = vec![t!(lang, "n{node} leads").to_string()];
+                if let Some(s) = state {
+                    parts.push(t!(lang, "replicates to n{peer} in state {s}"));
+                }
+                if let Some(n) = next {
+                    parts.push(t!(lang, "will send n{peer} index {n} next"));
+                }
+                if let Some(m) = matched {
+                    parts.push(t!(lang, "knows n{peer}'s log matches through {m}"));
+                }
+                parts.join(", ")
             }
         }
     }
@@ -527,6 +578,26 @@ impl Check {
                     }
                 }
             }
+            Check::Progress {
+                node,
+                peer,
+                state,
+                next,
+                matched,
+            } => {
+                let (k, p) = (node.wrapping_sub(1), peer.wrapping_sub(1));
+                let Some(s) = w.nodes.get(k).and_then(|s| s.server()) else {
+                    return false;
+                };
+                s.raft.is_leader()
+                    && p < w.n
+                    && p != k
+                    && state
+                        .as_deref()
+                        .is_none_or(|st| st == s.raft.progress_state(p).name())
+                    && next.is_none_or(|n| n == s.raft.next_index(p))
+                    && matched.is_none_or(|m| m == s.raft.match_index(p))
+            }
         }
     }
 
@@ -563,6 +634,33 @@ impl Check {
                 }
                 if role.is_none() && term.is_none() && applied.is_none() {
                     return Some(("node", both!("give role, term or applied")));
+                }
+                (Some(*node), None)
+            }
+            Check::Progress {
+                node,
+                peer,
+                state,
+                next,
+                matched,
+            } => {
+                if let Some(s) = state
+                    .as_deref()
+                    .filter(|s| !crate::raft::ProgressState::NAMES.contains(s))
+                {
+                    return Some((
+                        "state",
+                        both!(
+                            "\"{s}\" is not a replication state ({})",
+                            crate::raft::ProgressState::NAMES.join(", ")
+                        ),
+                    ));
+                }
+                if state.is_none() && next.is_none() && matched.is_none() {
+                    return Some(("node", both!("give state, next or matched")));
+                }
+                if !node_ok(*peer) || peer == node {
+                    return Some(("peer", both!("{peer} is not another node of 1..={nodes}")));
                 }
                 (Some(*node), None)
             }

@@ -73,8 +73,8 @@ pub struct Caption {
 }
 
 /// A part of the page a caption can name: `"n2"` (a node), `"leader"` (whoever leads at that
-/// moment), `"client:A"`, `"storage"`, `"key:k"` (the key's row in the lock view) or `"log:5"`
-/// (a log index).
+/// moment), `"client:A"`, `"storage"`, `"key:k"` (the key's row in the lock view), `"log:5"`
+/// (a log index) or `"next"` (the leader's next index and match for each follower, §5.3).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub enum Focus {
@@ -85,16 +85,19 @@ pub enum Focus {
     Storage,
     Key(String),
     LogIndex(u64),
+    NextIndex,
 }
 
 impl TryFrom<String> for Focus {
     type Error = String;
     fn try_from(s: String) -> Result<Focus, String> {
-        let bad =
-            || format!("\"{s}\" is not a focus (n2, leader, client:A, storage, key:k or log:5)");
+        let bad = || {
+            format!("\"{s}\" is not a focus (n2, leader, client:A, storage, key:k, log:5 or next)")
+        };
         Ok(match s.as_str() {
             "leader" => Focus::Leader,
             "storage" => Focus::Storage,
+            "next" => Focus::NextIndex,
             _ => match s.split_once(':') {
                 Some(("client", c)) if !c.is_empty() => Focus::Client(c.to_string()),
                 Some(("key", k)) if !k.is_empty() => Focus::Key(k.to_string()),
@@ -118,6 +121,7 @@ impl From<Focus> for String {
             Focus::Storage => "storage".into(),
             Focus::Key(k) => format!("key:{k}"),
             Focus::LogIndex(i) => format!("log:{i}"),
+            Focus::NextIndex => "next".into(),
         }
     }
 }
@@ -388,7 +392,9 @@ mod focus_tests {
 
     #[test]
     fn a_caption_focus_round_trips_and_a_bad_one_is_refused_with_the_forms_it_takes() {
-        for text in ["n2", "leader", "client:A", "storage", "key:k", "log:5"] {
+        for text in [
+            "n2", "leader", "client:A", "storage", "key:k", "log:5", "next",
+        ] {
             let f: Focus = serde_json::from_str(&format!("\"{text}\"")).expect(text);
             assert_eq!(serde_json::to_string(&f).unwrap(), format!("\"{text}\""));
         }
@@ -397,7 +403,7 @@ mod focus_tests {
                 .unwrap_err()
                 .to_string();
             assert!(
-                e.contains("is not a focus (n2, leader, client:A, storage, key:k or log:5)"),
+                e.contains("is not a focus (n2, leader, client:A, storage, key:k, log:5 or next)"),
                 "{bad}: {e}"
             );
         }

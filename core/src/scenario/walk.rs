@@ -322,6 +322,32 @@ mod tests {
         crate::scenario::builtin::get("gc-pause").unwrap()
     }
 
+    /// §5.3: a `progress` fact reads the leader's nextIndex and matchIndex for one follower, and
+    /// is false on a node that does not lead.
+    #[test]
+    fn a_progress_fact_reads_the_leaders_next_and_match_index_for_a_follower() {
+        let sc = crate::scenario::builtin::get("consistency-check").unwrap();
+        let mut w = crate::sim::World::new(&sc, false).unwrap();
+        w.run_until(2_100_000);
+        let fact = |s: &str| serde_json::from_str::<Check>(s).unwrap().passed(&w);
+        assert!(fact(
+            r#"{"expect":"progress","node":4,"peer":2,"state":"probe","next":9}"#
+        ));
+        assert!(!fact(r#"{"expect":"progress","node":4,"peer":2,"next":5}"#));
+        assert!(fact(
+            r#"{"expect":"progress","node":4,"peer":1,"state":"replicate","matched":9}"#
+        ));
+        assert!(
+            !fact(r#"{"expect":"progress","node":1,"peer":2,"state":"probe"}"#),
+            "n1 does not lead"
+        );
+        w.run_until(2_260_000);
+        let fact = |s: &str| serde_json::from_str::<Check>(s).unwrap().passed(&w);
+        assert!(fact(
+            r#"{"expect":"progress","node":4,"peer":2,"state":"replicate","next":10,"matched":9}"#
+        ));
+    }
+
     #[test]
     fn a_twin_fact_is_read_on_the_safe_twin_at_the_captions_moment() {
         let mut sc = crate::scenario::builtin::get("gc-pause-no-fencing").unwrap();
@@ -467,6 +493,18 @@ mod tests {
             (
                 r#"{"expect":"log_entry","node":2,"index":3,"op":"put"}"#,
                 "checks[0].op",
+            ),
+            (
+                r#"{"expect":"progress","node":2,"peer":3,"state":"waiting"}"#,
+                "checks[0].state",
+            ),
+            (
+                r#"{"expect":"progress","node":2,"peer":2,"next":4}"#,
+                "checks[0].peer",
+            ),
+            (
+                r#"{"expect":"progress","node":2,"peer":3}"#,
+                "checks[0].node",
             ),
         ] {
             let mut sc = gc_pause();

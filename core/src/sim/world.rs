@@ -149,6 +149,8 @@ pub struct NodeSlot {
     pub state: NodeState,
     pub clock: Clock,
     pub paused: bool,
+    /// How many times the node came back from a crash in this run.
+    pub restarts: u32,
     held: Vec<Packet>,
     /// Connection resets that reached this node while it was paused: a Granted reply that its
     /// client did not take ([`ReplyLost::ClientGone`]), handled when the node wakes.
@@ -348,6 +350,7 @@ impl World {
                 state: NodeState::Up(Box::new(server)),
                 clock,
                 paused: false,
+                restarts: 0,
                 held: Vec::new(),
                 held_resets: Vec::new(),
                 timer: TimerSlot::default(),
@@ -1240,6 +1243,7 @@ impl World {
             hs,
         );
         self.nodes[i].state = NodeState::Up(Box::new(server));
+        self.nodes[i].restarts += 1;
         if let Some(o) = self.observer.as_mut() {
             o.restarted(i);
         }

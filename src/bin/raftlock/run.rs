@@ -234,8 +234,24 @@ fn state_lines(w: &raftlock::sim::World) -> Vec<String> {
             })
             .collect();
         let log = s.raft.log();
+        let progress: String = if s.raft.is_leader() {
+            (0..w.n)
+                .filter(|&p| p != k)
+                .map(|p| {
+                    format!(
+                        " n{}:{}/next {}/match {}",
+                        p + 1,
+                        s.raft.progress_state(p).name(),
+                        s.raft.next_index(p),
+                        s.raft.match_index(p)
+                    )
+                })
+                .collect()
+        } else {
+            String::new()
+        };
         out.push(format!(
-            "n{} {}{} term {} log ..{} commit {} applied {} locks [{}]",
+            "n{} {}{} term {} log ..{} commit {} applied {} locks [{}]{progress}",
             k + 1,
             s.raft.role().name(),
             if slot.paused { " (paused)" } else { "" },
