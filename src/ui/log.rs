@@ -202,7 +202,7 @@ pub fn log_focus(p: &PanelProps) -> Html {
                 let state = s.raft.progress_state(i).name();
                 let (next, matched) = (s.raft.next_index(i), s.raft.match_index(i));
                 html! {
-                    <td class={classes!("next", state)} title={t!(lang, "n{l}'s view of n{n}: sends index {next} next; their logs match through {matched}", l = l + 1, n = i + 1)}>
+                    <td class={classes!("next", state, focus.node(i).then_some("focus"))} title={t!(lang, "n{l}'s view of n{n}: sends index {next} next; their logs match through {matched}", l = l + 1, n = i + 1)}>
                         <span class="txt">{ t!(lang, "next {next}", next = next) }</span>
                         <span class="meta">{ format!("{} · {}", progress_word(state, lang), t!(lang, "match {matched}", matched = matched)) }</span>
                     </td>
