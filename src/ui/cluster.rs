@@ -212,9 +212,9 @@ fn node(w: &World, i: usize, focus: &FocusSet, lang: Lang, ids: &str) -> Html {
             } } }
             <text class="term" x={num(x)} y={num(y + 15.0)}>{ t!(lang, "term {term}") }</text>
             <text class="clock" x={num(x)} y={num(y + 66.0)}>{ format!("{} {}", fmt_us(local, lang), fmt_rate(slot.clock.rate_ppm(), lang)) }</text>
-            // A focused node says whom it voted for in its term, another node or, once it has
-            // restarted, none: what a restart must not forget.
-            { match vote_words(i, slot, lang).filter(|_| focused && state != "leader") {
+            // Where votes are the lesson (a run whose restarts forget them), a focused node says
+            // whom it voted for in its term, another node or, once it has restarted, none.
+            { match vote_words(i, slot, lang).filter(|_| focused && state != "leader" && w.raft_cfg.forget_vote_on_restart) {
                 Some(words) => html! { <text class="vote" x={num(x)} y={num(y + 80.0)}>{ words }</text> },
                 None => html! {},
             } }

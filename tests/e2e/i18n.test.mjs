@@ -25,7 +25,7 @@ const lang = (page) => page.evaluate(() => window.raftlock.lang());
 const IDENTIFIERS = new Set(`raftlock Raft Grant Grants Release Expire Granted Expired Released NotHeld Busy Refused
   Rejected Ok GC JSON JSONL URL CLI API AppendEntries RequestVote InstallSnapshot PreVote check-quorum pre-vote
   Figure Kleppmann Redlock English seed fencing heartbeat append vote snap iframe Language Tab Esc Space Enter
-  Shift Home End PageUp PageDown true false existed ppm etcd Chubby ZooKeeper zxid Ongaro MaxSizePerMsg fencing- playground Noop How distributed locking`.split(/\s+/));
+  Shift Home End PageUp PageDown true false existed ppm etcd Chubby ZooKeeper zxid Ongaro MaxSizePerMsg fencing- playground Noop How distributed locking votedFor nextIndex`.split(/\s+/));
 
 /// Every word a reader meets: the text (panels off screen too), accessible names, tooltips, and
 /// the placeholders and labels of inputs; minus identifiers, numbers and names.
