@@ -32,7 +32,7 @@ fn main() {
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
     files.sort_by_key(|p| p.file_stem().map(|s| s.to_owned()));
-    let (mut titles, mut docs) = (String::new(), String::new());
+    let (mut titles, mut docs, mut cards) = (String::new(), String::new(), String::new());
     for path in &files {
         println!("cargo:rerun-if-changed={}", path.display());
         let name = path
@@ -48,6 +48,29 @@ fn main() {
             .map(text)
             .unwrap_or_default();
         writeln!(titles, "    ({name:?}, {en:?}, {ru:?}),").unwrap();
+        // The start screen's card: the story's first sentence, the steps, the run's length.
+        let (den, dru) = doc.get("description").map(text).unwrap_or_default();
+        // Up to the first '.' or '?' that ends a sentence (not the point of "0.8 s").
+        let first = |s: &str| {
+            let b = s.as_bytes();
+            let end = (0..b.len())
+                .find(|&i| matches!(b[i], b'.' | b'?') && b.get(i + 1).is_none_or(|c| *c == b' '))
+                .map_or(s.len(), |i| i + 1);
+            s[..end].trim().to_string()
+        };
+        let steps = doc
+            .get("lesson")
+            .and_then(|l| l.get("captions"))
+            .and_then(|c| c.as_array())
+            .map_or(0, |c| c.len());
+        let run_ms = doc.get("until_ms").and_then(|u| u.as_u64()).unwrap_or(0);
+        writeln!(
+            cards,
+            "    ({name:?}, {:?}, {:?}, {steps}, {run_ms}),",
+            first(&den),
+            first(&dru)
+        )
+        .unwrap();
         let abs = path.canonicalize().expect("a path");
         writeln!(
             docs,
@@ -61,6 +84,9 @@ fn main() {
         out,
         format!(
             "/// (file name, English title, Russian title), by name.\npub(super) const TITLES: &[(&str, &str, &str)] = &[\n{titles}];\n\
+             /// (file name, the story's first sentence in English and in Russian, captions, run ms), by name.
+pub(super) const CARDS: &[(&str, &str, &str, usize, u64)] = &[
+{cards}];
              /// (file name, document), by name.\n#[cfg(feature = \"builtin-docs\")]\npub(super) const DOCS: &[(&str, &str)] = &[\n{docs}];\n"
         ),
     )

@@ -292,6 +292,12 @@ impl Page {
             Command::Presenter(on) => self.presenter = on,
             Command::Tools(open) => self.tools_open = open,
             Command::Help(h) => self.help = h,
+            Command::Start(choice) => {
+                self.start.open = false;
+                if let Some(name) = super::start::chosen(&choice, self.start.left.as_ref()) {
+                    self.load_builtin(name, &mut fx);
+                }
+            }
             Command::ScenarioList(open) => {
                 self.list_open = open;
                 if open {
@@ -437,6 +443,7 @@ impl Page {
     /// Open a built-in now if the page has its document, else fetch it and say it is loading
     /// (the run in view stays until it arrives).
     fn load_builtin(&mut self, name: String, fx: &mut Vec<Effect>) {
+        self.start.open = false;
         match self.library.get(&name) {
             Some(sc) => self.open_builtin(&name, sc, fx),
             None if crate::scenario::builtin::is_builtin(&name) => {

@@ -28,6 +28,7 @@ pub mod library;
 pub mod locks;
 pub mod pace;
 pub mod quiz;
+pub mod start;
 pub mod text;
 pub mod trace_view;
 pub mod twin;
@@ -177,6 +178,8 @@ pub enum Command {
     Tools(bool),
     Help(bool),
     ScenarioList(bool),
+    /// The start screen's choice (the bare address opens on it).
+    Start(start::Choice),
     LogFrom(Option<u64>),
     DismissError,
     Error(String),
@@ -310,6 +313,8 @@ pub struct Page {
     pub tools_open: bool,
     pub help: bool,
     pub list_open: bool,
+    /// The start screen, and the lesson a returning reader left.
+    pub start: start::Start,
     pub error: Option<String>,
     /// Where play stopped at a broken invariant.
     pub stopped_at: Option<String>,
@@ -466,6 +471,7 @@ impl Page {
             tools_open: false,
             help: false,
             list_open: false,
+            start: start::Start::default(),
             error: None,
             stopped_at: None,
             share_url: None,
@@ -547,6 +553,7 @@ impl Page {
         page.error = error;
         page.embed = embed;
         page.list_open = frag.trim_start_matches('#') == "scenarios";
+        page.start.open = start::opens_on(frag, embed) && page.error.is_none();
         page.library = library;
         page.library.loading = fetch.map(str::to_string);
         page.open_at(moment);
@@ -554,7 +561,7 @@ impl Page {
     }
 
     /// What the page needs fetched as it opens: the built-in its link names, the stories of
-    /// the scenario list.
+    /// the scenario list (the start screen's cards come with the page).
     pub fn start_effects(&mut self) -> Vec<Effect> {
         let mut fx: Vec<Effect> = self
             .library
@@ -615,6 +622,16 @@ impl Page {
             .is_some_and(|l| !l.captions.is_empty())
     }
 
+    /// Where the reader is, as the start screen will offer it back: a built-in lesson and its
+    /// position.
+    pub fn left_here(&self) -> Option<start::Left> {
+        let name = self.scenario_choice();
+        (self.in_lesson() && !name.is_empty()).then(|| start::Left {
+            name: name.to_string(),
+            pos: self.lesson_pos(),
+        })
+    }
+
     /// How many of the lesson's captions the run has reached.
     pub fn lesson_pos(&self) -> usize {
         self.lesson.position(&self.pg.world)
@@ -622,6 +639,7 @@ impl Page {
 
     /// Replace the run, forgetting what belonged to the previous one.
     fn replace(&mut self, pg: Playground) {
+        self.start.open = false;
         self.twin = twin::Twin::of_lesson(&pg.scenario);
         self.pg = pg;
         self.library.loading = None;

@@ -931,3 +931,35 @@ fn a_trace_opens_at_once_and_the_worker_checks_it() {
     assert!(fx.is_empty() && p.trace.is_none());
     assert!(p.error.as_deref().unwrap().contains("line 1"));
 }
+
+/// The bare address opens on the start screen; its choices open the first lesson, a numbered
+/// one, the one a reader left, or free play; a deep link or a share link opens on its run.
+#[test]
+fn the_start_screen_opens_on_the_bare_address_and_each_choice_leads_somewhere() {
+    use crate::model::start::{Choice, Left};
+    let p = Page::from_fragment("");
+    assert!(p.start.open, "the bare address");
+    assert!(!Page::from_fragment("#scenario=gc-pause").start.open);
+    assert!(!Page::from_fragment("#embed").start.open);
+    assert!(!Page::from_fragment("#scenarios").start.open);
+    let mut p = Page::from_fragment("");
+    // Free play: the playground, already there.
+    let mut free = Page::from_fragment("");
+    assert!(free.apply(Command::Start(Choice::FreePlay)).is_empty());
+    assert!(!free.start.open && free.pg.scenario.name == "playground");
+    // The first lesson is fetched, and opens when it comes.
+    p.apply(Command::Start(Choice::FirstLesson));
+    let opened = |p: &Page| {
+        p.library
+            .loading
+            .clone()
+            .unwrap_or(p.pg.scenario.name.clone())
+    };
+    assert!(!p.start.open);
+    assert_eq!(opened(&p), "gc-pause");
+    // A returning reader's lesson.
+    let mut back = Page::from_fragment("");
+    back.start.left = Left::parse("drift-and-jump 3");
+    back.apply(Command::Start(Choice::Continue));
+    assert_eq!(opened(&back), "drift-and-jump");
+}

@@ -54,6 +54,8 @@ pub struct App {
     /// Which panels a played frame draws (`view` decides; hence the cell).
     pace: RefCell<Pace>,
     frame_log: FrameLog,
+    /// The lesson place last remembered for the start screen.
+    left: Option<crate::model::start::Left>,
     /// A played frame being drawn: when it started and how long the advance took.
     frame: Option<(f64, f64)>,
     /// Why the next draw happens, if not a played frame or a scroll: a command came, or a
@@ -71,6 +73,12 @@ impl App {
     }
 
     fn effects(&mut self, ctx: &Context<Self>, fx: Vec<Effect>) {
+        // Where the reader is in a lesson, remembered when it changes (the start screen offers it).
+        let here = self.page.borrow().left_here();
+        if let Some(l) = here.as_ref().filter(|_| here != self.left) {
+            effects::remember_left(l);
+            self.left = here;
+        }
         for e in fx {
             match e {
                 Effect::StartFrames => {
@@ -121,6 +129,7 @@ impl Component for App {
             effects::document_lang(),
         );
         first.base_url = effects::base_url();
+        first.start.left = effects::stored_left();
         let russian_fx = first.start_russian(russian);
         let busy = first.busy();
         let mut start = first.start_effects();
@@ -166,6 +175,7 @@ impl Component for App {
             on_screen: OnScreen::default(),
             pace: RefCell::default(),
             frame_log,
+            left: None,
             frame: None,
             why: None,
             drawn_why: std::cell::Cell::new(Why::Command),

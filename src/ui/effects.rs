@@ -91,6 +91,20 @@ pub fn show_lang(lang: Lang) {
 
 /// Where the language choice is remembered (index.html reads it before the wasm loads).
 const LANG_KEY: &str = "raftlock-lang";
+const LEFT_KEY: &str = "raftlock-left";
+
+/// The lesson the reader left, as this browser remembers it.
+pub fn stored_left() -> Option<crate::model::start::Left> {
+    let store = web_sys::window()?.local_storage().ok()??;
+    crate::model::start::Left::parse(&store.get_item(LEFT_KEY).ok()??)
+}
+
+/// Remember where the reader is in a lesson, for the start screen's *Continue*.
+pub fn remember_left(left: &crate::model::start::Left) {
+    if let Some(Ok(Some(store))) = web_sys::window().map(|w| w.local_storage()) {
+        let _ = store.set_item(LEFT_KEY, &left.stored());
+    }
+}
 
 /// The page's address without its fragment: share links are made on it.
 pub fn base_url() -> String {

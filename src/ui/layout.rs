@@ -144,6 +144,7 @@ pub fn page(shared: &Shared, send: &Callback<Command>, pace: &Pace) -> Html {
             </> } } }
             { if page.help { html! { { panel(dialogs::help, props(settled)) } } } else { html! {} } }
             { if page.list_open { html! { { panel(dialogs::scenario_list, props(settled)) } } } else { html! {} } }
+            { if page.start.open { html! { { panel(super::start::start_screen, props(settled)) } } } else { html! {} } }
         </div>
     }
 }

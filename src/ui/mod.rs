@@ -36,6 +36,7 @@ pub mod props;
 pub mod question;
 pub mod spacetime;
 pub mod stage;
+pub mod start;
 pub mod switches;
 pub mod trace;
 pub mod twin;

@@ -81,6 +81,11 @@ export async function openApp(context, url) {
   await page.goto(url);
   // A built-in the link names arrives as a file after the app starts (loading() is its name until then).
   await page.waitForFunction(() => window.raftlock && document.querySelector('svg.cluster') && window.raftlock.loading() === null, null, { timeout: 30000 });
+  // The bare address opens on the start screen (tests/e2e/start.test.mjs): these tests begin in free play.
+  if (await page.$('#start-screen')) {
+    await page.click('#start-free');
+    await page.waitForSelector('#start-screen', { state: 'detached' });
+  }
   return { page, errors };
 }
 

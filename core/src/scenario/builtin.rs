@@ -62,6 +62,15 @@ pub fn title(name: &str) -> Option<Text> {
         .map(|i| Text::new(TITLES[i].1, TITLES[i].2))
 }
 
+/// A built-in's card for the start screen, without its document: the first sentence of its
+/// story, its number of captions and the length of its run in ms.
+pub fn card(name: &str) -> Option<(Text, usize, u64)> {
+    CARDS
+        .binary_search_by(|c| c.0.cmp(name))
+        .ok()
+        .map(|i| (Text::new(CARDS[i].1, CARDS[i].2), CARDS[i].3, CARDS[i].4))
+}
+
 /// A built-in's document when this build carries it (the `builtin-docs` feature); the page's
 /// build fetches it from `scenarios/NAME.json` instead.
 pub fn document(name: &str) -> Option<&'static str> {

@@ -1,0 +1,89 @@
+// The start screen: the bare address says what this is and where to begin; it leads to the first
+// lesson, to free play, and back to the lesson a reader left. A deep link skips it.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve, launch, shot } from './helpers.mjs';
+
+let server, url, browser;
+before(async () => { ({ server, url } = await serve()); browser = await launch(); });
+after(async () => { await browser.close(); server.close(); });
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const LESSONS = fs.readdirSync(path.join(ROOT, 'scenarios')).filter((f) => f !== 'playground.json').length;
+
+async function bare(width = 1366, height = 768) {
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.setViewportSize({ width, height });
+  await page.goto(url);
+  await page.waitForSelector('#start-screen');
+  return { page, errors };
+}
+
+test('the bare address opens on the start screen: the first lesson, numbered cards, free play', async () => {
+  const { page, errors } = await bare();
+  assert.match(await page.locator('#start-screen .lead').innerText(), /replicate a lock service with leases and fencing tokens/);
+  assert.equal(await page.locator('#start-screen ol.start-cards > li').count(), LESSONS, 'one card per lesson');
+  const first = await page.locator('#start-screen ol.start-cards > li').first().innerText();
+  assert.match(first, /^1\.\s*GC pause and fencing tokens/);
+  assert.match(first, /\d+ steps · \d+ s of run/);
+  assert.ok(await page.locator('#start-screen li.break').count() >= 11, 'Break-it lessons are marked');
+  assert.equal(await page.locator('#start-continue').count(), 0, 'nothing to continue yet');
+  console.log('screenshot', await shot(page, 'start-1366'));
+  await page.setViewportSize({ width: 390, height: 844 });
+  const box = await page.locator('#start-first').boundingBox();
+  assert.ok(box && box.x >= 0 && box.x + box.width <= 390 && box.y + box.height <= 844, 'the first lesson is in reach on a phone');
+  console.log('screenshot', await shot(page, 'start-phone'));
+  await page.setViewportSize({ width: 1366, height: 768 });
+  // Free play: the start screen goes, the playground stays.
+  await page.click('#start-free');
+  await page.waitForSelector('#start-screen', { state: 'detached' });
+  assert.equal(await page.evaluate(() => window.raftlock.lesson()), null);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('Start the first lesson opens it; a returning reader is offered the lesson they left', async () => {
+  const { page, errors } = await bare();
+  await page.click('#start-first');
+  await page.waitForFunction(() => window.raftlock.loading() === null && document.querySelector('#scenario').value === 'gc-pause' && window.raftlock.lesson());
+  assert.match(await page.evaluate(() => location.hash), /scenario=gc-pause/);
+  for (let pos = 0; pos < 2; pos++) {
+    await page.evaluate(() => window.raftlock.lessonNext());
+    await page.waitForFunction((p) => window.raftlock.lesson().pos === p + 1 && !window.raftlock.job().busy, pos);
+  }
+  // The next visit to the bare address offers it back.
+  await page.goto('about:blank');
+  await page.goto(url);
+  await page.waitForSelector('#start-continue');
+  assert.match(await page.locator('#start-continue').innerText(), /Continue: GC pause and fencing tokens \(you reached step 2\)/);
+  await page.click('#start-continue');
+  await page.waitForFunction(() => window.raftlock.loading() === null && document.querySelector('#scenario').value === 'gc-pause' && window.raftlock.lesson());
+  // A card opens its own lesson.
+  await page.goto('about:blank');
+  await page.goto(url);
+  await page.waitForSelector('#start-screen');
+  await page.locator('#start-screen ol.start-cards > li').nth(1).locator('a').click();
+  await page.waitForFunction(() => window.raftlock.loading() === null && document.querySelector('#scenario').value === 'late-expire');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a deep link and a share link skip the start screen', async () => {
+  const page = await browser.context.newPage();
+  await page.goto(`${url}#scenario=ghost-lock`);
+  await page.waitForFunction(() => window.raftlock && window.raftlock.loading() === null && document.querySelector('#scenario').value === 'ghost-lock');
+  assert.equal(await page.locator('#start-screen').count(), 0);
+  await page.click('#share');
+  const link = await page.locator('#share-url').inputValue();
+  const other = await browser.context.newPage();
+  await other.goto(link);
+  await other.waitForFunction(() => window.raftlock && document.querySelector('svg.cluster') && window.raftlock.loading() === null);
+  assert.equal(await other.locator('#start-screen').count(), 0);
+  await other.close();
+  await page.close();
+});
