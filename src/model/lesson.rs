@@ -99,6 +99,12 @@ impl LessonTrack {
     }
 }
 
+/// The step a reader sees for `pos` captions reached: the story before the first caption is
+/// step 1, so a lesson of `count` captions has `count + 1` steps and never shows "step 0".
+pub fn step_label(pos: usize, count: usize) -> (usize, usize) {
+    (pos + 1, count + 1)
+}
+
 /// What the lesson panel shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LessonView {

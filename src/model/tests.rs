@@ -963,3 +963,12 @@ fn the_start_screen_opens_on_the_bare_address_and_each_choice_leads_somewhere() 
     back.apply(Command::Start(Choice::Continue));
     assert_eq!(opened(&back), "drift-and-jump");
 }
+
+/// A lesson starts at "step 1 of N": its story before the first caption is a step, so no
+/// reader ever sees "step 0".
+#[test]
+fn a_lesson_starts_at_step_1_and_ends_at_its_last_step() {
+    use crate::model::lesson::step_label;
+    assert_eq!(step_label(0, 7), (1, 8));
+    assert_eq!(step_label(7, 7), (8, 8));
+}

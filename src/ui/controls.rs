@@ -183,8 +183,8 @@ pub fn run_tools(p: &PanelProps) -> Html {
             </label>
             <button id="export-scenario" onclick={send(p, Command::Export(Export::Scenario))}>{ t!(lang, "Export scenario") }</button>
             <button id="export-trace" onclick={send(p, Command::Export(Export::Trace))}>{ t!(lang, "Export trace") }</button>
-            <label class="import">{ t!(lang, "Import scenario") }{ " " }<input id="import" type="file" accept=".json,application/json" onchange={on_file} /></label>
-            <label class="import" title={t!(lang, "A trace in the JSONL format from any implementation: read-only, checked against the seed's rules")}>{ t!(lang, "Open a trace") }{ " " }<input id="open-trace" type="file" accept=".jsonl,.ndjson,application/x-ndjson,text/plain" onchange={on_trace} /></label>
+            <label class="import button-like">{ t!(lang, "Import a scenario…") }<input id="import" type="file" accept=".json,application/json" onchange={on_file} /></label>
+            <label class="import button-like" title={t!(lang, "A trace in the JSONL format from any implementation: read-only, checked against the seed's rules")}>{ t!(lang, "Open a trace…") }<input id="open-trace" type="file" accept=".jsonl,.ndjson,application/x-ndjson,text/plain" onchange={on_trace} /></label>
         </div>
     }
 }

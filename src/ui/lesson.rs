@@ -23,7 +23,7 @@ pub fn lesson_panel(p: &PanelProps) -> Html {
         <section class="lesson panel" aria-label={t!(lang, "Lesson")} id="lesson">
             <div class="lesson-head">
                 <h2>{ t!(lang, "Lesson: {title}", title = v.title) }</h2>
-                <span class="step" id="lesson-step">{ t!(lang, "step {} of {}", v.pos, v.count) }</span>
+                <span class="step" id="lesson-step">{ { let (step, steps) = lesson::step_label(v.pos, v.count); t!(lang, "step {} of {}", step, steps) } }</span>
                 { for v.score_line.as_ref().map(|s| html! { <span class="score" id="quiz-score">{ s.clone() }</span> }) }
                 <div class="lesson-nav">
                     <button id="lesson-back" disabled={v.pos == 0} onclick={send(p, Command::LessonBack)} title={t!(lang, "The previous caption's moment (b)")}>{ t!(lang, "← Back") }</button>

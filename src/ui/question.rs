@@ -68,7 +68,7 @@ pub fn question(p: &PanelProps, q: &QuestionView, presenter: bool) -> Html {
             };
             html! {
                 <div class={classes!("question", "settled", if right { "right" } else { "wrong" })} id="question" role="status"
-                    title={t!(lang, "Question at step {}: {} ({checked})", q.caption, q.prompt)}>
+                    title={t!(lang, "Question at step {}: {} ({checked})", q.caption + 1, q.prompt)}>
                     <p class="verdict"><strong id="question-verdict">{ verdict }</strong>{ " " }
                         <span class="explain" id="question-explain">{ explain.clone() }</span>
                         { if presenter { html! {} } else { html! { <small class="hint">{ format!(" ({checked_short})") }</small> } } }

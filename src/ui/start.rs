@@ -23,7 +23,7 @@ pub fn start_screen(p: &PanelProps) -> Html {
         let (story, length) = match builtin::card(name) {
             Some((line, steps, run_ms)) => (
                 html! { <p>{ line.get(lang).to_string() }</p> },
-                t!(lang, "{steps} steps · {} s of run", run_ms / 1000),
+                t!(lang, "{steps} steps · {} s of run", run_ms / 1000, steps = steps + 1),
             ),
             None => (html! {}, String::new()),
         };
@@ -43,7 +43,7 @@ pub fn start_screen(p: &PanelProps) -> Html {
         let name = title_of(&l.name);
         html! {
             <button id="start-continue" onclick={send(p, Command::Start(Choice::Continue))}>
-                { t!(lang, "Continue: {name} (you reached step {pos})", pos = l.pos.max(1)) }
+                { t!(lang, "Continue: {name} (you reached step {pos})", pos = l.pos + 1) }
             </button>
         }
     });

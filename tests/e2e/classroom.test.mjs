@@ -102,7 +102,7 @@ test('presenter mode: at every caption of every lesson, the caption, the cluster
       if (!(await page.evaluate(() => document.querySelector('.page.presenter')))) await page.click('#presenter');
       await page.waitForSelector('.page.presenter');
       for (let pos = 0; pos <= l0.count; pos++) {
-        await page.waitForFunction((p) => window.raftlock.lesson().pos === p && document.querySelector('#lesson-step').textContent.startsWith(`step ${p} `), pos)
+        await page.waitForFunction((p) => window.raftlock.lesson().pos === p && document.querySelector('#lesson-step').textContent.startsWith(`step ${p + 1} `), pos)
           .catch((e) => { throw new Error(`${name} at ${w}×${h}: caption ${pos} never came (${e.message})`); });
         // The page brings the focus into view after it draws: wait for a frame.
         await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -217,7 +217,7 @@ test('the lesson follows time: runTo, seek, the scrubber and a step back put it 
   await page.waitForFunction(() => window.raftlock.lesson().pos > 0);
   const l1 = await lessonOf(page);
   assert.equal(await page.locator('#caption').innerText(), l1.caption);
-  assert.match(await page.locator('#lesson-step').innerText(), new RegExp(`^step ${l1.pos} of ${l1.count}`));
+  assert.match(await page.locator('#lesson-step').innerText(), new RegExp(`^step ${l1.pos + 1} of ${l1.count + 1}`));
   assert.notEqual(l1.caption, l0.caption);
   await page.evaluate(() => window.raftlock.seek(0));
   await page.waitForFunction(() => window.raftlock.lesson().pos === 0);

@@ -278,7 +278,7 @@ test('loading a scenario through the handle resets the lesson position and the c
   const doc = fs.readFileSync(path.join(ROOT, 'scenarios/late-expire.json'), 'utf8');
   assert.equal(await page.evaluate((d) => window.raftlock.loadScenario(d), doc), null);
   await page.waitForSelector('.cluster-panel.twin', { state: 'detached' });
-  assert.match(await page.locator('#lesson-step').innerText(), /step 0 of/);
+  assert.match(await page.locator('#lesson-step').innerText(), /step 1 of/);
   assert.deepEqual(errors, []);
   await page.close();
 });

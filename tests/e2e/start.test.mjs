@@ -60,7 +60,7 @@ test('Start the first lesson opens it; a returning reader is offered the lesson 
   await page.goto('about:blank');
   await page.goto(url);
   await page.waitForSelector('#start-continue');
-  assert.match(await page.locator('#start-continue').innerText(), /Continue: GC pause and fencing tokens \(you reached step 2\)/);
+  assert.match(await page.locator('#start-continue').innerText(), /Continue: GC pause and fencing tokens \(you reached step 3\)/);
   await page.click('#start-continue');
   await page.waitForFunction(() => window.raftlock.loading() === null && document.querySelector('#scenario').value === 'gc-pause' && window.raftlock.lesson());
   // A card opens its own lesson.
@@ -85,5 +85,21 @@ test('a deep link and a share link skip the start screen', async () => {
   await other.waitForFunction(() => window.raftlock && document.querySelector('svg.cluster') && window.raftlock.loading() === null);
   assert.equal(await other.locator('#start-screen').count(), 0);
   await other.close();
+  await page.close();
+});
+
+test('files are opened with buttons in our words, not raw "Choose File" inputs', async () => {
+  const { openApp, openTools } = await import('./helpers.mjs');
+  const { page, errors } = await openApp(browser.context, url);
+  await openTools(page);
+  for (const [id, words] of [['#import', /^Import a scenario…$/], ['#open-trace', /^Open a trace…$/]]) {
+    const label = page.locator(`label:has(${id})`);
+    assert.match((await label.innerText()).trim(), words);
+    assert.equal(await page.locator(id).evaluate((el) => getComputedStyle(el).opacity), '0', `${id} is not drawn`);
+    // The keyboard reaches it, and the label shows where focus is.
+    await page.focus(id);
+    assert.notEqual(await label.evaluate((el) => getComputedStyle(el).outlineStyle), 'none');
+  }
+  assert.deepEqual(errors, []);
   await page.close();
 });
