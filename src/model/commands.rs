@@ -473,7 +473,7 @@ impl Page {
             format!(
                 "t = {} : {} — {}",
                 text::fmt_us(*t as i64, self.lang),
-                v.invariant,
+                text::invariant_label(v.invariant, self.lang),
                 v.detail.get(self.lang)
             )
         });

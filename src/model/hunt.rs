@@ -112,14 +112,20 @@ impl Hunt {
             fmt_count(self.events)
         );
         let with = describe_switches(&self.switches, lang);
+        // An invariant by its words, never its code name.
+        let words = |name: &str| {
+            crate::check::Invariant::from_name(name)
+                .map_or_else(|| name.to_string(), |i| super::text::invariant_label(i, lang))
+        };
         match &self.phase {
             HuntPhase::Running => (t!(lang, "Hunting with {with}: {progress}"), ""),
-            HuntPhase::Shrinking { seed, invariant } => (t!(lang, "{invariant} broke in run {seed}; shrinking its fault schedule…"), ""),
+            HuntPhase::Shrinking { seed, invariant } => (t!(lang, "Run {seed} broke \"{invariant}\"; shrinking its fault schedule…", invariant = words(invariant)), ""),
             HuntPhase::Found { seed, invariant, detail, original_actions, actions } => (
                 t!(
                     lang,
-                    "Found: {invariant} broke in run {seed} ({detail}). Shrunk from {original_actions} to {actions} fault actions and opened in the page; the address bar holds its share link.",
-                    detail = detail.get(lang)
+                    "Found: run {seed} broke \"{invariant}\" ({detail}). Shrunk from {original_actions} to {actions} fault actions and opened in the page; the address bar holds its share link.",
+                    detail = detail.get(lang),
+                    invariant = words(invariant)
                 ),
                 "broken",
             ),

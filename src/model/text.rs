@@ -198,6 +198,8 @@ pub fn describe(w: &World, ev: &TraceEvent, lang: Lang) -> Option<String> {
                 .rev()
                 .find(|(_, v)| v.detail.en == *detail)
                 .map_or(detail.as_str(), |(_, v)| v.detail.get(lang));
+            let invariant = Invariant::from_name(invariant)
+                .map_or_else(|| invariant.to_string(), |i| invariant_label(i, lang));
             t!(lang, "VIOLATION {invariant}: {detail}")
         }
     })

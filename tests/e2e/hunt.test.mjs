@@ -21,7 +21,7 @@ async function huntUntilFound(page, sw, button, timeout) {
 test('with check-quorum switched off the hunt finds isolated_leader_steps_down, shrinks it and opens it as a link', async () => {
   const { page, errors } = await openApp(browser.context, url);
   const status = await huntUntilFound(page, 'no_check_quorum', '#hunt-start', 60000);
-  assert.match(status, /isolated_leader_steps_down broke in run 2 /, 'the same run as `raftlock hunt --switch no_check_quorum`');
+  assert.match(status, /run 2 broke "a cut-off leader steps down \(liveness\)" /, 'the same run as `raftlock hunt --switch no_check_quorum`');
   assert.match(status, /Shrunk from \d+ to 1 fault actions and opened in the page/);
   // The shrunk schedule is the page's scenario now, with the switch carried in it, and a share link.
   assert.match(await page.evaluate(() => location.hash), /^#v1\./);
@@ -44,7 +44,7 @@ test('with check-quorum switched off the hunt finds isolated_leader_steps_down, 
 test('the Figure 8 switch: the page’s 10,000-run hunt finds the lost committed entry in the same run as the CLI', async () => {
   const { page, errors } = await openApp(browser.context, url);
   const status = await huntUntilFound(page, 'commit_by_counting_old_terms', '#hunt-start-10k', 240000);
-  assert.match(status, /leader_completeness broke in run 5,?516 /, 'the same run as `raftlock hunt --switch commit_by_counting_old_terms`');
+  assert.match(status, /run 5,?516 broke "leader completeness" /, 'the same run as `raftlock hunt --switch commit_by_counting_old_terms`');
   assert.match(await page.evaluate(() => location.hash), /^#v1\./);
   await runToEnd(page);
   const s = await snap(page);

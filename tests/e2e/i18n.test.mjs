@@ -248,7 +248,7 @@ test('the hunt reports in Russian and opens its find as a Russian lesson', async
   await page.click('#hunt-start');
   await page.waitForFunction(() => /^Найдено/.test(document.querySelector('#hunt-status')?.textContent || ''), null, { timeout: 60000 });
   const status = await page.locator('#hunt-status').textContent();
-  assert.match(status, /isolated_leader_steps_down нарушен в прогоне 2 \(n\d всё ещё лидер терма/);
+  assert.match(status, /в прогоне 2 нарушен инвариант «отрезанный лидер слагает полномочия \(живучесть\)» \(n\d всё ещё лидер терма/);
   await page.waitForFunction(() => window.raftlock.lesson() !== null);
   assert.equal(await page.locator('#lesson-untranslated').count(), 0, 'the found lesson has its Russian');
   assert.match((await page.evaluate(() => window.raftlock.lesson())).caption, /Найдено поиском/);
