@@ -24,10 +24,14 @@ pub fn presets(p: &PanelProps) -> Html {
         }
     });
     let act = |a: &Option<Action>| send(p, a.clone().map_or(Command::DismissError, Command::Act));
+    // A disabled control says why, on the page and to a screen reader.
+    let why = leader.is_none().then(|| t!(lang, "No node leads yet: there is no leader to cut off."));
+    let described = why.as_ref().map(|_| "presets-why");
     html! {
         <div class="presets" role="group" aria-label={t!(lang, "Network presets")}>
-            <button id="isolate-leader" disabled={isolate.is_none()} onclick={act(&isolate)}>{ t!(lang, "Isolate the leader") }</button>
-            <button id="split" disabled={split.is_none()} onclick={act(&split)}>{ t!(lang, "Split: leader in the minority") }</button>
+            <button id="isolate-leader" disabled={isolate.is_none()} aria-describedby={described} onclick={act(&isolate)}>{ t!(lang, "Isolate the leader") }</button>
+            <button id="split" disabled={split.is_none()} aria-describedby={described} onclick={act(&split)}>{ t!(lang, "Split: leader in the minority") }</button>
+            { for why.map(|w| html! { <span class="why" id="presets-why">{ w }</span> }) }
             <button id="heal-all" onclick={send(p, Command::Act(Action::HealAll))}>{ t!(lang, "Heal all") }</button>
             <span class="legend">{ t!(lang, "Click a link to cut or heal one direction. The ring around a node: its lease countdown on its own clock. Letters: P/V votes, H heartbeat, A append, a/v replies, Q client request, R reply, S snapshot, W storage write.") }</span>
         </div>

@@ -103,3 +103,21 @@ test('files are opened with buttons in our words, not raw "Choose File" inputs',
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a disabled control says why, on the page and in its accessible description', async () => {
+  const { openApp } = await import('./helpers.mjs');
+  const { page, errors } = await openApp(browser.context, url);
+  // Free play before any election: no leader to isolate.
+  assert.equal(await page.evaluate(() => window.raftlock.snapshot().leader ?? null), null);
+  assert.ok(await page.locator('#isolate-leader').isDisabled());
+  const why = await page.locator('#isolate-leader').evaluate((b) => document.getElementById(b.getAttribute('aria-describedby'))?.textContent);
+  assert.match(why, /No node leads yet/);
+  assert.ok(await page.locator('#presets-why').isVisible());
+  // Once a leader is elected the reason goes, and the button works.
+  await page.evaluate(() => window.raftlock.runTo(1_000_000));
+  await page.waitForFunction(() => window.raftlock.snapshot().leader !== null && !document.querySelector('#isolate-leader').disabled);
+  assert.equal(await page.locator('#presets-why').count(), 0);
+  assert.equal(await page.locator('#isolate-leader').getAttribute('aria-describedby'), null);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
