@@ -114,8 +114,10 @@ impl Hunt {
         let with = describe_switches(&self.switches, lang);
         // An invariant by its words, never its code name.
         let words = |name: &str| {
-            crate::check::Invariant::from_name(name)
-                .map_or_else(|| name.to_string(), |i| super::text::invariant_label(i, lang))
+            crate::check::Invariant::from_name(name).map_or_else(
+                || name.to_string(),
+                |i| super::text::invariant_label(i, lang),
+            )
         };
         match &self.phase {
             HuntPhase::Running => (t!(lang, "Hunting with {with}: {progress}"), ""),

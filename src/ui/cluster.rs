@@ -130,9 +130,23 @@ fn links(w: &World, p: &PanelProps, lang: Lang, ids: &str, act: bool) -> Html {
                 });
                 continue;
             }
+            // Each direction is a control the keyboard reaches (Tab, then Enter or Space).
+            let name = if up {
+                t!(lang, "cut n{from} → n{to}", from = a + 1, to = b + 1)
+            } else {
+                t!(lang, "heal n{from} → n{to}", from = a + 1, to = b + 1)
+            };
+            let key_action = action.clone();
+            let to_page = p.send.clone();
+            let onkeydown = Callback::from(move |e: KeyboardEvent| {
+                if e.key() == "Enter" || e.key() == " " {
+                    e.prevent_default();
+                    to_page.emit(Command::Act(key_action.clone()));
+                }
+            });
             out.push(html! {
-                <g class={classes!("link", (!up).then_some("cut"))} id={format!("link-{}-{}", a + 1, b + 1)} role="button"
-                    aria-label={label.clone()} onclick={send(p, Command::Act(action))}>
+                <g class={classes!("link", (!up).then_some("cut"))} id={format!("link-{}-{}", a + 1, b + 1)} role="button" tabindex="0"
+                    aria-label={name} onclick={send(p, Command::Act(action))} {onkeydown}>
                     <title>{ label }</title>
                     <polygon class="hit" points={hit_area(p0, q0)} />
                     <line class="wire" x1={num(p0.0)} y1={num(p0.1)} x2={num(q0.0)} y2={num(q0.1)} marker-end={marker} />
@@ -283,8 +297,8 @@ fn draw(w: &World, p: &PanelProps, focus: &FocusSet, lang: Lang, ids: &str) -> H
     let storage_word = t!(lang, "storage");
     let storage_w = (storage_word.chars().count() as f64 * 8.5 + 16.0).max(68.0);
     html! {
-        <svg class="cluster" id={format!("{ids}cluster")} viewBox="0 0 560 440" preserveAspectRatio="xMidYMid meet" role="img" aria-labelledby={format!("{ids}cluster-title")}>
-            <title id={format!("{ids}cluster-title")}>{ t!(lang, "{n} Raft nodes on a ring with their links, {clients} clients and the storage", clients = w.clients.len()) }</title>
+        <svg class="cluster" id={format!("{ids}cluster")} viewBox="0 0 560 440" preserveAspectRatio="xMidYMid meet" role="group" aria-labelledby={format!("{ids}cluster-title")}>
+            <title id={format!("{ids}cluster-title")}>{ cluster_words(w, lang) }</title>
             <defs>
                 <marker id={format!("{ids}arrow")} viewBox="0 0 10 10" refX="44" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse">
                     <path d="M 0 0 L 10 5 L 0 10 z" />
@@ -319,4 +333,34 @@ fn vote_words(i: usize, slot: &crate::sim::world::NodeSlot, lang: Lang) -> Optio
         None if slot.restarts > 0 => Some(t!(lang, "no vote").into()),
         _ => None,
     }
+}
+
+/// The cluster in words, for a screen reader: how many nodes, who leads, which links are cut.
+fn cluster_words(w: &World, lang: Lang) -> String {
+    let n = w.n;
+    let mut out = t!(
+        lang,
+        "{n} Raft nodes on a ring with their links, {clients} clients and the storage",
+        clients = w.clients.len()
+    );
+    out.push_str(". ");
+    match w
+        .leader()
+        .and_then(|l| w.nodes[l].server().map(|s| (l, s.raft.term())))
+    {
+        Some((l, term)) => out.push_str(&t!(lang, "n{l} leads term {term}.", l = l + 1)),
+        None => out.push_str(t!(lang, "No node leads.")),
+    }
+    let cut: Vec<String> = (0..n)
+        .flat_map(|a| (0..n).filter(move |b| *b != a).map(move |b| (a, b)))
+        .filter(|&(a, b)| !w.net.is_up(a, b))
+        .map(|(a, b)| format!("n{} → n{}", a + 1, b + 1))
+        .collect();
+    out.push(' ');
+    if cut.is_empty() {
+        out.push_str(t!(lang, "Every link is up."));
+    } else {
+        out.push_str(&t!(lang, "Cut: {}.", cut.join(", ")));
+    }
+    out
 }

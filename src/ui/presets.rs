@@ -25,7 +25,9 @@ pub fn presets(p: &PanelProps) -> Html {
     });
     let act = |a: &Option<Action>| send(p, a.clone().map_or(Command::DismissError, Command::Act));
     // A disabled control says why, on the page and to a screen reader.
-    let why = leader.is_none().then(|| t!(lang, "No node leads yet: there is no leader to cut off."));
+    let why = leader
+        .is_none()
+        .then(|| t!(lang, "No node leads yet: there is no leader to cut off."));
     let described = why.as_ref().map(|_| "presets-why");
     html! {
         <div class="presets" role="group" aria-label={t!(lang, "Network presets")}>

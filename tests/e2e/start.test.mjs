@@ -121,3 +121,28 @@ test('a disabled control says why, on the page and in its accessible description
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a link is cut and healed by keyboard alone, and the cluster says what is cut', async () => {
+  const { openApp } = await import('./helpers.mjs');
+  const { page, errors } = await openApp(browser.context, url);
+  // Tab until the link n1 → n2 has the focus.
+  await page.evaluate(() => document.activeElement?.blur());
+  let reached = false;
+  for (let i = 0; i < 300 && !reached; i++) {
+    await page.keyboard.press('Tab');
+    reached = await page.evaluate(() => document.activeElement?.id === 'link-1-2');
+  }
+  assert.ok(reached, 'Tab reaches the link n1 → n2');
+  assert.equal(await page.locator('#link-1-2').getAttribute('aria-label'), 'cut n1 → n2');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('#link-1-2')?.classList.contains('cut'));
+  assert.equal(await page.locator('#link-1-2').getAttribute('aria-label'), 'heal n1 → n2');
+  assert.match(await page.locator('#cluster-title').textContent(), /Cut: n1 → n2\./);
+  assert.equal(await page.locator('#link-2-1.cut').count(), 0, 'one direction only');
+  await page.focus('#link-1-2');
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => !document.querySelector('#link-1-2')?.classList.contains('cut'));
+  assert.match(await page.locator('#cluster-title').textContent(), /Every link is up\./);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
