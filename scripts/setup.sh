@@ -26,8 +26,8 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q ' 0\.2\.130'; then
   step "cargo install wasm-bindgen-cli 0.2.130 (about 2 minutes)"
   cargo install wasm-bindgen-cli --version =0.2.130 --force
 fi
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ]; then
-  step "npm ci (binaryen's wasm-opt 132, playwright-core)"
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ]; then
+  step "npm ci (binaryen's wasm-opt 132, playwright-core, axe-core)"
   npm ci --no-audit --no-fund
 fi
 if [ "${1:-}" = browser ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; }; then

@@ -37,9 +37,9 @@ fn actions(w: &World, c: usize, p: &PanelProps, lang: Lang) -> Html {
     html! {
         <td class="actions">
             <button onclick={send(p, Command::Act(Action::ClientAcquire { client: client(), key: "k".into(), lease_ms: 1500 }))}
-                aria-label={t!(lang, "{name} acquires k")} aria-describedby={described.clone()} disabled={by_hand}>{ t!(lang, "Acquire k") }</button>
+                aria-label={t!(lang, "Acquire k: client {name}")} aria-describedby={described.clone()} disabled={by_hand}>{ t!(lang, "Acquire k") }</button>
             <button onclick={send(p, Command::Act(Action::ClientRelease { client: client(), key: "k".into() }))}
-                aria-label={t!(lang, "{name} releases k")} aria-describedby={described} disabled={by_hand}>{ t!(lang, "Release k") }</button>
+                aria-label={t!(lang, "Release k: client {name}")} aria-describedby={described} disabled={by_hand}>{ t!(lang, "Release k") }</button>
             { if by_hand { html! { <span class="why" id={why_id}>{ t!(lang, "{name} repeats its own script: it takes no requests by hand.") }</span> } } else { html! {} } }
             <button onclick={send(p, Command::Act(pause))}>{ if slot.paused { t!(lang, "Resume") } else { t!(lang, "Pause") } }</button>
             <button onclick={send(p, Command::Act(crash))}>{ if slot.crashed { t!(lang, "Restart") } else { t!(lang, "Crash") } }</button>

@@ -33,7 +33,7 @@ pub fn clocks(p: &PanelProps) -> Html {
                 <td>
                     <button aria-label={t!(lang, "n{k} clock back 500 ms")} onclick={jump(-500)}>{ t!(lang, "−500 ms") }</button>
                     <button aria-label={t!(lang, "n{k} clock forward 500 ms")} onclick={jump(500)}>{ t!(lang, "+500 ms") }</button>
-                    <button aria-label={t!(lang, "reset n{k} clock rate")} onclick={send(p, Command::Act(Action::SetRate { node: k, rate_ppm: 1_000_000 }))}>{ "×1" }</button>
+                    <button aria-label={t!(lang, "×1: reset n{k} clock rate")} onclick={send(p, Command::Act(Action::SetRate { node: k, rate_ppm: 1_000_000 }))}>{ "×1" }</button>
                 </td>
                 <td>
                     <button id={format!("crash-{k}")} onclick={send(p, Command::Act(crash))}>{ if up { t!(lang, "Crash") } else { t!(lang, "Restart") } }</button>
