@@ -25,7 +25,7 @@ pub fn clocks(p: &PanelProps) -> Html {
                 <th scope="row">{ format!("n{k}") }</th>
                 <td>
                     <input type="range" min="-20" max="20" value={rate_pos(rate).to_string()} id={format!("rate-{k}")}
-                        aria-label={t!(lang, "clock rate of n{k}")}
+                        aria-label={t!(lang, "clock rate of n{k}")} aria-valuetext={fmt_rate(rate, lang)}
                         oninput={p.send.reform(move |e: InputEvent| Command::Act(Action::SetRate { node: k, rate_ppm: rate_of(input_value(&e).parse().unwrap_or(0)) }))} />
                 </td>
                 <td class="num">{ format!("{} ({} ppm)", fmt_rate(rate, lang), rate) }</td>

@@ -36,12 +36,12 @@ pub fn controls(p: &PanelProps) -> Html {
                 <button id="step-apply" onclick={send(p, Command::StepApply)} title={t!(lang, "Run to the next apply (a)")}>{ t!(lang, "Next apply ⇥") }</button>
             </> } } else { html! {} } }
             <label class="speed">{ t!(lang, "Speed") }{ " " }
-                <input id="speed" type="range" min="0" max={(SPEED_STOPS.len() - 1).to_string()} value={page.speed_pos.to_string()} aria-label={t!(lang, "Speed")}
+                <input id="speed" type="range" min="0" max={(SPEED_STOPS.len() - 1).to_string()} value={page.speed_pos.to_string()} aria-label={t!(lang, "Speed")} aria-valuetext={fmt_speed(speed)}
                     oninput={p.send.reform(|e: InputEvent| Command::Speed(input_value(&e).parse().unwrap_or(0)))} />
                 <output>{ fmt_speed(speed) }</output>
             </label>
             <label class="scrub">{ t!(lang, "Time") }{ " " }
-                <input id="scrubber" type="range" min="0" max={horizon.to_string()} value={w.now_us.to_string()} aria-label={t!(lang, "Timeline")}
+                <input id="scrubber" type="range" min="0" max={horizon.to_string()} value={w.now_us.to_string()} aria-label={t!(lang, "Timeline")} aria-valuetext={fmt_us(w.now_us as i64, lang)}
                     oninput={p.send.reform(|e: InputEvent| Command::Seek(input_value(&e).parse().unwrap_or(0)))} />
                 <output id="now">{ fmt_us(w.now_us as i64, lang) }</output>
             </label>

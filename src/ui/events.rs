@@ -18,5 +18,8 @@ pub fn events(p: &PanelProps) -> Html {
         .take(14)
         .map(|(t, d, bad)| html! { <li class={classes!(bad.then_some("bad"))}><time>{ fmt_us(t as i64, lang) }</time>{ " " }{ d }</li> })
         .collect();
-    html! { <ol class="events" reversed=true aria-live="polite">{ for lines }</ol> }
+    // Announced while paused or stepping; while playing the list changes many times a second,
+    // which a screen reader would read out without end.
+    let live = if page.playing { "off" } else { "polite" };
+    html! { <ol class="events" reversed=true aria-live={live}>{ for lines }</ol> }
 }

@@ -53,3 +53,23 @@ for (const scheme of ['light', 'dark']) {
     await page.close();
   });
 }
+
+test('sliders say their value in words; the event list is quiet while playing; dropdowns follow dark mode', async () => {
+  const { openApp, openTools } = await import('./helpers.mjs');
+  const { page, errors } = await openApp(browser.context, url);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  assert.match(await page.locator('#speed').getAttribute('aria-valuetext'), /^×1\/20$/);
+  assert.equal(await page.locator('#scrubber').getAttribute('aria-valuetext'), '0.000 s');
+  await openTools(page);
+  assert.equal(await page.locator('#rate-1').getAttribute('aria-valuetext'), '×1.00');
+  assert.equal(await page.locator('ol.events').getAttribute('aria-live'), 'polite');
+  // (A panel off screen is not redrawn while playing: bring the list into view.)
+  await page.locator('ol.events').scrollIntoViewIfNeeded();
+  await page.evaluate(() => window.raftlock.play(true));
+  await page.waitForFunction(() => document.querySelector('ol.events')?.getAttribute('aria-live') === 'off');
+  await page.evaluate(() => window.raftlock.play(false));
+  await page.waitForFunction(() => document.querySelector('ol.events')?.getAttribute('aria-live') === 'polite');
+  assert.equal(await page.locator('#scenario').evaluate((s) => getComputedStyle(s).colorScheme), 'light dark');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
