@@ -313,6 +313,9 @@ impl Page {
             Command::DismissError => {
                 self.error = None;
                 self.help = false;
+                // The "copied" note under Share or Embed goes too (Esc, or its ✕).
+                self.share_url = None;
+                self.embed_code = None;
             }
             Command::Error(e) => self.error = Some(e),
         }

@@ -94,11 +94,21 @@ pub fn scenario_bar(p: &PanelProps) -> Html {
                 onchange={p.send.reform(|e: Event| Command::SetLang(crate::lang::Lang::parse(&select_value(&e)).unwrap_or_default()))}>
                 { for crate::lang::Lang::ALL.iter().map(|l| html! { <option value={l.code()} selected={*l == lang}>{ l.name() }</option> }) }
             </select>
+            // What Share and Embed copied: a note that says so, over the page rather than in the
+            // bar, with the text to copy by hand where the clipboard is not allowed.
             { if let Some(code) = &page.embed_code { html! {
-                <input id="embed-code" class="share-url" readonly=true value={code.clone()} aria-label={t!(lang, "Embed code (copied to the clipboard)")} />
+                <div class="copied" role="status" id="embed-copied">
+                    <strong>{ t!(lang, "✓ Embed code copied") }</strong>
+                    <input id="embed-code" class="share-url" readonly=true value={code.clone()} aria-label={t!(lang, "Embed code (copied to the clipboard)")} />
+                    <button class="close" onclick={send(p, Command::DismissError)} aria-label={t!(lang, "Close")}>{ "✕" }</button>
+                </div>
             } } else { html! {} } }
             { if let Some(url) = &page.share_url { html! {
-                <input id="share-url" class="share-url" readonly=true value={url.clone()} aria-label={t!(lang, "Share link (copied to the clipboard)")} />
+                <div class="copied" role="status" id="share-copied">
+                    <strong>{ t!(lang, "✓ Link copied") }</strong>
+                    <input id="share-url" class="share-url" readonly=true value={url.clone()} aria-label={t!(lang, "Share link (copied to the clipboard)")} />
+                    <button class="close" onclick={send(p, Command::DismissError)} aria-label={t!(lang, "Close")}>{ "✕" }</button>
+                </div>
             } } else { html! {} } }
         </div>
     }

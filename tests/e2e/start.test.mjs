@@ -146,3 +146,24 @@ test('a link is cut and healed by keyboard alone, and the cluster says what is c
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('Share and Embed say what they copied, over the page, and the bar keeps its place', async () => {
+  const { openApp } = await import('./helpers.mjs');
+  const { page, errors } = await openApp(browser.context, url);
+  const barBefore = await page.locator('.scenario-bar').boundingBox();
+  await page.click('#share');
+  await page.waitForSelector('#share-copied');
+  assert.match(await page.locator('#share-copied').innerText(), /✓ Link copied/);
+  assert.match(await page.locator('#share-url').inputValue(), /#v1\./);
+  assert.equal(await page.locator('#share-copied').evaluate((e) => getComputedStyle(e).position), 'absolute');
+  assert.deepEqual(await page.locator('.scenario-bar').boundingBox(), barBefore, 'no field pushed into the bar');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#share-copied', { state: 'detached' });
+  await page.click('#copy-embed');
+  await page.waitForSelector('#embed-copied');
+  assert.match(await page.locator('#embed-copied').innerText(), /✓ Embed code copied/);
+  await page.click('#embed-copied .close');
+  await page.waitForSelector('#embed-copied', { state: 'detached' });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
