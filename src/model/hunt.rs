@@ -139,10 +139,18 @@ impl Hunt {
     }
 }
 
+/// The switches a hunt runs with, as the safeguards they turn off (never their code names).
 pub fn describe_switches(s: &[&str], lang: Lang) -> String {
     if s.is_empty() {
-        t!(lang, "every switch off").into()
+        t!(lang, "every safeguard on").into()
     } else {
-        s.join(", ")
+        let off: Vec<&str> = s
+            .iter()
+            .map(|n| {
+                crate::scenario::switch::Switch::from_name(n)
+                    .map_or(*n, |sw| super::twin::safeguard_name(sw, lang))
+            })
+            .collect();
+        t!(lang, "these safeguards off: {}", off.join(", "))
     }
 }

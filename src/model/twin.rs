@@ -305,7 +305,17 @@ fn facts(w: &World, other: &World, focus: &super::focus::FocusSet, lang: Lang) -
 
 /// A safeguard's state in words, as each half of the stage is labelled.
 pub fn safeguard_words(s: Switch, on: bool, lang: Lang) -> String {
-    let name = match s {
+    let name = safeguard_name(s, lang);
+    if on {
+        t!(lang, "{name} on")
+    } else {
+        t!(lang, "{name} off")
+    }
+}
+
+/// The safeguard a design switch turns off, in words ("fencing", "pre-vote").
+pub fn safeguard_name(s: Switch, lang: Lang) -> &'static str {
+    match s {
         Switch::ExpireIgnoresToken => t!(lang, "Expire's token check"),
         Switch::FollowersDeleteOnCountdown => t!(lang, "log-only deletion"),
         Switch::TokenFromLeaderCounter => t!(lang, "log-index tokens"),
@@ -318,11 +328,6 @@ pub fn safeguard_words(s: Switch, on: bool, lang: Lang) -> String {
         Switch::CommitByCountingOldTerms => t!(lang, "the Figure 8 rule"),
         Switch::ForgetVoteOnRestart => t!(lang, "durable votes"),
         Switch::ClientNoMargin => t!(lang, "a margin for the client's drift"),
-    };
-    if on {
-        t!(lang, "{name} on")
-    } else {
-        t!(lang, "{name} off")
     }
 }
 

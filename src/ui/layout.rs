@@ -135,8 +135,9 @@ pub fn page(shared: &Shared, send: &Callback<Command>, pace: &Pace) -> Html {
                 { if tools { html! {
                     <section class="panel wide" aria-label={t!(lang, "Design switches")} id="switches-panel">
                         <h2>{ t!(lang, "Design switches: break one safeguard and watch which guarantee fails") }</h2>
-                        { panel(switches::hunt_panel, props(settled)) }
                         { panel(switches::switches, props(settled)) }
+                        // Below the safeguards, and naming the ones that are off.
+                        { panel(switches::hunt_panel, props(settled)) }
                         { panel(switches::raft_settings, props(settled)) }
                     </section>
                 } } else { html! {} } }

@@ -13,15 +13,18 @@ pub fn switches(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let sc = &page.pg.scenario;
     let lang = page.lang;
+    // Each box is a safeguard: checked, the design is the seed's; unchecked, the switch breaks it.
     let items = page_switches().map(|s| {
         let (name, (label, why)) = (s.name(), switch_text(s, lang));
-        let on = crate::scenario::hunt::switch_is_on(sc, name);
+        let broken = crate::scenario::hunt::switch_is_on(sc, name);
+        let safeguard = capitalized(crate::model::twin::safeguard_name(s, lang), lang);
         html! {
-            <li class={classes!(on.then_some("on"))}>
+            <li class={classes!(broken.then_some("on"))}>
                 <label>
-                    <input type="checkbox" id={format!("switch-{name}")} checked={on}
-                        onchange={p.send.reform(move |e: Event| Command::Edit(Edit::Switch(name, e.target_unchecked_into::<web_sys::HtmlInputElement>().checked())))} />
-                    <strong>{ label }</strong>{ if on { t!(lang, " (on: the run restarted with it)") } else { "" } }
+                    <input type="checkbox" id={format!("switch-{name}")} checked={!broken}
+                        onchange={p.send.reform(move |e: Event| Command::Edit(Edit::Switch(name, !e.target_unchecked_into::<web_sys::HtmlInputElement>().checked())))} />
+                    <strong>{ safeguard }</strong>
+                    <span class="breaks">{ if broken { t!(lang, " — off: {label} (the run restarted without it)") } else { t!(lang, " — uncheck to break it: {label}") } }</span>
                 </label>
                 <button class="compare" id={format!("compare-{name}")} onclick={send(p, Command::Compare(Some(name)))}
                     title={t!(lang, "Run the same scenario with this switch flipped, side by side")}>{ t!(lang, "Compare side by side") }</button>
@@ -29,7 +32,23 @@ pub fn switches(p: &PanelProps) -> Html {
             </li>
         }
     });
-    html! { <ul class="switches">{ for items }</ul> }
+    html! {
+        <>
+        <p class="switches-head">{ t!(lang, "Safeguards: each box checked is the lock service's design. Uncheck one to break it and see which guarantee fails.") }</p>
+        <ul class="switches">{ for items }</ul>
+        </>
+    }
+}
+
+/// "fencing" → "Fencing": a label's first letter, except a Latin term kept in a Russian label
+/// ("check-quorum" stays as it is).
+fn capitalized(s: &str, lang: crate::lang::Lang) -> String {
+    if lang != crate::lang::Lang::En && s.starts_with(|c: char| c.is_ascii()) {
+        return s.to_string();
+    }
+    let mut c = s.chars();
+    c.next()
+        .map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
 }
 
 /// Two of Raft's knobs that change what the log panel and the messages show.
@@ -73,11 +92,15 @@ pub fn raft_settings(p: &PanelProps) -> Html {
 pub fn hunt_panel(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let lang = page.lang;
-    let on = crate::scenario::hunt::switches_on(&page.pg.scenario);
-    let with = if on.is_empty() {
-        t!(lang, "the seed's design (every switch off)").to_string()
+    let off: Vec<&str> = crate::scenario::switch::Switch::ALL
+        .into_iter()
+        .filter(|s| s.is_on(&page.pg.scenario))
+        .map(|s| crate::model::twin::safeguard_name(s, lang))
+        .collect();
+    let with = if off.is_empty() {
+        t!(lang, "every safeguard on").to_string()
     } else {
-        t!(lang, "switches on: {}", on.join(", "))
+        t!(lang, "these safeguards off: {}", off.join(", "))
     };
     let running = page.hunt.as_ref().is_some_and(|h| h.running());
     let status = page.hunt.as_ref().map(|h| {

@@ -10,7 +10,7 @@ after(async () => { await browser.close(); server.close(); });
 
 /** Turn one switch on, start the hunt with `button`, and wait for "Found…": the status line. */
 async function huntUntilFound(page, sw, button, timeout) {
-  await page.check(`#switch-${sw}`);
+  await page.uncheck(`#switch-${sw}`); // the safeguard off: the switch on
   await page.click(button);
   await page.waitForFunction(() => /^Found/.test(document.querySelector('#hunt-status')?.textContent || ''), null, { timeout });
   const status = await page.locator('#hunt-status').textContent();
@@ -25,7 +25,7 @@ test('with check-quorum switched off the hunt finds isolated_leader_steps_down, 
   assert.match(status, /Shrunk from \d+ to 1 fault actions and opened in the page/);
   // The shrunk schedule is the page's scenario now, with the switch carried in it, and a share link.
   assert.match(await page.evaluate(() => location.hash), /^#v1\./);
-  assert.ok(await page.locator('#switch-no_check_quorum').isChecked());
+  assert.ok(!(await page.locator('#switch-no_check_quorum').isChecked()), 'check-quorum stays off');
   await page.evaluate(() => window.raftlock.runTo(1e12));
   const s = await snap(page);
   assert.equal(s.invariants.find((i) => i.name === 'isolated_leader_steps_down').ok, false);

@@ -244,7 +244,7 @@ test('a student\'s trace is checked in Russian: the finding and the seed\'s rule
 
 test('the hunt reports in Russian and opens its find as a Russian lesson', async () => {
   const { page, errors } = await openApp(ru.context, srv.url);
-  await page.check('#switch-no_check_quorum');
+  await page.uncheck('#switch-no_check_quorum');
   await page.click('#hunt-start');
   await page.waitForFunction(() => /^Найдено/.test(document.querySelector('#hunt-status')?.textContent || ''), null, { timeout: 60000 });
   const status = await page.locator('#hunt-status').textContent();

@@ -72,7 +72,7 @@ test('after the first visit the page, a built-in scenario, the hunt, the trace c
     // The hunt's worker and its wasm come from the cache too.
     await page.goto(`${srv.url}#scenario=playground`);
     await page.waitForFunction(() => window.raftlock && document.querySelector('#hunt-start'), null, { timeout: 30000 });
-    await page.check('#switch-no_check_quorum');
+    await page.uncheck('#switch-no_check_quorum');
     await page.click('#hunt-start');
     await page.waitForFunction(() => /^Found/.test(document.querySelector('#hunt-status')?.textContent || ''), null, { timeout: 60000 });
     // A trace opened offline is checked by the same worker.

@@ -158,17 +158,17 @@ test('export the scenario and the trace as files, and import a scenario file (a 
 
 test('a design switch turned on in the page breaks its invariant, pauses the run, and travels in the share link', async () => {
   const { page, errors } = await openAt(browser.context, `${url}#scenario=late-expire`);
-  await page.check('#switch-expire_ignores_token');
+  await page.uncheck('#switch-expire_ignores_token');
   await page.evaluate(() => { window.raftlock.setSpeed(12); window.raftlock.play(true); });
   await page.waitForSelector('#violation', { timeout: 20000 });
-  assert.match(await page.locator('#violation').innerText(), /expire_deletes_only_on_token_match/);
+  assert.match(await page.locator('#violation').innerText(), /expire deletes only on token match/);
   assert.match(await page.locator('#play').textContent(), /^\s*Play$/, 'the run paused at the violation');
   assert.equal(await page.locator('#inv-expire_deletes_only_on_token_match.broken').count(), 1);
   assert.ok(await page.locator('ol.events li.bad').count() > 0, 'the event is highlighted in the event log');
   console.log('screenshot', await shot(page, 'switch-violation'));
   const doc = await sharedDoc(page);
   assert.equal(doc.switches.expire_ignores_token, true, 'the link carries the switch');
-  await page.uncheck('#switch-expire_ignores_token');
+  await page.check('#switch-expire_ignores_token');
   await page.evaluate(() => window.raftlock.runTo(1e12));
   assert.equal(await page.locator('ul.invariants li.broken').count(), 0, 'with the safeguard on, all green');
   assert.deepEqual(errors, []);
