@@ -31,16 +31,14 @@ fn actions(w: &World, c: usize, p: &PanelProps, lang: Lang) -> Html {
         Action::ClientReconnect { client: client() }
     };
     let by_hand = slot.client.cfg.repeat;
-    // A disabled control says why, on the page and to a screen reader.
-    let why_id = format!("client-why-{name}");
-    let described = by_hand.then_some(why_id.clone());
+    // A disabled control says why, on the page (one line under the table) and to a screen reader.
+    let described = by_hand.then_some("clients-why");
     html! {
         <td class="actions">
             <button onclick={send(p, Command::Act(Action::ClientAcquire { client: client(), key: "k".into(), lease_ms: 1500 }))}
-                aria-label={t!(lang, "Acquire k: client {name}")} aria-describedby={described.clone()} disabled={by_hand}>{ t!(lang, "Acquire k") }</button>
+                aria-label={t!(lang, "Acquire k: client {name}")} aria-describedby={described} disabled={by_hand}>{ t!(lang, "Acquire k") }</button>
             <button onclick={send(p, Command::Act(Action::ClientRelease { client: client(), key: "k".into() }))}
                 aria-label={t!(lang, "Release k: client {name}")} aria-describedby={described} disabled={by_hand}>{ t!(lang, "Release k") }</button>
-            { if by_hand { html! { <span class="why" id={why_id}>{ t!(lang, "{name} repeats its own script: it takes no requests by hand.") }</span> } } else { html! {} } }
             <button onclick={send(p, Command::Act(pause))}>{ if slot.paused { t!(lang, "Resume") } else { t!(lang, "Pause") } }</button>
             <button onclick={send(p, Command::Act(crash))}>{ if slot.crashed { t!(lang, "Restart") } else { t!(lang, "Crash") } }</button>
             <button onclick={send(p, Command::Act(conn))}>{ if connected { t!(lang, "Disconnect") } else { t!(lang, "Reconnect") } }</button>
@@ -93,6 +91,13 @@ pub fn clients(p: &PanelProps) -> Html {
                     { if tools { html! { <th>{ t!(lang, "actions") }</th> } } else { html! {} } }</tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
+            // Why some clients' Acquire and Release are disabled: one line for all of them.
+            { {
+                let by_script: Vec<&str> = w.clients.iter().filter(|s| s.client.cfg.repeat).map(|s| s.client.cfg.name.as_str()).collect();
+                if tools && !by_script.is_empty() { html! {
+                    <p class="why" id="clients-why">{ t!(lang, "Repeating their own script, these clients take no requests by hand: {}.", by_script.join(", ")) }</p>
+                } } else { html! {} }
+            } }
         </section>
     }
 }
