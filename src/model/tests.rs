@@ -972,3 +972,19 @@ fn a_lesson_starts_at_step_1_and_ends_at_its_last_step() {
     assert_eq!(step_label(0, 7), (1, 8));
     assert_eq!(step_label(7, 7), (8, 8));
 }
+
+/// The cluster in words, as a screen reader hears it: who leads, and which links are cut.
+#[test]
+fn the_cluster_in_words_says_who_leads_and_what_is_cut() {
+    use crate::model::text::cluster_words;
+    let mut p = Page::from_fragment("");
+    assert!(cluster_words(&p.pg.world, Lang::En).ends_with("No node leads. Every link is up."));
+    p.apply(Command::Act(crate::scenario::Action::Cut {
+        from: "n1".into(),
+        to: "n2".into(),
+    }));
+    p.pg.advance_to(1_000_000, false);
+    let words = cluster_words(&p.pg.world, Lang::En);
+    assert!(words.contains(" leads term "), "{words}");
+    assert!(words.ends_with("Cut: n1 → n2."), "{words}");
+}

@@ -8,7 +8,8 @@ use crate::lang::{t, Lang};
 use crate::model::focus::{self, FocusSet};
 use crate::model::locks::lease_arc;
 use crate::model::text::{
-    fmt_rate, fmt_us, kind_letter, link_label, node_label, node_state_words, num,
+    cluster_words, fmt_rate, fmt_us, kind_letter, link_label, node_label, node_state_words, num,
+    vote_words,
 };
 use crate::model::Command;
 use crate::raft::Role;
@@ -317,50 +318,4 @@ fn draw(w: &World, p: &PanelProps, focus: &FocusSet, lang: Lang, ids: &str) -> H
             </g>
         </svg>
     }
-}
-
-/// Whom node `i` voted for in its current term, as the stage says it: "vote: n2" for another
-/// node, "no vote" for a node that has restarted (nothing for one that voted for itself or has
-/// not voted and never restarted: nothing there to remember).
-fn vote_words(i: usize, slot: &crate::sim::world::NodeSlot, lang: Lang) -> Option<String> {
-    let vote = match (slot.server(), slot.persisted()) {
-        (Some(s), _) => s.raft.voted_for(),
-        (None, Some(h)) => h.voted_for,
-        _ => None,
-    };
-    match vote {
-        Some(v) if v != i => Some(t!(lang, "vote: n{n}", n = v + 1)),
-        None if slot.restarts > 0 => Some(t!(lang, "no vote").into()),
-        _ => None,
-    }
-}
-
-/// The cluster in words, for a screen reader: how many nodes, who leads, which links are cut.
-fn cluster_words(w: &World, lang: Lang) -> String {
-    let n = w.n;
-    let mut out = t!(
-        lang,
-        "{n} Raft nodes on a ring with their links, {clients} clients and the storage",
-        clients = w.clients.len()
-    );
-    out.push_str(". ");
-    match w
-        .leader()
-        .and_then(|l| w.nodes[l].server().map(|s| (l, s.raft.term())))
-    {
-        Some((l, term)) => out.push_str(&t!(lang, "n{l} leads term {term}.", l = l + 1)),
-        None => out.push_str(t!(lang, "No node leads.")),
-    }
-    let cut: Vec<String> = (0..n)
-        .flat_map(|a| (0..n).filter(move |b| *b != a).map(move |b| (a, b)))
-        .filter(|&(a, b)| !w.net.is_up(a, b))
-        .map(|(a, b)| format!("n{} → n{}", a + 1, b + 1))
-        .collect();
-    out.push(' ');
-    if cut.is_empty() {
-        out.push_str(t!(lang, "Every link is up."));
-    } else {
-        out.push_str(&t!(lang, "Cut: {}.", cut.join(", ")));
-    }
-    out
 }
