@@ -305,6 +305,10 @@ impl Page {
                 }
             }
             Command::LogFrom(f) => self.log_from = f,
+            Command::Narrow(narrow) => self.narrow = narrow,
+            Command::NodeControls(node) => {
+                self.node_controls = node.filter(|&i| i < self.pg.world.n);
+            }
             Command::DismissRussian => {
                 if matches!(self.russian, Russian::Failed(_)) {
                     self.russian = Russian::NotHere;
@@ -316,6 +320,7 @@ impl Page {
                 // The "copied" note under Share or Embed goes too (Esc, or its ✕).
                 self.share_url = None;
                 self.embed_code = None;
+                self.node_controls = None;
             }
             Command::Error(e) => self.error = Some(e),
         }

@@ -39,6 +39,9 @@ use crate::playground::{Goal, Playground};
 use crate::scenario::{Action, Scenario, PLAYGROUND_JSON};
 use std::rc::Rc;
 
+/// The widest window, in CSS pixels, drawn as a phone's.
+pub const NARROW_PX: f64 = 560.0;
+
 /// The speed slider's stops (in millionths of real time): 1/100× to 100×, logarithmic.
 pub const SPEED_STOPS: [u64; 13] = [
     10_000,
@@ -55,34 +58,43 @@ pub const SPEED_STOPS: [u64; 13] = [
     50_000_000,
     100_000_000,
 ];
-/// The speed slider's first position: ×1/20, so that a message of a few milliseconds is seen
-/// crossing the ring (at ×1 most live less than a frame).
-pub const SPEED_START: i32 = 2;
+/// The speed slider's first position: ×1/5. In free play the first leader is elected about a
+/// second after Play and client A is granted at about two, and a message of 20–30 ms is still
+/// seen crossing the ring (at ×1 most live less than a frame).
+pub const SPEED_START: i32 = 4;
 
 /// Virtual microseconds per real millisecond at slider stop `pos` (× 1000 = ppm of real time).
 pub fn speed_of(pos: i32) -> u64 {
     SPEED_STOPS[pos.clamp(0, SPEED_STOPS.len() as i32 - 1) as usize]
 }
 
-/// The clock-rate slider's stops: 2^(k/10) for k = −20..=20, in ppm (0.25× to 4×, logarithmic).
-pub const RATE_STOPS: [u32; 41] = [
-    250000, 267943, 287175, 307786, 329877, 353553, 378929, 406126, 435275, 466516, 500000, 535887,
-    574349, 615572, 659754, 707107, 757858, 812252, 870551, 933033, 1000000, 1071773, 1148698,
-    1231144, 1319508, 1414214, 1515717, 1624505, 1741101, 1866066, 2000000, 2143547, 2297397,
-    2462289, 2639016, 2828427, 3031433, 3249010, 3482202, 3732132, 4000000,
+/// The clock-rate slider's stops, in ppm: values a lesson talks about, from a quartz crystal's
+/// 1000 ppm to a clock at a quarter or four times true speed. The slider snaps to them and reads
+/// "×2" or "×0.999"; a scenario's rate between two stops is shown as it is, the slider at the
+/// nearer one.
+pub const RATE_STOPS: [u32; 15] = [
+    250_000, 500_000, 750_000, 900_000, 950_000, 990_000, 999_000, 1_000_000, 1_001_000, 1_010_000,
+    1_050_000, 1_100_000, 1_500_000, 2_000_000, 4_000_000,
 ];
+/// The slider's position of ×1 (its positions run from −RATE_MID to +RATE_MID).
+pub const RATE_MID: i32 = (RATE_STOPS.len() / 2) as i32;
 
 pub fn rate_of(pos: i32) -> u32 {
-    RATE_STOPS[(pos.clamp(-20, 20) + 20) as usize]
+    RATE_STOPS[(pos.clamp(-RATE_MID, RATE_MID) + RATE_MID) as usize]
 }
 
+/// The stop nearest `rate_ppm` by ratio (×1.001 is nearer ×1 than ×0.999 is to ×0.99).
 pub fn rate_pos(rate_ppm: u32) -> i32 {
+    let ratio = |r: u32| {
+        let (a, b) = (r.max(1) as f64, rate_ppm.max(1) as f64);
+        a.max(b) / a.min(b)
+    };
     let i = RATE_STOPS
         .iter()
         .enumerate()
-        .min_by_key(|(_, r)| r.abs_diff(rate_ppm))
-        .map_or(20, |(i, _)| i);
-    i as i32 - 20
+        .min_by(|(_, a), (_, b)| ratio(**a).total_cmp(&ratio(**b)))
+        .map_or(RATE_MID as usize, |(i, _)| i);
+    i as i32 - RATE_MID
 }
 
 /// The Raft settings the page lets a user type.
@@ -181,6 +193,10 @@ pub enum Command {
     /// The start screen's choice (the bare address opens on it).
     Start(start::Choice),
     LogFrom(Option<u64>),
+    /// Open a node's own controls (its clock and process) from the cluster, or close them.
+    NodeControls(Option<usize>),
+    /// The window is as narrow as a phone (or no longer is): the cluster draws its nodes larger.
+    Narrow(bool),
     DismissError,
     Error(String),
 }
@@ -320,6 +336,11 @@ pub struct Page {
     pub stopped_at: Option<String>,
     pub share_url: Option<String>,
     pub log_from: Option<u64>,
+    /// The node whose own controls are open under the cluster (a click on the node).
+    pub node_controls: Option<usize>,
+    /// A window as narrow as a phone ([`NARROW_PX`]): the cluster, scaled down to its width, draws
+    /// its nodes and their words larger so that they stay readable.
+    pub narrow: bool,
     /// The last history check: (moment checked, verdict; None: clocks drifted, not checked).
     pub history: Option<(u64, Option<Rc<Verdict>>)>,
     /// The safe twin beside the run (a "Break it" lesson's, or *Compare side by side*).
@@ -476,6 +497,8 @@ impl Page {
             stopped_at: None,
             share_url: None,
             log_from: None,
+            node_controls: None,
+            narrow: false,
             history: None,
             twin,
             hunt: None,
@@ -612,6 +635,12 @@ impl Page {
         } else {
             ""
         }
+    }
+
+    /// The node whose controls are open, while it is still in the run (another scenario may
+    /// have fewer nodes).
+    pub fn node_controls_open(&self) -> Option<usize> {
+        self.node_controls.filter(|&i| i < self.pg.world.n)
     }
 
     pub fn in_lesson(&self) -> bool {

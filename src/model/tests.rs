@@ -200,7 +200,7 @@ fn a_command_for_every_control() {
     p.base_url = "https://example.org/raftlock/".into();
     assert_eq!(p.apply(Command::Play(true)), vec![Effect::StartFrames]);
     assert!(p.playing);
-    assert_eq!(speed_of(p.speed_pos), 50_000, "the page starts at x1/20");
+    assert_eq!(speed_of(p.speed_pos), 200_000, "the page starts at x1/5");
     p.apply(Command::Speed(6));
     assert!(p.play_frame(16.0, &mut || false));
     assert_eq!(
@@ -987,4 +987,66 @@ fn the_cluster_in_words_says_who_leads_and_what_is_cut() {
     let words = cluster_words(&p.pg.world, Lang::En);
     assert!(words.contains(" leads term "), "{words}");
     assert!(words.ends_with("Cut: n1 → n2."), "{words}");
+}
+
+/// The clock-rate slider snaps to the rates a lesson talks about and reads them as a teacher
+/// says them ("×2", "×0.999"); a scenario's rate between two stops is shown as it is.
+#[test]
+fn the_rate_slider_snaps_to_meaningful_rates_and_reads_x2() {
+    use crate::model::text::{fmt_rate, rate_tooltip};
+    assert_eq!(rate_of(0), 1_000_000, "the middle is true time");
+    assert_eq!(rate_of(-RATE_MID), 250_000);
+    assert_eq!(rate_of(RATE_MID), 4_000_000);
+    assert_eq!(rate_of(99), 4_000_000, "an absurd position is clamped");
+    for (i, &stop) in RATE_STOPS.iter().enumerate() {
+        assert_eq!(
+            rate_pos(stop),
+            i as i32 - RATE_MID,
+            "every stop is its own position"
+        );
+    }
+    assert!(RATE_STOPS.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(rate_pos(1_900_000), rate_pos(2_000_000), "nearest by ratio");
+    assert_eq!(rate_pos(1_000_400), 0);
+    assert_eq!(rate_pos(0), -RATE_MID);
+    assert_eq!(fmt_rate(2_000_000, Lang::En), "×2");
+    assert_eq!(fmt_rate(1_000_000, Lang::En), "×1");
+    assert_eq!(fmt_rate(999_000, Lang::En), "×0.999");
+    assert_eq!(fmt_rate(250_000, Lang::Ru), "×0,25");
+    assert_eq!(fmt_rate(1_071_773, Lang::En), "×1.0718");
+    assert_eq!(
+        fmt_rate(1_000_040, Lang::En),
+        "×1",
+        "below a tenth of a permille"
+    );
+    assert_eq!(
+        rate_tooltip(2_000_000, Lang::En),
+        "2000000 ppm of true time (+1000000 ppm drift)"
+    );
+    assert_eq!(
+        rate_tooltip(999_000, Lang::En),
+        "999000 ppm of true time (-1000 ppm drift)"
+    );
+}
+
+/// A click on a node opens its controls; Esc (or ✕) closes them, and a node the run no longer
+/// has has none open.
+#[test]
+fn a_node_click_opens_its_controls_and_esc_closes_them() {
+    let mut p = Page::from_fragment("");
+    p.apply(Command::NodeControls(Some(2)));
+    assert_eq!(p.node_controls_open(), Some(2));
+    p.apply(Command::Act(crate::scenario::Action::SetRate {
+        node: 3,
+        rate_ppm: rate_of(RATE_MID - 1),
+    }));
+    assert_eq!(p.pg.world.nodes[2].clock.rate_ppm(), 2_000_000);
+    assert_eq!(p.node_controls_open(), Some(2), "an action keeps them open");
+    p.apply(Command::DismissError);
+    assert_eq!(p.node_controls_open(), None, "Esc closes them");
+    p.apply(Command::NodeControls(Some(7)));
+    assert_eq!(p.node_controls_open(), None, "n8 is not in a 5-node run");
+    p.apply(Command::NodeControls(Some(4)));
+    p.apply(Command::NodeControls(None));
+    assert_eq!(p.node_controls_open(), None);
 }

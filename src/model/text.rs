@@ -30,11 +30,31 @@ pub fn fmt_span(us: u64, lang: Lang) -> String {
     }
 }
 
-/// A clock's rate as the page shows it, "×1.00" (Russian: "×1,00").
+/// A clock's rate as the page shows it: "×2", "×0.999", "×1.0718" (Russian: "×0,999"), its
+/// ppm to four decimals with no trailing zeros.
 pub fn fmt_rate(ppm: u32, lang: Lang) -> String {
-    let hundredths = (ppm + 5_000) / 10_000;
+    let tenk = (ppm as u64 + 50) / 100;
+    let (whole, frac) = (tenk / 10_000, tenk % 10_000);
+    if frac == 0 {
+        return format!("×{whole}");
+    }
     let point = if lang == Lang::Ru { ',' } else { '.' };
-    format!("×{}{point}{:02}", hundredths / 100, hundredths % 100)
+    let digits = format!("{frac:04}");
+    format!("×{whole}{point}{}", digits.trim_end_matches('0'))
+}
+
+/// A clock's rate for a tooltip: its ppm and how far it is from true time ("2000000 ppm, +1000000
+/// ppm drift").
+pub fn rate_tooltip(ppm: u32, lang: Lang) -> String {
+    let drift = ppm as i64 - 1_000_000;
+    let sign = if drift > 0 { "+" } else { "" };
+    t!(
+        lang,
+        "{ppm} ppm of true time ({sign}{drift} ppm drift)",
+        ppm = ppm,
+        sign = sign,
+        drift = drift
+    )
 }
 
 /// A coordinate with one decimal, formatted with integer arithmetic (float formatting costs

@@ -11,7 +11,7 @@ use super::{api, keys, layout, stage, worker};
 use crate::lang::t;
 use crate::model::library::Missing;
 use crate::model::pace::{Pace, Paced, Why};
-use crate::model::{Command, Effect, Page};
+use crate::model::{Command, Effect, Page, NARROW_PX};
 use gloo::events::EventListener;
 use gloo::render::{request_animation_frame, AnimationFrame};
 use std::cell::RefCell;
@@ -58,6 +58,8 @@ pub struct App {
     left: Option<crate::model::start::Left>,
     /// A played frame being drawn: when it started and how long the advance took.
     frame: Option<(f64, f64)>,
+    /// The node whose controls were open at the last render (the focus follows them).
+    node_controls: Option<usize>,
     /// Why the next draw happens, if not a played frame or a scroll: a command came, or a
     /// played frame reached a lesson's caption.
     why: Option<Why>,
@@ -152,7 +154,22 @@ impl Component for App {
         let hash = EventListener::new(&win, "hashchange", move |_| {
             l.send_message(Msg::Command(Command::OpenFragment(effects::fragment())))
         });
-        let resize = EventListener::new(&win, "resize", |_| stage::fit());
+        // A phone's width draws the cluster's words larger (said to the model only on a change).
+        let narrow = |win: &web_sys::Window| {
+            win.inner_width()
+                .ok()
+                .and_then(|w| w.as_f64())
+                .is_some_and(|w| w <= NARROW_PX)
+        };
+        page.borrow_mut().narrow = narrow(&win);
+        let (l, p) = (ctx.link().clone(), page.clone());
+        let resize = EventListener::new(&win, "resize", move |_| {
+            stage::fit();
+            let now = web_sys::window().is_some_and(|w| narrow(&w));
+            if now != p.borrow().narrow {
+                l.send_message(Msg::Command(Command::Narrow(now)));
+            }
+        });
         let l = ctx.link().clone();
         let host = Host::new(&win, move |data| l.send_message(Msg::Host(data)));
         if busy {
@@ -177,6 +194,7 @@ impl Component for App {
             frame_log,
             left: None,
             frame: None,
+            node_controls: None,
             why: None,
             drawn_why: std::cell::Cell::new(Why::Command),
             stage: stage::Stage::default(),
@@ -277,6 +295,17 @@ impl Component for App {
             log.push_back([advance, total - advance, total]);
         }
         self.stage.after_render(&self.page.borrow());
+        // A node's controls take the focus when they open, and give it back to the node when
+        // they close.
+        let open = self.page.borrow().node_controls_open();
+        if open != self.node_controls {
+            match (open, self.node_controls) {
+                (Some(_), _) => effects::focus("node-rate"),
+                (None, Some(i)) => effects::focus(&format!("node-{}", i + 1)),
+                (None, None) => {}
+            }
+            self.node_controls = open;
+        }
         if let Some(host) = &mut self.host {
             host.tell(&self.page.borrow());
         }

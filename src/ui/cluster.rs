@@ -20,8 +20,46 @@ use yew::prelude::*;
 const CX: f64 = 250.0;
 const CY: f64 = 215.0;
 const R: f64 = 150.0;
-const NODE_R: f64 = 36.0;
-const ARC_R: f64 = 43.0;
+
+/// A node's drawing: its circle, its countdown ring and where its words sit. A phone's window
+/// scales the whole drawing to about 0.6: there the nodes and their words are drawn larger, so
+/// that a name, a role and a term read at 12 px or more.
+struct Geom {
+    node_r: f64,
+    arc_r: f64,
+    name_dy: f64,
+    role_dy: f64,
+    term_dy: f64,
+    clock_dy: f64,
+    vote_dy: f64,
+    /// A role of more letters than this is condensed to fit inside the circle.
+    role_chars: usize,
+    view_h: u32,
+}
+
+const WIDE: Geom = Geom {
+    node_r: 36.0,
+    arc_r: 43.0,
+    name_dy: -14.0,
+    role_dy: 1.0,
+    term_dy: 15.0,
+    clock_dy: 66.0,
+    vote_dy: 80.0,
+    role_chars: 9,
+    view_h: 440,
+};
+
+const NARROW: Geom = Geom {
+    node_r: 50.0,
+    arc_r: 57.0,
+    name_dy: -19.0,
+    role_dy: 5.0,
+    term_dy: 27.0,
+    clock_dy: 80.0,
+    vote_dy: 99.0,
+    role_chars: 7,
+    view_h: 470,
+};
 
 /// Unit-circle points for 3 to 7 nodes, starting at the top, clockwise (no trigonometry in wasm).
 const RING: [&[(f64, f64)]; 5] = [
@@ -179,7 +217,16 @@ fn messages(w: &World) -> Html {
     html! { <g class="msgs">{ for msgs }</g> }
 }
 
-fn node(w: &World, i: usize, focus: &FocusSet, lang: Lang, ids: &str) -> Html {
+/// Node `i`; in the run's own drawing (`p`) a click, Enter or Space opens its controls.
+fn node(
+    w: &World,
+    i: usize,
+    focus: &FocusSet,
+    lang: Lang,
+    ids: &str,
+    p: Option<&PanelProps>,
+    g: &Geom,
+) -> Html {
     let (x, y) = node_pos(i, w.n);
     let slot = &w.nodes[i];
     let (role, term) = match slot.server() {
@@ -207,30 +254,65 @@ fn node(w: &World, i: usize, focus: &FocusSet, lang: Lang, ids: &str) -> Html {
             t!(lang, "n{n}: lease of {key} on its own clock, {pct}% left", n = i + 1, pct = (frac * 100.0).round() as u32)
         };
         html! {
-            <circle class={classes!("lease-arc", over.then_some("over"))} cx={num(x)} cy={num(y)} r={num(ARC_R)} pathLength="100"
+            <circle class={classes!("lease-arc", over.then_some("over"))} cx={num(x)} cy={num(y)} r={num(g.arc_r)} pathLength="100"
                 stroke-dasharray={dash} transform={format!("rotate(-90 {} {})", num(x), num(y))}><title>{ what }</title></circle>
         }
     });
     let focused = focus.node(i);
+    let open = p.map(|p| {
+        let to_page = p.send.clone();
+        let onkeydown = Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Enter" || e.key() == " " {
+                e.prevent_default();
+                to_page.emit(Command::NodeControls(Some(i)));
+            }
+        });
+        (send(p, Command::NodeControls(Some(i))), onkeydown)
+    });
+    let (onclick, onkeydown) = open.clone().unzip();
+    let (role, tabindex) = if open.is_some() {
+        (Some("button"), Some("0"))
+    } else {
+        (None, None)
+    };
+    // Its name (the tooltip), which a control's also says what a click does.
+    let what = t!(
+        lang,
+        "n{n}: {state} of term {term}; local clock {clock} at rate {rate}",
+        n = i + 1,
+        state = state_words,
+        clock = fmt_us(local, lang),
+        rate = fmt_rate(slot.clock.rate_ppm(), lang)
+    );
+    let title = if open.is_some() {
+        t!(
+            lang,
+            "{what}. Click for its clock and process.",
+            what = what
+        )
+    } else {
+        what
+    };
     html! {
-        <g class={classes!("node", state, focused.then_some("focus"))} id={format!("{ids}node-{}", i + 1)}>
-            <title>{ t!(lang, "n{n}: {state} of term {term}; local clock {clock} at rate {rate}", n = i + 1, state = state_words, clock = fmt_us(local, lang), rate = fmt_rate(slot.clock.rate_ppm(), lang)) }</title>
-            { if focused { html! { <circle class="halo" cx={num(x)} cy={num(y)} r={num(ARC_R + 7.0)} /> } } else { html! {} } }
-            <circle class="body" cx={num(x)} cy={num(y)} r={num(NODE_R)} />
+        <g class={classes!("node", state, focused.then_some("focus"))} id={format!("{ids}node-{}", i + 1)}
+            {role} {tabindex} {onclick} {onkeydown}>
+            <title>{ title }</title>
+            { if focused { html! { <circle class="halo" cx={num(x)} cy={num(y)} r={num(g.arc_r + 7.0)} /> } } else { html! {} } }
+            <circle class="body" cx={num(x)} cy={num(y)} r={num(g.node_r)} />
             { arc.unwrap_or_default() }
-            <text class="name" x={num(x)} y={num(y - 14.0)}>{ format!("n{}", i + 1) }</text>
+            <text class="name" x={num(x)} y={num(y + g.name_dy)}>{ format!("n{}", i + 1) }</text>
             // A long word (a long role in some language) is condensed to fit inside the circle.
-            { if label.chars().count() > 9 { html! {
-                <text class="role" x={num(x)} y={num(y + 1.0)} textLength={num(NODE_R * 2.0 - 12.0)} lengthAdjust="spacingAndGlyphs">{ label }</text>
+            { if label.chars().count() > g.role_chars { html! {
+                <text class="role" x={num(x)} y={num(y + g.role_dy)} textLength={num(g.node_r * 2.0 - 12.0)} lengthAdjust="spacingAndGlyphs">{ label }</text>
             } } else { html! {
-                <text class="role" x={num(x)} y={num(y + 1.0)}>{ label }</text>
+                <text class="role" x={num(x)} y={num(y + g.role_dy)}>{ label }</text>
             } } }
-            <text class="term" x={num(x)} y={num(y + 15.0)}>{ t!(lang, "term {term}") }</text>
-            <text class="clock" x={num(x)} y={num(y + 66.0)}>{ format!("{} {}", fmt_us(local, lang), fmt_rate(slot.clock.rate_ppm(), lang)) }</text>
+            <text class="term" x={num(x)} y={num(y + g.term_dy)}>{ t!(lang, "term {term}") }</text>
+            <text class="clock" x={num(x)} y={num(y + g.clock_dy)}>{ format!("{} {}", fmt_us(local, lang), fmt_rate(slot.clock.rate_ppm(), lang)) }</text>
             // Where votes are the lesson (a run whose restarts forget them), a focused node says
             // whom it voted for in its term, another node or, once it has restarted, none.
             { match vote_words(i, slot, lang).filter(|_| focused && state != "leader" && w.raft_cfg.forget_vote_on_restart) {
-                Some(words) => html! { <text class="vote" x={num(x)} y={num(y + 80.0)}>{ words }</text> },
+                Some(words) => html! { <text class="vote" x={num(x)} y={num(y + g.vote_dy)}>{ words }</text> },
                 None => html! {},
             } }
         </g>
@@ -265,7 +347,17 @@ fn clients(w: &World, focus: &FocusSet, ids: &str) -> Html {
 
 pub fn cluster(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    draw(&page.pg.world, p, &focus::current(&page), page.lang, "")
+    // The player embedded in another page has no node controls to open.
+    let g = if page.narrow { &NARROW } else { &WIDE };
+    draw(
+        &page.pg.world,
+        p,
+        &focus::current(&page),
+        page.lang,
+        "",
+        !page.embed,
+        g,
+    )
 }
 
 /// The safe twin's cluster (read-only: its links do not cut), its ids prefixed `twin-`.
@@ -278,14 +370,24 @@ pub fn twin_cluster(p: &PanelProps) -> Html {
             &focus::current(&page),
             page.lang,
             "twin-",
+            false,
+            if page.narrow { &NARROW } else { &WIDE },
         ),
         None => html! {},
     }
 }
 
 /// A world's cluster; `ids` prefixes every id in it (the run's own drawing has none, and its
-/// links cut and heal).
-fn draw(w: &World, p: &PanelProps, focus: &FocusSet, lang: Lang, ids: &str) -> Html {
+/// links cut and heal); with `controls`, a click on a node opens its controls.
+fn draw(
+    w: &World,
+    p: &PanelProps,
+    focus: &FocusSet,
+    lang: Lang,
+    ids: &str,
+    controls: bool,
+    g: &Geom,
+) -> Html {
     let act = ids.is_empty();
     let n = w.n;
     // Client connections: to the node each client talks to now.
@@ -298,10 +400,10 @@ fn draw(w: &World, p: &PanelProps, focus: &FocusSet, lang: Lang, ids: &str) -> H
     let storage_word = t!(lang, "storage");
     let storage_w = (storage_word.chars().count() as f64 * 8.5 + 16.0).max(68.0);
     html! {
-        <svg class="cluster" id={format!("{ids}cluster")} viewBox="0 0 560 440" preserveAspectRatio="xMidYMid meet" role="group" aria-labelledby={format!("{ids}cluster-title")}>
+        <svg class={classes!("cluster", (g.view_h != WIDE.view_h).then_some("narrow"))} id={format!("{ids}cluster")} viewBox={format!("0 0 560 {}", g.view_h)} preserveAspectRatio="xMidYMid meet" role="group" aria-labelledby={format!("{ids}cluster-title")}>
             <title id={format!("{ids}cluster-title")}>{ cluster_words(w, lang) }</title>
             <defs>
-                <marker id={format!("{ids}arrow")} viewBox="0 0 10 10" refX="44" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse">
+                <marker id={format!("{ids}arrow")} viewBox="0 0 10 10" refX={num(g.node_r + 8.0)} refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse">
                     <path d="M 0 0 L 10 5 L 0 10 z" />
                 </marker>
             </defs>
@@ -310,7 +412,7 @@ fn draw(w: &World, p: &PanelProps, focus: &FocusSet, lang: Lang, ids: &str) -> H
             <g class="conns">{ for conns }</g>
             { links(w, p, lang, ids, act) }
             { messages(w) }
-            <g class="nodes">{ for (0..n).map(|i| node(w, i, focus, lang, ids)) }</g>
+            <g class="nodes">{ for (0..n).map(|i| node(w, i, focus, lang, ids, (act && controls).then_some(p), g)) }</g>
             { clients(w, focus, ids) }
             <g class={classes!("storage", focus.storage.then_some("focus"))} id={format!("{ids}storage-node")}>
                 <rect x={num(STORAGE_POS.0 - storage_w / 2.0)} y={num(STORAGE_POS.1 - 14.0)} width={num(storage_w)} height="28" rx="4" />

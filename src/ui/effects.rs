@@ -237,3 +237,18 @@ pub fn keep_select(id: &str, value: &str) {
         }
     }
 }
+
+/// Give the focus to element `id` (an HTML control, or a node on the cluster's svg).
+pub fn focus(id: &str) {
+    let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+    else {
+        return;
+    };
+    if let Some(h) = el.dyn_ref::<web_sys::HtmlElement>() {
+        h.focus().ok();
+    } else if let Some(s) = el.dyn_ref::<web_sys::SvgElement>() {
+        s.focus().ok();
+    }
+}

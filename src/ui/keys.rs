@@ -16,15 +16,25 @@ pub fn listen(page: Shared, send: impl Fn(Command) + 'static) -> EventListener {
         let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
             return;
         };
-        if e.ctrl_key() || e.meta_key() || e.alt_key() {
+        // A control that handled the key itself (a link or a node on the cluster) keeps it.
+        if e.ctrl_key() || e.meta_key() || e.alt_key() || e.default_prevented() {
             return;
         }
-        let tag = e
+        let el = e
             .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .map(|el| el.tag_name())
-            .unwrap_or_default();
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+        let tag = el.as_ref().map(|el| el.tag_name()).unwrap_or_default();
         if tag == "SELECT" || tag == "TEXTAREA" || (tag == "INPUT" && e.key() != "Escape") {
+            return;
+        }
+        // Space and Enter on a focused button press it; they do not also play or pause (a
+        // button that has just been disabled keeps the focus and presses nothing).
+        let pressable = el.is_some_and(|el| {
+            (matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY")
+                || el.get_attribute("role").as_deref() == Some("button"))
+                && !el.has_attribute("disabled")
+        });
+        if pressable && (e.key() == " " || e.key() == "Enter") {
             return;
         }
         let key = crate::model::shortcut_key(&e.key(), &e.code());

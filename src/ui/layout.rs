@@ -94,12 +94,14 @@ pub fn page(shared: &Shared, send: &Callback<Command>, pace: &Pace) -> Html {
                             { panel(twin_ui::run_half, props(v)) }
                             { panel(twin_ui::twin_half, props(v)) }
                         </div>
+                        { panel(clocks::node_controls, props(v)) }
                         { if tools { html! { { panel(presets::presets, props(v)) } } } else { html! {} } }
                     </section>
                 } } else { html! {
                     <section class="panel cluster-panel" aria-label={t!(lang, "Cluster")}>
                         { panel(twin_ui::show_twin, props(v)) }
                         { panel(cluster::cluster, props(v)) }
+                        { panel(clocks::node_controls, props(v)) }
                         { if tools { html! { { panel(presets::presets, props(v)) } } } else { html! {} } }
                     </section>
                 } } }
@@ -143,6 +145,8 @@ pub fn page(shared: &Shared, send: &Callback<Command>, pace: &Pace) -> Html {
                 } } else { html! {} } }
             </main>
             </> } } }
+            // A phone keeps Play, the time and the lesson's Back and Next at the bottom.
+            { if page.trace.is_none() { html! { { panel(super::phone_bar::phone_bar, props(v)) } } } else { html! {} } }
             { if page.help { html! { { panel(dialogs::help, props(settled)) } } } else { html! {} } }
             { if page.list_open { html! { { panel(dialogs::scenario_list, props(settled)) } } } else { html! {} } }
             { if page.start.open { html! { { panel(super::start::start_screen, props(settled)) } } } else { html! {} } }

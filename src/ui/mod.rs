@@ -31,6 +31,7 @@ pub mod lesson;
 pub mod locks;
 pub mod log;
 pub mod onscreen;
+pub mod phone_bar;
 pub mod presets;
 pub mod props;
 pub mod question;

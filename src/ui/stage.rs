@@ -106,4 +106,21 @@ pub fn fit() {
             .style()
             .set_property("--bar-h", &format!("{}px", (h + 20.0).round() as u32));
     }
+    // Where the bar stays at the top (it scrolls away on a narrow window), Tab and Shift+Tab
+    // scroll the focused control out from under it.
+    let sticky = web_sys::window()
+        .and_then(|w| w.get_computed_style(&bar).ok().flatten())
+        .and_then(|s| s.get_property_value("position").ok())
+        .is_some_and(|p| p == "sticky");
+    if let Some(root) = doc
+        .document_element()
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let pad = if sticky {
+            format!("{}px", (h + 8.0).round() as u32)
+        } else {
+            String::new()
+        };
+        let _ = root.style().set_property("scroll-padding-top", &pad);
+    }
 }

@@ -1,6 +1,6 @@
 // Everyone can operate it: axe-core (WCAG 2 A/AA and 2.1 A/AA) finds nothing on the start screen,
-// free play, a lesson, and a Break-it lesson's end beside its twin (also in presenter mode), in
-// light and dark.
+// free play (also with a node's controls open), a lesson, and a Break-it lesson's end beside its
+// twin (also in presenter mode), in light and dark.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -37,6 +37,11 @@ for (const scheme of ['light', 'dark']) {
     await page.click('#start-free');
     await page.waitForSelector('#start-screen', { state: 'detached' });
     assert.deepEqual(await violations(page), [], 'free play');
+    await page.click('#node-2');
+    await page.waitForSelector('#node-controls');
+    assert.deepEqual(await violations(page), [], "free play with a node's controls open");
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#node-controls', { state: 'detached' });
     await openLesson(page, 'gc-pause');
     await page.evaluate(() => window.raftlock.lessonNext());
     await page.waitForFunction(() => window.raftlock.lesson().pos >= 1 && !window.raftlock.job().busy);
@@ -58,10 +63,10 @@ test('sliders say their value in words; the event list is quiet while playing; d
   const { openApp, openTools } = await import('./helpers.mjs');
   const { page, errors } = await openApp(browser.context, url);
   await page.emulateMedia({ colorScheme: 'dark' });
-  assert.match(await page.locator('#speed').getAttribute('aria-valuetext'), /^×1\/20$/);
+  assert.match(await page.locator('#speed').getAttribute('aria-valuetext'), /^×1\/5$/);
   assert.equal(await page.locator('#scrubber').getAttribute('aria-valuetext'), '0.000 s');
   await openTools(page);
-  assert.equal(await page.locator('#rate-1').getAttribute('aria-valuetext'), '×1.00');
+  assert.equal(await page.locator('#rate-1').getAttribute('aria-valuetext'), '×1');
   assert.equal(await page.locator('ol.events').getAttribute('aria-live'), 'polite');
   // (A panel off screen is not redrawn while playing: bring the list into view.)
   await page.locator('ol.events').scrollIntoViewIfNeeded();

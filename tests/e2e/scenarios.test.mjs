@@ -82,7 +82,7 @@ test('a shared link opens in a fresh browser at the same moment of the same run'
   await page.evaluate(() => window.raftlock.runTo(1_200_000));
   await page.evaluate(() => window.raftlock.act('{"do":"isolate","node":2}'));
   await page.evaluate(() => window.raftlock.runTo(2_500_000));
-  await page.locator('#rate-3').fill('10');
+  await page.locator('#rate-3').fill('6');   // ×2
   await page.evaluate(() => window.raftlock.runTo(3_300_000));
   await page.click('#share');
   const link = await page.locator('#share-url').inputValue();

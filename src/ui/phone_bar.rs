@@ -1,0 +1,35 @@
+//! A phone's compact bar: Play, the time and, in a lesson, Back, the step and Next, kept at the
+//! bottom of the screen while the reader scrolls (the full bar at the top scrolls away). Wider
+//! windows never show it (the stylesheet hides it above a phone's width).
+
+use super::props::{send, PanelProps};
+use crate::lang::t;
+use crate::model::text::fmt_us;
+use crate::model::{lesson, Command};
+use yew::prelude::*;
+
+pub fn phone_bar(p: &PanelProps) -> Html {
+    let page = p.page.borrow();
+    let lang = page.lang;
+    let now = page.pg.world.now_us as i64;
+    let lesson = lesson::view(&page);
+    html! {
+        <nav class="phone-bar" id="phone-bar" aria-label={t!(lang, "Play and the lesson, kept on screen")}>
+            <button id="phone-play" class="primary" onclick={send(p, Command::TogglePlay)} aria-pressed={page.playing.to_string()}
+                aria-label={if page.playing { t!(lang, "Pause") } else { t!(lang, "Play") }}>
+                { if page.playing { html! { <svg class="icon" viewBox="0 0 10 10" aria-hidden="true"><rect x="1.5" y="1" width="2.5" height="8"/><rect x="6" y="1" width="2.5" height="8"/></svg> } }
+                  else { html! { <svg class="icon" viewBox="0 0 10 10" aria-hidden="true"><path d="M2 1 L9 5 L2 9 z"/></svg> } } }
+            </button>
+            <output id="phone-now">{ fmt_us(now, lang) }</output>
+            { for lesson.map(|v| {
+                let (step, steps) = lesson::step_label(v.pos, v.count);
+                let (label, enabled) = v.button.clone();
+                html! { <>
+                    <button id="phone-back" disabled={v.pos == 0} onclick={send(p, Command::LessonBack)} aria-label={t!(lang, "← Back")}>{ "←" }</button>
+                    <span class="phone-step" id="phone-step">{ format!("{step}/{steps}") }</span>
+                    <button id="phone-next" class="primary" disabled={!enabled} onclick={send(p, Command::LessonNext)}>{ label }</button>
+                </> }
+            }) }
+        </nav>
+    }
+}
