@@ -166,13 +166,13 @@ impl Page {
                 .as_str(),
                 self.lang,
             ) {
-                Ok(Some((pg, moment))) => {
-                    self.replace(pg);
-                    self.error = None;
-                    self.open_at(moment);
+                Ok(Some(o)) => {
+                    self.replace(o.pg);
+                    self.error = o.note;
+                    self.open_at(o.moment_us);
                 }
                 Ok(None) => {}
-                Err(e) => self.error = Some(e),
+                Err(why) => self.error = Some(super::link_refused(&why, true, self.lang)),
             },
             Command::LessonNext | Command::LessonBack | Command::Answer(_) | Command::Reveal
                 if self.lesson.walking.is_some() =>

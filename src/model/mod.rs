@@ -449,30 +449,65 @@ fn builtin_in(frag: &str) -> Option<&str> {
     crate::scenario::builtin::is_builtin(name).then_some(name)
 }
 
+/// What a URL fragment opened: the run, the moment to show, and a note for the reader when the
+/// link's moment was past the end of its run (it opens at the end).
+pub struct Opened {
+    pub pg: Playground,
+    pub moment_us: u64,
+    pub note: Option<String>,
+}
+
 /// What a URL fragment asks for: a share link (`v1.…`) with its moment, a built-in
-/// (`scenario=NAME`) at its start, or nothing. Errors are messages for the page. The run is not
+/// (`scenario=NAME`) at its start, or nothing. An error is why the link could not be opened, in
+/// plain words, for the caller to say what it shows instead ([`link_refused`]). The run is not
 /// advanced here: the page replays to the moment in slices.
-pub fn playground_from_fragment(
-    frag: &str,
-    lang: Lang,
-) -> Result<Option<(Playground, u64)>, String> {
+pub fn playground_from_fragment(frag: &str, lang: Lang) -> Result<Option<Opened>, String> {
     let frag = frag.trim_start_matches('#');
     if frag.is_empty() || frag == "scenarios" {
         return Ok(None);
     }
     if let Some(name) = frag.strip_prefix("scenario=") {
         // A built-in's name is not asked for here ([`builtin_in`]).
-        return Err(t!(lang, "There is no built-in scenario \"{name}\"."));
+        return Err(t!(lang, "there is no built-in scenario \"{name}\""));
     }
-    let shared = crate::scenario::link::decode(frag).map_err(|e| {
+    // The link's own faults in plain words; a fault of the document it carries names its field.
+    let why = |e: crate::scenario::ScenarioError| match e.field.as_str() {
+        "link" => e.message.get(lang).to_string(),
+        _ => t!(lang, "its scenario is not valid ({e})", e = e.words(lang)),
+    };
+    let shared = crate::scenario::link::decode(frag).map_err(why)?;
+    let end_us = shared.scenario.until_ms.saturating_mul(1000);
+    let pg = Playground::new(shared.scenario).map_err(why)?;
+    let note = shared.past_end_us.map(|asked| {
         t!(
             lang,
-            "This link could not be opened: {e}. The default scenario is shown instead.",
-            e = e.words(lang)
+            "This link's moment, {asked}, is past the end of its {end} run: it is opened at its end.",
+            asked = text::fmt_us(asked.min(i64::MAX as u64) as i64, lang),
+            end = text::fmt_span(end_us, lang)
         )
-    })?;
-    let pg = Playground::new(shared.scenario).map_err(|e| e.words(lang))?;
-    Ok(Some((pg, shared.moment_us)))
+    });
+    Ok(Some(Opened {
+        pg,
+        moment_us: shared.moment_us,
+        note,
+    }))
+}
+
+/// The message for a link that could not be opened: why, and what the page shows instead (the
+/// default scenario as the page opens; the run the reader had when a link is pasted into an open
+/// tab).
+pub fn link_refused(why: &str, kept_run: bool, lang: Lang) -> String {
+    if kept_run {
+        t!(
+            lang,
+            "This link could not be opened: {why}. The run you had is kept."
+        )
+    } else {
+        t!(
+            lang,
+            "This link could not be opened: {why}. The default scenario is shown instead."
+        )
+    }
 }
 
 impl Page {
@@ -558,17 +593,23 @@ impl Page {
         let fetch = builtin.filter(|_| here.is_none());
         let opened = match here {
             Some(sc) => Playground::new(sc)
-                .map(|pg| Some((pg, 0)))
+                .map(|pg| {
+                    Some(Opened {
+                        pg,
+                        moment_us: 0,
+                        note: None,
+                    })
+                })
                 .map_err(|e| e.words(lang)),
             None => playground_from_fragment(if builtin.is_some() { "" } else { frag }, lang),
         };
         let (pg, moment, error) = match opened {
-            Ok(Some((pg, moment))) => (pg, moment, None),
+            Ok(Some(o)) => (o.pg, o.moment_us, o.note),
             Ok(None) => (Playground::new(default_scenario()).expect("valid"), 0, None),
-            Err(e) => (
+            Err(why) => (
                 Playground::new(default_scenario()).expect("valid"),
                 0,
-                Some(e),
+                Some(link_refused(&why, false, lang)),
             ),
         };
         let mut page = Page::with_clock(pg, clock);

@@ -1050,3 +1050,58 @@ fn a_node_click_opens_its_controls_and_esc_closes_them() {
     p.apply(Command::NodeControls(None));
     assert_eq!(p.node_controls_open(), None);
 }
+
+/// Bad links in plain words, one message and one unit: a link whose moment is past the end of its
+/// run opens at its end and says so (a lesson link opens the lesson at its last step); a bad link
+/// pasted into an open tab says that the run there is kept, and keeps it.
+#[test]
+fn a_link_past_its_end_opens_at_the_end_and_a_bad_link_says_what_it_kept() {
+    let sc = builtin::get("gc-pause").unwrap();
+    let end = sc.until_ms * 1000;
+    let frag = crate::scenario::link::encode_fragment(&sc, end + 3_500_000);
+    let mut p = Page::from_fragment(&frag);
+    p.finish_jobs();
+    assert_eq!(p.pg.now_us(), end, "opened at the end");
+    let note = p.error.clone().expect("a note");
+    assert_eq!(
+        note,
+        format!(
+            "This link's moment, {}, is past the end of its {} run: it is opened at its end.",
+            text::fmt_us((end + 3_500_000) as i64, Lang::En),
+            text::fmt_span(end, Lang::En)
+        )
+    );
+    assert!(
+        !note.contains("µs") && !note.contains(" ms"),
+        "one unit: {note}"
+    );
+    let v = lesson::view(&p).expect("the lesson is kept");
+    assert_eq!(v.pos, v.count, "at its last step");
+    // The same link pasted into an open tab.
+    let mut q = page("drift-and-jump");
+    next_caption(&mut q);
+    q.apply(Command::OpenFragment(frag.clone()));
+    q.finish_jobs();
+    assert_eq!(
+        (q.pg.scenario.name.as_str(), q.pg.now_us()),
+        ("gc-pause", end)
+    );
+    assert!(q.error.take().unwrap().contains("past the end"));
+    // A broken link pasted into an open tab keeps the run and says so.
+    let before = (hash(&q), q.pg.now_us());
+    q.apply(Command::OpenFragment(frag[..frag.len() / 2].to_string()));
+    assert_eq!((hash(&q), q.pg.now_us()), before);
+    let e = q.error.take().unwrap();
+    assert!(
+        e.starts_with("This link could not be opened: the link is cut short"),
+        "{e}"
+    );
+    assert!(e.ends_with("The run you had is kept."), "{e}");
+    assert!(!e.contains("link: "), "no field name: {e}");
+    // The same broken link as the page opens shows the default scenario, and says that.
+    let r = Page::from_fragment(&frag[..frag.len() / 2]);
+    assert!(r
+        .error
+        .unwrap()
+        .ends_with("The default scenario is shown instead."));
+}

@@ -88,6 +88,34 @@ test('a deep link and a share link skip the start screen', async () => {
   await page.close();
 });
 
+test('a lesson link whose moment is past its end opens the lesson at its end, and says so in one unit', async () => {
+  const page = await browser.context.newPage();
+  await page.goto(`${url}#scenario=ghost-lock`);
+  await page.waitForFunction(() => window.raftlock && window.raftlock.loading() === null && window.raftlock.lesson());
+  await page.click('#share');
+  const link = await page.locator('#share-url').inputValue();
+  await page.evaluate(() => window.raftlock.runTo(1e12));
+  await page.waitForFunction(() => !window.raftlock.job().busy);
+  const end = (await page.evaluate(() => window.raftlock.snapshot())).now_us;
+  await page.close();
+  // The same link with a moment 5 s past the run's end (a hand-edited or an older link).
+  const past = link.replace(/\.\d+$/, `.${end + 5_000_000}`);
+  const other = await browser.context.newPage();
+  await other.goto(past);
+  await other.waitForFunction((e) => window.raftlock && window.raftlock.loading() === null && window.raftlock.snapshot().now_us === e && !window.raftlock.job().busy, end);
+  const l = await other.evaluate(() => window.raftlock.lesson());
+  assert.equal(l.pos, l.count, 'the lesson is at its last step');
+  const msg = await other.locator('#error').innerText();
+  assert.match(msg, /^This link's moment, \d+\.\d{3} s, is past the end of its \d+ s run: it is opened at its end\./);
+  assert.doesNotMatch(msg, /µs| ms\b/);
+  // A broken link pasted into the open tab keeps the run, and says so.
+  await other.evaluate((l) => { location.hash = l.split('#')[1].slice(0, 40); }, link);
+  await other.waitForFunction(() => /The run you had is kept\./.test(document.querySelector('#error')?.innerText ?? ''));
+  assert.equal((await other.evaluate(() => window.raftlock.snapshot())).now_us, end);
+  assert.equal(await other.locator('#scenario').inputValue(), 'ghost-lock');
+  await other.close();
+});
+
 test('files are opened with buttons in our words, not raw "Choose File" inputs', async () => {
   const { openApp, openTools } = await import('./helpers.mjs');
   const { page, errors } = await openApp(browser.context, url);

@@ -18,7 +18,11 @@ pub const DOC_BYTES_MAX: usize = 1024 * 1024;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Shared {
     pub scenario: Scenario,
+    /// The moment to show: the link's own, or the run's end when the link's is past it.
     pub moment_us: u64,
+    /// The moment the link asked for, when it is past the end of its run (a link made with a
+    /// longer run, or edited by hand): the link opens at the end instead of not at all.
+    pub past_end_us: Option<u64>,
 }
 
 fn b64() -> base64::engine::GeneralPurpose {
@@ -99,15 +103,12 @@ pub fn decode(link: &str) -> Result<Shared, ScenarioError> {
     let text =
         String::from_utf8(json).map_err(|_| bad(both!("the link's document is not text")))?;
     let scenario = Scenario::from_json(&text)?;
-    if moment_us > scenario.until_ms.saturating_mul(1000) {
-        return Err(bad(both!(
-            "the moment {moment_us} µs is after the end of the run ({} ms)",
-            scenario.until_ms
-        )));
-    }
+    let end_us = scenario.until_ms.saturating_mul(1000);
+    let past_end_us = (moment_us > end_us).then_some(moment_us);
     Ok(Shared {
         scenario,
-        moment_us,
+        moment_us: moment_us.min(end_us),
+        past_end_us,
     })
 }
 
@@ -151,6 +152,20 @@ mod tests {
         let busy = swarm::random_scenario(3); // 4 clients and up to 24 timed faults
         let n = encode_fragment(&busy, 1).len();
         assert!(n < 2000, "{n}");
+    }
+
+    /// A link whose moment is past the end of its run (made with a longer run, or edited by
+    /// hand) opens at the end, and says what it asked for.
+    #[test]
+    fn link_moment_past_the_end_opens_at_the_end() {
+        let sc = Scenario::from_json(EXAMPLE_JSON).unwrap();
+        let end = sc.until_ms * 1000;
+        let back = decode(&encode_fragment(&sc, end + 1)).unwrap();
+        assert_eq!((back.moment_us, back.past_end_us), (end, Some(end + 1)));
+        let back = decode(&encode_fragment(&sc, u64::MAX)).unwrap();
+        assert_eq!((back.moment_us, back.past_end_us), (end, Some(u64::MAX)));
+        let back = decode(&encode_fragment(&sc, end)).unwrap();
+        assert_eq!((back.moment_us, back.past_end_us), (end, None));
     }
 
     #[test]

@@ -41,7 +41,13 @@ impl Run {
             (sc, name.clone())
         } else if let Some(url) = &self.link {
             let shared = raftlock::scenario::link::decode(url).map_err(|e| e.to_string())?;
-            println!("link moment     {} µs", shared.moment_us);
+            match shared.past_end_us {
+                Some(asked) => println!(
+                    "link moment     {} µs (the link asks for {asked} µs, past the run's end)",
+                    shared.moment_us
+                ),
+                None => println!("link moment     {} µs", shared.moment_us),
+            }
             (shared.scenario, "link".to_string())
         } else {
             let path = self.scenario.clone().expect("clap requires a source");
