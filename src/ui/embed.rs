@@ -73,6 +73,9 @@ pub fn page(page: &crate::model::Page, props: impl Fn(u64) -> PanelProps) -> Htm
             </div>
             { panel(dialogs::banners, props(settled)) }
             { panel(dialogs::progress, props(v + page.job_tick)) }
+            // While a question is asked, the lesson and the cluster stand side by side: stacked,
+            // the question would leave the cluster a strip too thin to read.
+            <div class={classes!("embed-body", page.open_question().is_some().then_some("asking"))}>
             { if page.in_lesson() { panel(lesson::lesson_panel, props(v)) } else { html! {} } }
             <div class={classes!("embed-stage", page.twin.is_some().then_some("with-twin"))}>
                 { if page.twin.is_some() { html! {
@@ -88,6 +91,7 @@ pub fn page(page: &crate::model::Page, props: impl Fn(u64) -> PanelProps) -> Htm
                     </section>
                 } } }
                 <div class="side">{ panel(side, props(v)) }</div>
+            </div>
             </div>
         </div>
     }
