@@ -146,7 +146,10 @@ pub fn page(shared: &Shared, send: &Callback<Command>, pace: &Pace) -> Html {
             </main>
             </> } } }
             // A phone keeps Play, the time and the lesson's Back and Next at the bottom.
-            { if page.trace.is_none() { html! { { panel(super::phone_bar::phone_bar, props(v)) } } } else { html! {} } }
+            // (Not under a dialog: the start screen, the help or the list has the screen.)
+            { if page.trace.is_none() && !page.start.open && !page.help && !page.list_open {
+                html! { { panel(super::phone_bar::phone_bar, props(v)) } }
+            } else { html! {} } }
             { if page.help { html! { { panel(dialogs::help, props(settled)) } } } else { html! {} } }
             { if page.list_open { html! { { panel(dialogs::scenario_list, props(settled)) } } } else { html! {} } }
             { if page.start.open { html! { { panel(super::start::start_screen, props(settled)) } } } else { html! {} } }

@@ -37,6 +37,7 @@ test('the bare address opens on the start screen: the first lesson, numbered car
   await page.setViewportSize({ width: 390, height: 844 });
   const box = await page.locator('#start-first').boundingBox();
   assert.ok(box && box.x >= 0 && box.x + box.width <= 390 && box.y + box.height <= 844, 'the first lesson is in reach on a phone');
+  assert.equal(await page.locator('#phone-bar').count(), 0, "the phone's bar waits under the start screen");
   console.log('screenshot', await shot(page, 'start-phone'));
   await page.setViewportSize({ width: 1366, height: 768 });
   // Free play: the start screen goes, the playground stays.
