@@ -122,7 +122,8 @@ test('presenter mode: at every caption of every lesson, the caption, the cluster
 
 /// Pairs of text boxes that overlap by more than 2 px each way. Each text is measured by a
 /// Range over its own text nodes, clipped to every box around it that clips (a scrolling
-/// table, an ellipsis) and to below the sticky bar; messages in flight move across the
+/// table, an ellipsis) and to between the bars that stay (the top one; a phone's compact one at
+/// the bottom); messages in flight move across the
 /// drawing on purpose and are left out.
 async function overlaps(page) {
   return page.evaluate(() => {
@@ -130,8 +131,12 @@ async function overlaps(page) {
     // The bar sticks to the top with an opaque background: what scrolls under it is hidden.
     const bar = document.querySelector('header.bar');
     const barBottom = bar.getBoundingClientRect().bottom;
+    // And a phone's compact bar at the bottom hides what scrolls under it.
+    const low = document.querySelector('#phone-bar');
+    const lowTop = low && getComputedStyle(low).display !== 'none' ? low.getBoundingClientRect().top : Infinity;
     const clip = (el, r) => {
       if (!bar.contains(el)) r = { left: r.left, right: r.right, top: Math.max(r.top, barBottom), bottom: r.bottom };
+      if (low && !low.contains(el)) r = { left: r.left, right: r.right, top: r.top, bottom: Math.min(r.bottom, lowTop) };
       for (let p = el; p && p !== document.body; p = p.parentElement) {
         const s = getComputedStyle(p);
         if (p !== el && !/(auto|scroll|hidden|clip)/.test(s.overflowX + s.overflowY)) continue;
