@@ -135,27 +135,7 @@ test('a host page drives the player by postMessage and hears its moments, checks
   await waitGot(page, () => got.filter((m) => m.type === 'raftlock:ready').length === 2);
   for (let i = 0; i < 7; i++) {
     await frame.click('#lesson-next');
-    if (await frame.evaluate(() => window.raftlock.lesson().question?.state === 'asking')) {
-      // A question open: the lesson and the cluster side by side, the cluster as tall as the
-      // player allows, every choice in view and nothing to scroll.
-      const q = await frame.evaluate(() => {
-        const r = (e) => e.getBoundingClientRect();
-        const lesson = document.querySelector('#lesson');
-        return {
-          cluster: r(document.querySelector('svg.cluster')).height,
-          lesson: [lesson.scrollHeight, lesson.clientHeight],
-          choices: [...document.querySelectorAll('.question button[id^=choice-]')].map((b) => r(b).bottom <= 500 && r(b).right <= 800),
-          scroll: document.scrollingElement.scrollHeight,
-        };
-      });
-      assert.ok(q.cluster >= 300, `step ${i}: the cluster is ${q.cluster} px high while the question is open`);
-      assert.ok(q.lesson[0] <= q.lesson[1] + 1, `step ${i}: the lesson scrolls (${q.lesson})`);
-      assert.ok(q.choices.length >= 2 && q.choices.every(Boolean), `step ${i}: a choice is cut off`);
-      assert.ok(q.scroll <= 501, `step ${i}: the player scrolls (${q.scroll} px)`);
-      if (i === 3) await shot(page, 'embed-question');
-      asked++;
-      await frame.click('#choice-1');
-    }
+    if (await frame.evaluate(() => window.raftlock.lesson().question?.state === 'asking')) await frame.click('#choice-1');
     await frame.waitForFunction((p) => window.raftlock.lesson().pos > p && !window.raftlock.job().busy, i, { timeout: 20000 });
   }
   await waitGot(page, () => got.some((m) => m.type === 'raftlock:moment' && m.pos === 7));
