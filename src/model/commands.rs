@@ -37,6 +37,13 @@ impl Page {
                 self.pg.step_to_next_apply(60_000_000);
             }
             Command::Speed(p) => self.speed_pos = p.clamp(0, SPEED_STOPS.len() as i32 - 1),
+            // A seek past what has run runs on to it (the scrubber never asks for one; the
+            // handle may), up to the run's end.
+            Command::Seek(t) if t > self.pg.horizon_us.max(self.pg.now_us()) => {
+                self.replay_job(job::JobKind::Seek, |pg| {
+                    crate::playground::Goal::at(t.min(pg.end_us()), false)
+                })
+            }
             Command::Seek(t) => self.seek_job(t),
             Command::RunTo(t) => self.replay_job(job::JobKind::RunTo, |pg| {
                 crate::playground::Goal::at(t.min(pg.end_us()), true)

@@ -16,6 +16,25 @@ use std::rc::Rc;
 pub const SLICE_EVENTS: u32 = 256;
 /// A frame's share of work while a job runs: the rest of the frame draws and answers input.
 pub const FRAME_BUDGET_MS: f64 = 8.0;
+
+/// The slices of long work the page did between two reads ([`super::Page::take_slices`]): how
+/// many, the longest as the page's clock measured it, and the budget each was given. A slice
+/// checks the clock after each batch of [`SLICE_EVENTS`] events, so it ends within one batch of
+/// its budget.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SliceLog {
+    pub count: u64,
+    pub longest_ms: f64,
+    pub budget_ms: f64,
+}
+
+impl SliceLog {
+    fn add(&mut self, took_ms: f64, budget_ms: f64) {
+        self.count += 1;
+        self.longest_ms = self.longest_ms.max(took_ms);
+        self.budget_ms = self.budget_ms.max(budget_ms);
+    }
+}
 /// Trace lines read between two looks at the clock.
 pub const READ_LINES: usize = 512;
 /// A link's replay is timed from `WARM_MS` of work (the browser compiles the wasm's hot code
@@ -353,6 +372,9 @@ impl Page {
             }
         }
         if worked {
+            if budget_ms.is_finite() {
+                self.slices.add(clock() - t0, budget_ms);
+            }
             self.job_tick += 1;
             // The panels follow a long replay a few times a second, and at once when it ends.
             let now = clock();
@@ -494,6 +516,13 @@ impl Page {
             "snapshots": self.pg.snapshot_times() })
     }
 
+    /// The slices of long work since the last call, as the page's clock measured them (and a
+    /// new count from here): a test asks that the work was split and each slice kept near its
+    /// budget, which a busy machine does not change the way it stretches the gaps between frames.
+    pub fn take_slices(&mut self) -> SliceLog {
+        std::mem::take(&mut self.slices)
+    }
+
     /// What the announcement says: "This link replays 24 h of a 7-node cluster with 16
     /// clients: about 3 min here."
     pub fn announcement(&self) -> Option<String> {
@@ -581,6 +610,13 @@ mod tests {
             }
         }
         assert!(frames > 10, "in slices: {frames} frames");
+        // As the page's clock measured them: every frame a slice (and one as the link opened),
+        // each ending within one batch of its budget (the clock moves 0.1 ms a look here).
+        let s = p.take_slices();
+        assert_eq!(s.count, frames + 1);
+        assert_eq!(s.budget_ms, FRAME_BUDGET_MS);
+        assert!(s.longest_ms <= FRAME_BUDGET_MS + 0.5, "{s:?}");
+        assert_eq!(p.take_slices(), SliceLog::default(), "read once");
         assert_eq!(p.pg.now_us(), 600_000_000);
         let mut whole = crate::playground::Playground::new(p.pg.scenario.clone()).unwrap();
         whole.advance_to(600_000_000, false);

@@ -214,6 +214,27 @@ pub fn shortcut_key(key: &str, code: &str) -> String {
 }
 
 impl Command {
+    /// Whether the command moves or changes the run in view (time, actions, the lesson's place).
+    pub fn moves_the_run(&self) -> bool {
+        matches!(
+            self,
+            Command::Play(true)
+                | Command::TogglePlay
+                | Command::Step
+                | Command::StepBack
+                | Command::StepApply
+                | Command::Seek(_)
+                | Command::RunTo(_)
+                | Command::TakeOver
+                | Command::Restart
+                | Command::Act(_)
+                | Command::LessonNext
+                | Command::LessonBack
+                | Command::Answer(_)
+                | Command::Reveal
+        )
+    }
+
     /// The keyboard shortcut `key`, if it is one.
     pub fn from_key(key: &str, page: &Page) -> Option<Command> {
         Some(match key {
@@ -380,6 +401,8 @@ pub struct Page {
     /// `version`, bumped a few times a second during a job).
     pub job_tick: u64,
     redrawn_at: f64,
+    /// The slices of long work since a test last asked ([`Page::take_slices`]).
+    slices: job::SliceLog,
     /// Counts the jobs started (a command that starts one keeps it).
     job_serial: u64,
     /// The player for a course page's `<iframe>` (`#embed/…`): the lesson only.
@@ -553,6 +576,7 @@ impl Page {
             clock,
             job_tick: 0,
             redrawn_at: f64::NEG_INFINITY,
+            slices: job::SliceLog::default(),
             job_serial: 0,
             embed: false,
             embed_code: None,
@@ -743,6 +767,17 @@ impl Page {
         // A history check's progress moves its bar only: no panel draws again for it.
         if let Command::HistoryReport(id, report @ history::HistoryReport::Progress(_)) = cmd {
             self.history_report(id, report);
+            return Vec::new();
+        }
+        // While a built-in's document is coming, a command for the run is refused with the
+        // reason (the run shown meanwhile is about to be replaced: doing it there would be lost).
+        if let Some(name) = self.library.loading.clone().filter(|_| cmd.moves_the_run()) {
+            self.error = Some(t!(
+                self.lang,
+                "The lesson \"{name}\" is still loading: try again when it has come."
+            ));
+            self.version += 1;
+            self.settled += 1;
             return Vec::new();
         }
         let play = matches!(cmd, Command::Play(true) | Command::TogglePlay);

@@ -1105,3 +1105,46 @@ fn a_link_past_its_end_opens_at_the_end_and_a_bad_link_says_what_it_kept() {
         .unwrap()
         .ends_with("The default scenario is shown instead."));
 }
+
+/// The test handle and the buttons never drop a call silently: a seek past what has run runs
+/// on to it, and a command for the run while a built-in is still loading is refused with the
+/// reason (it would be done to the run about to be replaced).
+#[test]
+fn a_seek_past_what_has_run_runs_there_and_a_command_while_loading_says_why() {
+    let mut p = page("gc-pause");
+    p.apply(Command::RunTo(2_000_000));
+    p.finish_jobs();
+    p.apply(Command::Seek(3_500_000));
+    p.finish_jobs();
+    assert_eq!(p.pg.now_us(), 3_500_000, "the seek ran on");
+    assert!(p.error.is_none());
+    p.apply(Command::Seek(u64::MAX));
+    p.finish_jobs();
+    assert_eq!(p.pg.now_us(), p.pg.end_us(), "up to the run's end");
+    // A deep link's built-in still coming: the run shown meanwhile is not touched.
+    let mut q = Page::open_fragment(
+        "#scenario=gc-pause",
+        std::rc::Rc::new(|| 0.0),
+        Lang::En,
+        library::Library::fetching(),
+    );
+    assert_eq!(q.library.loading.as_deref(), Some("gc-pause"));
+    let before = hash(&q);
+    for cmd in [
+        Command::RunTo(5_000_000),
+        Command::Play(true),
+        Command::LessonNext,
+    ] {
+        assert!(cmd.moves_the_run());
+        q.apply(cmd.clone());
+        q.finish_jobs();
+        let e = q.error.take().unwrap_or_default();
+        assert!(e.contains("\"gc-pause\" is still loading"), "{cmd:?}: {e}");
+        assert_eq!(hash(&q), before, "{cmd:?}");
+        assert!(!q.playing);
+    }
+    assert!(
+        !Command::Presenter(true).moves_the_run(),
+        "the rest of the page still works"
+    );
+}

@@ -237,6 +237,18 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
     set(&obj, "job", job.as_ref());
     job.forget();
 
+    // slices(): the slices of long work (a replay, a lesson's walk, a trace read, the twin
+    // catching up) since the last call, as the page's own clock measured them: {count,
+    // longestMs, budgetMs}. A test asks that the work was split, not how long the machine took.
+    let p = pg.clone();
+    let slices = Closure::<dyn Fn() -> JsValue>::new(move || {
+        let s = p.borrow_mut().take_slices();
+        let v = serde_json::json!({ "count": s.count, "longestMs": s.longest_ms, "budgetMs": s.budget_ms });
+        js_sys::JSON::parse(&v.to_string()).unwrap_or(JsValue::NULL)
+    });
+    set(&obj, "slices", slices.as_ref());
+    slices.forget();
+
     // jobCommand(name): "cancel", "go", "atStart", "cancelCheck" or "cancelRead", as the progress
     // bar's buttons (a Go does not finish the replay before it returns).
     let p = pg.clone();

@@ -143,6 +143,23 @@ export async function startGaps(page) {
 }
 export const maxGap = (page) => page.evaluate(() => { const m = window.__gaps.max; window.__gaps.max = 0; window.__gaps.last = performance.now(); return m; });
 
+/// A gap the page must never reach while it works: a real freeze, not a busy machine (a machine
+/// running two busy loops beside the browser stretches gaps to a few hundred ms). How responsive
+/// the page is on a quiet machine is `make bench`'s figure; a test asks that the work was split.
+export const FREEZE_MS = 3000;
+/// What a slice may take beyond its budget as the page's clock measures it: one batch of events
+/// on a slow machine, and the page taken off the CPU mid-slice on a busy one.
+export const SLICE_SLACK_MS = 250;
+
+/// The work since the last call (or since `slices` was last read) was split: at least `min`
+/// slices, each ending near its budget as the page's own clock measured it.
+export async function assertSplit(page, what, min = 2) {
+  const s = await page.evaluate(() => window.raftlock.slices());
+  if (s.count < min) throw new Error(`${what}: ${s.count} slices of work, not split`);
+  if (s.longestMs > s.budgetMs + SLICE_SLACK_MS) throw new Error(`${what}: a slice took ${s.longestMs.toFixed(0)} ms of a ${s.budgetMs} ms budget`);
+  return s;
+}
+
 /// The `p` quantile (0..1) of some numbers: the value at that rank, no interpolation.
 export const quantile = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
 

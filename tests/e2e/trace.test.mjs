@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, openApp, shot, startGaps, DIST } from './helpers.mjs';
+import { serve, launch, openApp, shot, startGaps, assertSplit, FREEZE_MS, DIST } from './helpers.mjs';
 
 let srv, br;
 before(async () => { srv = await serve(); br = await launch(); });
@@ -52,12 +52,14 @@ test('a large trace is read in slices: the page answers, shows how far it is, an
     };
     look();
   });
+  await page.evaluate(() => window.raftlock.slices());
   await page.setInputFiles('#open-trace', p);
   await page.waitForFunction(() => window.raftlock.trace()?.check === 'done', null, { timeout: 60000 });
   const [kinds, gap] = await page.evaluate(() => { cancelAnimationFrame(window.__look); return [[...window.__kinds], window.__reading]; });
   assert.ok(kinds.includes('TraceRead'), `the reading showed its progress: ${kinds}`);
   assert.equal(typeof gap, 'number');
-  assert.ok(gap < 100, `while the file was read the page did not answer for ${gap.toFixed(0)} ms`);
+  assert.ok(gap < FREEZE_MS, `while the file was read the page froze for ${gap.toFixed(0)} ms`);
+  await assertSplit(page, 'the reading');
   const t = await page.evaluate(() => window.raftlock.trace());
   assert.equal(t.lines, lines);
   assert.equal(t.ok, true);
