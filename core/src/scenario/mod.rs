@@ -1,6 +1,6 @@
 //! The versioned scenario document: everything needed to reproduce a run (seed, settings,
 //! switches, clocks, clients and their scripts, a timeline of faults). Share links will encode
-//! this same document. See the README for the format and an example.
+//! this same document. See docs/formats.md for the format and an example.
 
 mod action_words;
 pub mod builtin;
@@ -805,7 +805,7 @@ fn check_key(field: &str, key: &str) -> Result<(), ScenarioError> {
     Ok(())
 }
 
-/// The README's example scenario: the GC pause that fencing tokens defend against.
+/// The example scenario of docs/formats.md: the GC pause that fencing tokens defend against.
 pub const EXAMPLE_JSON: &str = include_str!("../../../scenarios/gc-pause.json");
 
 /// The scenario the page opens with.

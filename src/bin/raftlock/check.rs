@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 #[derive(Args)]
 pub struct Check {
-    /// A trace in the project's JSON Lines format (see the README: what to write).
+    /// A trace in the project's JSON Lines format (docs/formats.md; what to write: docs/cli.md).
     trace: String,
     /// A machine-readable report on stdout (for autograding).
     #[arg(long)]

@@ -42,7 +42,7 @@ enum Command {
     Hunt(hunt::Hunt),
     /// Check a trace from any implementation against the seed's rules (exit 0 pass, 1 fail, 2 unreadable).
     Check(check::Check),
-    /// Print the README's example scenario.
+    /// Print the example scenario of docs/formats.md.
     Example,
 }
 
