@@ -4,8 +4,9 @@
 //! The pure core (simulator, Raft, the lock service, checks, scenarios) is the `raftlock-core`
 //! crate under `core/`, re-exported here whole, so `raftlock::sim`, `raftlock::raft` and the rest
 //! name it. This package adds:
-//! - `ui`: Yew components (wasm32 only), the app in `src/main.rs`;
-//! - the headless CLI in `src/bin/raftlock.rs`.
+//! - `model`: the page model without yew (what the page does, tested natively);
+//! - `ui`: Yew components that draw it (wasm32 only), the app in `src/main.rs`;
+//! - the headless CLI in `src/bin/raftlock/` (`main.rs`, a file per subcommand).
 
 pub use raftlock_core::*;
 

@@ -37,10 +37,11 @@ impl Page {
                 self.pg.step_to_next_apply(60_000_000);
             }
             Command::Speed(p) => self.speed_pos = p.clamp(0, SPEED_STOPS.len() as i32 - 1),
-            // A seek past what has run runs on to it (the scrubber never asks for one; the
-            // handle may), up to the run's end.
+            // A seek past what has run runs on to it (the handle may ask for one), up to the
+            // run's end, from the nearest snapshot.
             Command::Seek(t) if t > self.pg.horizon_us.max(self.pg.now_us()) => {
                 self.replay_job(job::JobKind::Seek, |pg| {
+                    pg.rewind(t);
                     crate::playground::Goal::at(t.min(pg.end_us()), false)
                 })
             }
@@ -463,6 +464,8 @@ impl Page {
             Some(sc) => self.open_builtin(&name, sc, fx),
             None if crate::scenario::builtin::is_builtin(&name) => {
                 self.error = None;
+                // The run shown meanwhile is about to be replaced: it waits.
+                self.playing = false;
                 fx.extend(self.library.request(&name));
                 self.library.loading = Some(name);
             }

@@ -214,7 +214,8 @@ pub fn shortcut_key(key: &str, code: &str) -> String {
 }
 
 impl Command {
-    /// Whether the command moves or changes the run in view (time, actions, the lesson's place).
+    /// Whether the command moves or changes the run in view (time, actions, the lesson's place,
+    /// its document), or starts work on it. A pause is not one.
     pub fn moves_the_run(&self) -> bool {
         matches!(
             self,
@@ -232,6 +233,9 @@ impl Command {
                 | Command::LessonBack
                 | Command::Answer(_)
                 | Command::Reveal
+                | Command::Edit(_)
+                | Command::Compare(Some(_))
+                | Command::HuntStart(_)
         )
     }
 
@@ -744,6 +748,7 @@ impl Page {
         self.log_from = None;
         self.share_url = None;
         self.embed_code = None;
+        self.node_controls = None;
         self.loaded += 1;
         self.playing = false;
         self.raft_draft = None;
@@ -769,12 +774,21 @@ impl Page {
             self.history_report(id, report);
             return Vec::new();
         }
+        // Space and the Play buttons toggle: said as what they do now (a pause is never refused).
+        let cmd = match cmd {
+            Command::TogglePlay => Command::Play(!self.playing),
+            cmd => cmd,
+        };
         // While a built-in's document is coming, a command for the run is refused with the
         // reason (the run shown meanwhile is about to be replaced: doing it there would be lost).
         if let Some(name) = self.library.loading.clone().filter(|_| cmd.moves_the_run()) {
+            let title = crate::scenario::builtin::title(&name)
+                .map(|t| t.get(self.lang).to_string())
+                .filter(|t| !t.is_empty())
+                .unwrap_or(name);
             self.error = Some(t!(
                 self.lang,
-                "The lesson \"{name}\" is still loading: try again when it has come."
+                "The lesson \"{title}\" is still loading: try again when it has come."
             ));
             self.version += 1;
             self.settled += 1;

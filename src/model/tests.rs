@@ -1139,7 +1139,10 @@ fn a_seek_past_what_has_run_runs_there_and_a_command_while_loading_says_why() {
         q.apply(cmd.clone());
         q.finish_jobs();
         let e = q.error.take().unwrap_or_default();
-        assert!(e.contains("\"gc-pause\" is still loading"), "{cmd:?}: {e}");
+        assert!(
+            e.contains("\"GC pause and fencing tokens\" is still loading"),
+            "{cmd:?}: {e}"
+        );
         assert_eq!(hash(&q), before, "{cmd:?}");
         assert!(!q.playing);
     }
@@ -1147,4 +1150,28 @@ fn a_seek_past_what_has_run_runs_there_and_a_command_while_loading_says_why() {
         !Command::Presenter(true).moves_the_run(),
         "the rest of the page still works"
     );
+    // A pause is never refused, and choosing a lesson still to come pauses the run shown.
+    let mut r = Page::open_fragment(
+        "",
+        std::rc::Rc::new(|| 0.0),
+        Lang::En,
+        library::Library::fetching(),
+    );
+    r.apply(Command::Play(true));
+    r.apply(Command::LoadBuiltin("ghost-lock".into()));
+    assert!(!r.playing, "the run about to be replaced waits");
+    r.playing = true;
+    r.apply(Command::TogglePlay);
+    assert!(
+        !r.playing && r.error.is_none(),
+        "Space pauses while a lesson loads"
+    );
+    // A run replaced closes a node's controls (another lesson's n5 is another node).
+    r.apply(Command::Fetched(
+        "ghost-lock".into(),
+        Ok(builtin::get("ghost-lock").unwrap().to_json()),
+    ));
+    r.apply(Command::NodeControls(Some(1)));
+    r.apply(Command::LoadBuiltin("playground".into()));
+    assert_eq!(r.node_controls_open(), None);
 }

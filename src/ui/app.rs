@@ -60,6 +60,8 @@ pub struct App {
     frame: Option<(f64, f64)>,
     /// The node whose controls were open at the last render (the focus follows them).
     node_controls: Option<usize>,
+    /// The scenario the menu was last set to show.
+    menu_choice: String,
     /// Why the next draw happens, if not a played frame or a scroll: a command came, or a
     /// played frame reached a lesson's caption.
     why: Option<Why>,
@@ -195,6 +197,7 @@ impl Component for App {
             left: None,
             frame: None,
             node_controls: None,
+            menu_choice: String::new(),
             why: None,
             drawn_why: std::cell::Cell::new(Why::Command),
             stage: stage::Stage::default(),
@@ -278,9 +281,13 @@ impl Component for App {
         if self.drawn_why.get() != Why::Frame {
             self.on_screen.keep_watching();
         }
-        // The scenario menu follows the run after a command (a played frame changes neither).
-        if self.frame.is_none() {
+        // The scenario menu follows the run after a command, and after any render where the
+        // run's scenario changed (a lesson's file can arrive in a render that also drew a
+        // frame: the menu would be left on the scenario before it).
+        let choice_changed = self.page.borrow().scenario_choice() != self.menu_choice;
+        if self.frame.is_none() || choice_changed {
             let page = self.page.borrow();
+            self.menu_choice = page.scenario_choice().to_string();
             effects::keep_select("scenario", page.scenario_choice());
             // And the language menu the language (Русский chosen, its texts still coming or
             // refused: a menu left on Русский could not be chosen again).
@@ -295,12 +302,12 @@ impl Component for App {
             log.push_back([advance, total - advance, total]);
         }
         self.stage.after_render(&self.page.borrow());
-        // A node's controls take the focus when they open, and give it back to the node when
-        // they close.
+        // A node's controls take the focus when they open (the group, not its slider: the
+        // arrow keys stay the page's until Tab), and give it back to the node when they close.
         let open = self.page.borrow().node_controls_open();
         if open != self.node_controls {
             match (open, self.node_controls) {
-                (Some(_), _) => effects::focus("node-rate"),
+                (Some(_), _) => effects::focus("node-controls"),
                 (None, Some(i)) => effects::focus(&format!("node-{}", i + 1)),
                 (None, None) => {}
             }

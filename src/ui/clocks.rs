@@ -102,7 +102,7 @@ pub fn node_controls(p: &PanelProps) -> Html {
         Some(s) => s.raft.role().name(),
     };
     html! {
-        <div class="node-controls" id="node-controls" role="group" aria-labelledby="node-controls-title">
+        <div class="node-controls" id="node-controls" role="group" aria-labelledby="node-controls-title" tabindex="-1">
             <p class="title" id="node-controls-title">
                 <strong>{ format!("n{k}") }</strong>{ " · " }{ node_state_words(state, lang) }{ " · " }
                 { t!(lang, "local clock {clock}", clock = fmt_us(w.local_now(i), lang)) }

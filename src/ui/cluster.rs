@@ -270,6 +270,8 @@ fn node(
         (send(p, Command::NodeControls(Some(i))), onkeydown)
     });
     let (onclick, onkeydown) = open.clone().unzip();
+    // The node whose controls are open (its button says it is expanded).
+    let open_node = p.and_then(|p| p.page.borrow().node_controls_open());
     let (role, tabindex) = if open.is_some() {
         (Some("button"), Some("0"))
     } else {
@@ -295,7 +297,9 @@ fn node(
     };
     html! {
         <g class={classes!("node", state, focused.then_some("focus"))} id={format!("{ids}node-{}", i + 1)}
-            {role} {tabindex} {onclick} {onkeydown}>
+            {role} {tabindex} {onclick} {onkeydown}
+            aria-expanded={open.is_some().then(|| (open_node == Some(i)).to_string())}
+            aria-controls={(open_node == Some(i)).then_some("node-controls")}>
             <title>{ title }</title>
             { if focused { html! { <circle class="halo" cx={num(x)} cy={num(y)} r={num(g.arc_r + 7.0)} /> } } else { html! {} } }
             <circle class="body" cx={num(x)} cy={num(y)} r={num(g.node_r)} />

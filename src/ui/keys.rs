@@ -27,14 +27,18 @@ pub fn listen(page: Shared, send: impl Fn(Command) + 'static) -> EventListener {
         if tag == "SELECT" || tag == "TEXTAREA" || (tag == "INPUT" && e.key() != "Escape") {
             return;
         }
-        // Space and Enter on a focused button press it; they do not also play or pause (a
-        // button that has just been disabled keeps the focus and presses nothing).
+        // Space and Enter on a focused button press it, and Enter on a link follows it; they do
+        // not also play or pause (a button that has just been disabled keeps the focus and
+        // presses nothing).
+        let key = e.key();
         let pressable = el.is_some_and(|el| {
-            (matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY")
-                || el.get_attribute("role").as_deref() == Some("button"))
+            let button = matches!(tag.as_str(), "BUTTON" | "SUMMARY")
+                || el.get_attribute("role").as_deref() == Some("button");
+            let link = tag == "A";
+            ((button && (key == " " || key == "Enter")) || (link && key == "Enter"))
                 && !el.has_attribute("disabled")
         });
-        if pressable && (e.key() == " " || e.key() == "Enter") {
+        if pressable {
             return;
         }
         let key = crate::model::shortcut_key(&e.key(), &e.code());

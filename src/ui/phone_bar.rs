@@ -20,7 +20,8 @@ pub fn phone_bar(p: &PanelProps) -> Html {
                 { if page.playing { html! { <svg class="icon" viewBox="0 0 10 10" aria-hidden="true"><rect x="1.5" y="1" width="2.5" height="8"/><rect x="6" y="1" width="2.5" height="8"/></svg> } }
                   else { html! { <svg class="icon" viewBox="0 0 10 10" aria-hidden="true"><path d="M2 1 L9 5 L2 9 z"/></svg> } } }
             </button>
-            <output id="phone-now">{ fmt_us(now, lang) }</output>
+            // A span, not an output: an output is a live region, and this changes every frame.
+            <span class="phone-now" id="phone-now">{ fmt_us(now, lang) }</span>
             { for lesson.map(|v| {
                 let (step, steps) = lesson::step_label(v.pos, v.count);
                 let (label, enabled) = v.button.clone();

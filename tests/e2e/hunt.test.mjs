@@ -2,7 +2,7 @@
 // progress, and opens the shrunk failing schedule as a shareable scenario.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openApp, shot, snap, runToEnd, checkHistory, FREEZE_MS } from './helpers.mjs';
+import { serve, launch, openApp, shot, snap, runToEnd, checkHistory } from './helpers.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
@@ -55,6 +55,7 @@ test('the Figure 8 switch: the page’s 10,000-run hunt finds the lost committed
 
 test('with every switch off the hunt runs in the background while the page keeps playing, and reports no violation', async () => {
   const { page, errors } = await openApp(browser.context, url);
+  await page.evaluate(() => window.raftlock.slices());
   await page.click('#hunt-start');
   // The page plays at 1x while the worker hunts: requestAnimationFrame keeps its pace.
   const frames = await page.evaluate(() => new Promise((resolve) => {
@@ -70,9 +71,9 @@ test('with every switch off the hunt runs in the background while the page keeps
   }));
   frames.sort((a, b) => a - b);
   console.log(`rAF delta ms while hunting: p50=${frames[60].toFixed(1)} p99=${frames[118].toFixed(1)}`);
-  // 120 frames were drawn while the worker hunted (how smoothly is make bench's figure; a
-  // busy machine stretches the frames, so only a freeze fails here).
-  assert.ok(frames[60] < FREEZE_MS, `the page froze while the worker hunts (p50 ${frames[60]} ms)`);
+  // 120 frames were drawn while the worker hunted (how smoothly is make bench's figure): the
+  // hunt is the worker's, and the page's own frames did no slice of long work for it.
+  assert.equal((await page.evaluate(() => window.raftlock.slices())).count, 0, 'the page hunted itself');
   const progress = await page.evaluate(() => Number(document.querySelector('#hunt-progress').value));
   assert.ok(progress > 0, 'runs are done meanwhile');
   console.log('screenshot', await shot(page, 'hunt-running'));

@@ -71,15 +71,20 @@ test('on a phone the nodes read at 12 px or more and the clocks table needs no s
   await page.close();
 });
 
-test('a click on a node opens its controls: its clock snaps to ×2, and Esc gives the focus back', async () => {
+test('a click on a node opens its controls: its clock snaps to ×2, Esc gives the focus back, Space opens them', async () => {
   const { page, errors } = await openApp(browser.context, url);
   await page.setViewportSize({ width: 1366, height: 768 });
   await page.evaluate(() => window.raftlock.runTo(500_000));
   await page.click('#node-3');
   await page.waitForSelector('#node-controls');
   assert.match(await page.locator('#node-controls-title').innerText(), /^n3 · (follower|leader|candidate) · local clock 0\.500 s$/);
-  assert.equal(await page.evaluate(() => document.activeElement?.id), 'node-rate', 'the slider takes the focus');
-  // The slider snaps: one step up from ×1.5 is ×2, and it says so (its ppm in the tooltip).
+  // The controls take the focus (not the slider: the arrow keys still step the run), and Tab
+  // reaches the slider.
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'node-controls');
+  assert.equal(await page.locator('#node-3').getAttribute('aria-expanded'), 'true');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'node-rate');
+  // The slider snaps: one step down from ×4 is ×2, and it says so (its ppm in the tooltip).
   await page.keyboard.press('End');
   await page.waitForFunction(() => window.raftlock.snapshot().nodes[2].rate_ppm === 4_000_000);
   await page.keyboard.press('ArrowLeft');
@@ -94,12 +99,13 @@ test('a click on a node opens its controls: its clock snaps to ×2, and Esc give
   await page.keyboard.press('Escape');
   await page.waitForSelector('#node-controls', { state: 'detached' });
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'node-3', 'the focus goes back to the node');
-  // By keyboard alone: Enter on the focused node opens them again (and does not play).
+  assert.equal(await page.locator('#node-3').getAttribute('aria-expanded'), 'false');
+  // By keyboard alone: Space on the focused node opens them again, and does not also play.
   const before = (await snap(page)).now_us;
-  await page.keyboard.press('Enter');
+  await page.keyboard.press(' ');
   await page.waitForSelector('#node-controls');
-  assert.equal(await page.locator('#play').getAttribute('aria-pressed'), 'false');
-  assert.equal((await snap(page)).now_us, before, 'Enter on a node does not step');
+  assert.equal(await page.locator('#play').getAttribute('aria-pressed'), 'false', 'Space on a node does not play');
+  assert.equal((await snap(page)).now_us, before);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -198,36 +198,39 @@ test('the scenario list page links every built-in scenario', async () => {
 test('a lesson is fetched as a file when chosen; a file that does not come is a message and the run stays', async () => {
   // No service worker: it would answer from its cache before page.route could.
   const b = await launch({ serviceWorkers: 'block' });
-  const page = await b.context.newPage();
-  const asked = [];
-  page.on('request', (r) => asked.push(new URL(r.url()).pathname));
-  await page.route('**/scenarios/ghost-lock.json', (route) => route.fulfill({ status: 404, body: 'not found' }));
-  await page.route('**/scenarios/late-expire.json', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{"version": 1, "nodes": ' }));
-  await page.goto(url);
-  await page.waitForFunction(() => window.raftlock && document.querySelector('svg.cluster'));
-  assert.deepEqual(asked.filter((p) => p.includes('/scenarios/')), [], 'the first load fetches no lesson');
-  await page.selectOption('#scenario', 'three-clients');
-  await page.waitForFunction(() => window.raftlock.loading() === null && document.querySelector('#scenario').value === 'three-clients');
-  assert.deepEqual(asked.filter((p) => p.includes('/scenarios/')), ['/scenarios/three-clients.json']);
-  const before = await page.evaluate(() => window.raftlock.snapshot().trace_hash);
-  await page.selectOption('#scenario', 'ghost-lock');
-  await page.waitForSelector('#error');
-  assert.match(await page.textContent('#error'), /The lesson "ghost-lock" could not be loaded: the host answered HTTP 404\./);
-  assert.equal(await page.evaluate(() => window.raftlock.loading()), null);
-  assert.equal(await page.inputValue('#scenario'), 'three-clients');
-  assert.equal(await page.evaluate(() => window.raftlock.snapshot().trace_hash), before, 'the run stays');
-  await page.route('**/scenarios/retried-grant.json', (route) => route.abort());
-  await page.selectOption('#scenario', 'retried-grant');
-  await page.waitForFunction(() => /The lesson "retried-grant" could not be loaded: the host could not be reached\./.test(document.querySelector('#error')?.textContent || ''));
-  await page.selectOption('#scenario', 'late-expire');
-  await page.waitForFunction(() => /The lesson "late-expire" could not be loaded: /.test(document.querySelector('#error')?.textContent || ''));
-  assert.equal(await page.inputValue('#scenario'), 'three-clients');
-  // Chosen again when its file is there: it opens.
-  await page.unroute('**/scenarios/ghost-lock.json');
-  await page.selectOption('#scenario', 'ghost-lock');
-  await page.waitForFunction(() => window.raftlock.loading() === null && document.querySelector('#scenario').value === 'ghost-lock');
-  assert.equal(await page.locator('#error').count(), 0);
-  await b.close();
+  try {
+    const page = await b.context.newPage();
+    const asked = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+    await page.route('**/scenarios/ghost-lock.json', (route) => route.fulfill({ status: 404, body: 'not found' }));
+    await page.route('**/scenarios/late-expire.json', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{"version": 1, "nodes": ' }));
+    await page.goto(url);
+    await page.waitForFunction(() => window.raftlock && document.querySelector('svg.cluster'));
+    assert.deepEqual(asked.filter((p) => p.includes('/scenarios/')), [], 'the first load fetches no lesson');
+    await page.selectOption('#scenario', 'three-clients');
+    await page.waitForFunction(() => window.raftlock.loading() === null && document.querySelector('#scenario').value === 'three-clients');
+    assert.deepEqual(asked.filter((p) => p.includes('/scenarios/')), ['/scenarios/three-clients.json']);
+    const before = await page.evaluate(() => window.raftlock.snapshot().trace_hash);
+    await page.selectOption('#scenario', 'ghost-lock');
+    await page.waitForSelector('#error');
+    assert.match(await page.textContent('#error'), /The lesson "ghost-lock" could not be loaded: the host answered HTTP 404\./);
+    assert.equal(await page.evaluate(() => window.raftlock.loading()), null);
+    assert.equal(await page.inputValue('#scenario'), 'three-clients');
+    assert.equal(await page.evaluate(() => window.raftlock.snapshot().trace_hash), before, 'the run stays');
+    await page.route('**/scenarios/retried-grant.json', (route) => route.abort());
+    await page.selectOption('#scenario', 'retried-grant');
+    await page.waitForFunction(() => /The lesson "retried-grant" could not be loaded: the host could not be reached\./.test(document.querySelector('#error')?.textContent || ''));
+    await page.selectOption('#scenario', 'late-expire');
+    await page.waitForFunction(() => /The lesson "late-expire" could not be loaded: /.test(document.querySelector('#error')?.textContent || ''));
+    assert.equal(await page.inputValue('#scenario'), 'three-clients');
+    // Chosen again when its file is there: it opens.
+    await page.unroute('**/scenarios/ghost-lock.json');
+    await page.selectOption('#scenario', 'ghost-lock');
+    await page.waitForFunction(() => window.raftlock.loading() === null && document.querySelector('#scenario').value === 'ghost-lock');
+    assert.equal(await page.locator('#error').count(), 0);
+  } finally {
+    await b.close();
+  }
 });
 
 test('side by side: the same seed and script with one switch flipped advance together on the stage, differences marked', async () => {
