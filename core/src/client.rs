@@ -164,10 +164,10 @@ impl Client {
     }
 
     /// Whether the client believes it holds `key` at local time `now`.
-    pub fn believes_holding(&self, key: &str, now_us: i64) -> bool {
+    pub fn believes_holding(&self, key: &str, local_now_us: i64) -> bool {
         self.held
             .get(key)
-            .is_some_and(|h| h.until_local_us > now_us)
+            .is_some_and(|h| h.until_local_us > local_now_us)
     }
 
     /// Whether a Granted reply still has a taker here: the client waits for (or will retry)
@@ -183,11 +183,11 @@ impl Client {
     }
 
     /// Queue a step asked for from the page; a client that has finished starts it at once.
-    pub fn push_manual(&mut self, now_us: i64, step: Step) {
+    pub fn push_manual(&mut self, local_now_us: i64, step: Step) {
         self.manual.push_back(step);
         if self.phase == Phase::Done {
             self.pc = self.cfg.script.len();
-            self.deadline_us = now_us;
+            self.deadline_us = local_now_us;
         }
     }
 
@@ -204,12 +204,12 @@ impl Client {
         self.winding_down = true;
     }
 
-    pub fn tick(&mut self, now_us: i64) {
-        if now_us < self.deadline_us {
+    pub fn tick(&mut self, local_now_us: i64) {
+        if local_now_us < self.deadline_us {
             return;
         }
         match std::mem::replace(&mut self.phase, Phase::Done) {
-            Phase::Starting => self.run_step(now_us),
+            Phase::Starting => self.run_step(local_now_us),
             Phase::Waiting {
                 req,
                 op,
@@ -218,33 +218,33 @@ impl Client {
                 let key = op_key(&op).to_string();
                 self.event(op_name(&op), key, "timeout", None);
                 self.target = (self.target + 1) % self.n_nodes;
-                self.send(now_us, req, op, first_sent_us);
+                self.send(local_now_us, req, op, first_sent_us);
             }
             Phase::Backoff {
                 req,
                 op,
                 first_sent_us,
-            } => self.send(now_us, req, op, first_sent_us),
+            } => self.send(local_now_us, req, op, first_sent_us),
             Phase::Working { key, token } => {
                 self.out.writes.push((key, token));
                 self.pc += 1;
-                self.run_step(now_us);
+                self.run_step(local_now_us);
             }
             Phase::Sleeping => {
                 self.pc += 1;
-                self.run_step(now_us);
+                self.run_step(local_now_us);
             }
             Phase::Done => {
                 if self.manual.is_empty() {
                     self.deadline_us = i64::MAX;
                 } else {
-                    self.run_step(now_us);
+                    self.run_step(local_now_us);
                 }
             }
         }
     }
 
-    pub fn on_reply(&mut self, now_us: i64, from: NodeId, reply: ClientReply) {
+    pub fn on_reply(&mut self, local_now_us: i64, from: NodeId, reply: ClientReply) {
         let (req, op, first_sent_us) = match &self.phase {
             Phase::Waiting {
                 req,
@@ -271,49 +271,49 @@ impl Client {
                 self.event("acquire", key.to_string(), "granted", Some(token));
                 self.target = from;
                 self.pc += 1;
-                self.run_step(now_us);
+                self.run_step(local_now_us);
             }
             Outcome::Busy { key, token, .. } => {
                 self.event("acquire", key.to_string(), "busy", Some(token));
                 // Busy is a final answer to this request: ask again later with a new number.
                 self.req_seq += 1;
-                self.backoff(now_us, self.req_seq, op, now_us);
+                self.backoff(local_now_us, self.req_seq, op, local_now_us);
             }
             Outcome::Released { key } => {
                 self.held.remove(&*key);
                 self.event("release", key.to_string(), "released", None);
                 self.pc += 1;
-                self.run_step(now_us);
+                self.run_step(local_now_us);
             }
             Outcome::NotHolder { key } => {
                 self.held.remove(&*key);
                 self.event("release", key.to_string(), "not_holder", None);
                 self.pc += 1;
-                self.run_step(now_us);
+                self.run_step(local_now_us);
             }
             Outcome::NotLeader { hint } => match hint {
                 Some(h) if h != from => {
                     self.target = h;
-                    self.send(now_us, req, op, first_sent_us);
+                    self.send(local_now_us, req, op, first_sent_us);
                 }
                 _ => {
                     self.target = (from + 1) % self.n_nodes;
-                    self.backoff(now_us, req, op, first_sent_us);
+                    self.backoff(local_now_us, req, op, first_sent_us);
                 }
             },
         }
     }
 
-    fn backoff(&mut self, now_us: i64, req: u64, op: RequestOp, first_sent_us: i64) {
+    fn backoff(&mut self, local_now_us: i64, req: u64, op: RequestOp, first_sent_us: i64) {
         self.phase = Phase::Backoff {
             req,
             op,
             first_sent_us,
         };
-        self.deadline_us = now_us + (self.cfg.retry_ms as i64) * 1000;
+        self.deadline_us = local_now_us + (self.cfg.retry_ms as i64) * 1000;
     }
 
-    fn send(&mut self, now_us: i64, req: u64, op: RequestOp, first_sent_us: i64) {
+    fn send(&mut self, local_now_us: i64, req: u64, op: RequestOp, first_sent_us: i64) {
         self.out.requests.push((
             self.target,
             ClientRequest {
@@ -327,7 +327,7 @@ impl Client {
             op,
             first_sent_us,
         };
-        self.deadline_us = now_us + (self.cfg.timeout_ms as i64) * 1000;
+        self.deadline_us = local_now_us + (self.cfg.timeout_ms as i64) * 1000;
     }
 
     fn event(
@@ -345,7 +345,7 @@ impl Client {
         });
     }
 
-    fn run_step(&mut self, now_us: i64) {
+    fn run_step(&mut self, local_now_us: i64) {
         // Steps that finish at once (a work step without a lease) may follow each other; stop
         // after one pass over the script so a repeating script cannot spin.
         for _ in 0..=self.cfg.script.len() {
@@ -372,17 +372,21 @@ impl Client {
                         lease_ms: *lease_ms,
                     };
                     self.req_seq += 1;
-                    self.send(now_us, self.req_seq, op, now_us);
+                    self.send(local_now_us, self.req_seq, op, local_now_us);
                     return;
                 }
                 Step::Work { key, ms } => {
                     let (key, ms) = (key.clone(), *ms);
-                    if let Some(h) = self.held.get(&key).filter(|h| h.until_local_us > now_us) {
+                    if let Some(h) = self
+                        .held
+                        .get(&key)
+                        .filter(|h| h.until_local_us > local_now_us)
+                    {
                         self.phase = Phase::Working {
                             key,
                             token: h.token,
                         };
-                        self.deadline_us = now_us + (ms as i64) * 1000;
+                        self.deadline_us = local_now_us + (ms as i64) * 1000;
                         return;
                     }
                     self.event("work", key, "lease_lost", None);
@@ -395,13 +399,13 @@ impl Client {
                         self.req_seq += 1;
                         let token = h.token;
                         self.send(
-                            now_us,
+                            local_now_us,
                             self.req_seq,
                             RequestOp::Release {
                                 key: key.into(),
                                 token,
                             },
-                            now_us,
+                            local_now_us,
                         );
                         return;
                     }
@@ -409,14 +413,14 @@ impl Client {
                 }
                 Step::Sleep { ms } => {
                     self.phase = Phase::Sleeping;
-                    self.deadline_us = now_us + (*ms as i64) * 1000;
+                    self.deadline_us = local_now_us + (*ms as i64) * 1000;
                     return;
                 }
             }
         }
         self.phase = Phase::Sleeping;
         self.pc = self.pc.saturating_sub(1);
-        self.deadline_us = now_us + (self.cfg.retry_ms as i64) * 1000;
+        self.deadline_us = local_now_us + (self.cfg.retry_ms as i64) * 1000;
     }
 }
 

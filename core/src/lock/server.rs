@@ -182,10 +182,10 @@ impl Server {
         n: usize,
         cfg: RaftConfig,
         rng: Rng,
-        now_us: i64,
+        local_now_us: i64,
         switches: Switches,
     ) -> Self {
-        Self::from_raft(Raft::new(id, n, cfg, rng, now_us), switches)
+        Self::from_raft(Raft::new(id, n, cfg, rng, local_now_us), switches)
     }
 
     /// Back from a crash: term, vote, log and snapshot survive; the lock table restarts from the
@@ -196,13 +196,13 @@ impl Server {
         n: usize,
         cfg: RaftConfig,
         rng: Rng,
-        now_us: i64,
+        local_now_us: i64,
         switches: Switches,
         hs: HardState<LockCommand>,
     ) -> Self {
-        let mut s = Self::from_raft(Raft::restart(id, n, cfg, rng, now_us, hs), switches);
+        let mut s = Self::from_raft(Raft::restart(id, n, cfg, rng, local_now_us, hs), switches);
         if let Some(snap) = s.raft.snapshot().cloned() {
-            s.restore(now_us, &snap.state, snap.index);
+            s.restore(local_now_us, &snap.state, snap.index);
             s.out.events.push(ServerEvent::SnapshotRestored {
                 index: snap.index,
                 term: snap.term,
@@ -244,7 +244,7 @@ impl Server {
     /// on its own clock from when it learns of a Grant: a lock this node already counts (the
     /// same key and token) keeps its running countdown, and any other held lock's countdown
     /// starts now at full length, as after a restart.
-    fn restore(&mut self, now_us: i64, state: &LockMachine, index: Index) {
+    fn restore(&mut self, local_now_us: i64, state: &LockMachine, index: Index) {
         self.machine = state.clone();
         debug_assert_eq!(self.machine.applied, index);
         self.results = Default::default();
@@ -255,7 +255,8 @@ impl Server {
                 self.leases.insert(key.clone(), lease);
                 continue;
             }
-            let deadline_local_us = now_us.saturating_add((l.lease_ms as i64).saturating_mul(1000));
+            let deadline_local_us =
+                local_now_us.saturating_add((l.lease_ms as i64).saturating_mul(1000));
             self.leases.insert(
                 key.clone(),
                 Lease {
@@ -343,28 +344,28 @@ impl Server {
     /// The node's clock was set (a jump, a rate change): Raft's timers keep what they waited
     /// ([`Raft::observe_clock`]). The lease countdowns stay on the local clock, as the seed
     /// has them.
-    pub fn observe_clock(&mut self, now_us: i64) {
-        self.raft.observe_clock(now_us);
+    pub fn observe_clock(&mut self, local_now_us: i64) {
+        self.raft.observe_clock(local_now_us);
     }
 
-    pub fn tick(&mut self, now_us: i64) {
-        self.raft.observe_clock(now_us);
-        if now_us >= self.raft.next_deadline_us() {
-            self.raft.tick(now_us);
+    pub fn tick(&mut self, local_now_us: i64) {
+        self.raft.observe_clock(local_now_us);
+        if local_now_us >= self.raft.next_deadline_us() {
+            self.raft.tick(local_now_us);
         }
-        self.process(now_us);
+        self.process(local_now_us);
         if self.switches.followers_delete_on_countdown && !self.raft.is_leader() {
-            self.delete_on_own_countdown(now_us);
+            self.delete_on_own_countdown(local_now_us);
         }
     }
 
     /// The broken design of the `followers_delete_on_countdown` switch: a follower deletes a
     /// lock when its own countdown runs out, outside the log, so clock drift splits the tables.
-    fn delete_on_own_countdown(&mut self, now_us: i64) {
+    fn delete_on_own_countdown(&mut self, local_now_us: i64) {
         let due: Vec<Key> = self
             .leases
             .iter()
-            .filter(|(_, l)| l.deadline_local_us <= now_us)
+            .filter(|(_, l)| l.deadline_local_us <= local_now_us)
             .map(|(k, _)| k.clone())
             .collect();
         for key in due {
@@ -373,14 +374,14 @@ impl Server {
         }
     }
 
-    pub fn step(&mut self, now_us: i64, from: NodeId, msg: Message<LockCommand>) {
-        self.raft.step(now_us, from, msg);
-        self.process(now_us);
+    pub fn step(&mut self, local_now_us: i64, from: NodeId, msg: Message<LockCommand>) {
+        self.raft.step(local_now_us, from, msg);
+        self.process(local_now_us);
     }
 
-    pub fn request(&mut self, now_us: i64, r: ClientRequest) {
-        self.handle_request(now_us, r);
-        self.process(now_us);
+    pub fn request(&mut self, local_now_us: i64, r: ClientRequest) {
+        self.handle_request(local_now_us, r);
+        self.process(local_now_us);
     }
 
     /// The lock that a lost `reply` leaves as a ghost, if this node leads and must release it:
@@ -414,7 +415,7 @@ impl Server {
     /// leader owes a release for (under `no_ghost_release` too, which breaks that promise).
     pub fn reply_undeliverable(
         &mut self,
-        now_us: i64,
+        local_now_us: i64,
         client: ClientId,
         reply: &ClientReply,
         how: ReplyLost,
@@ -425,19 +426,19 @@ impl Server {
                 key: key.clone(),
                 token: self.switches.release_with_token.then_some(token),
             });
-            if self.raft.propose(now_us, cmd).is_ok() {
+            if self.raft.propose(local_now_us, cmd).is_ok() {
                 self.out
                     .events
                     .push(ServerEvent::GhostRelease { key, token, client });
             }
         }
-        self.process(now_us);
+        self.process(local_now_us);
         ghost
     }
 
     /// Leader only: propose again the last committed Expire for `key` (a teaching action that
     /// imitates a duplicated proposal). Returns whether it proposed.
-    pub fn duplicate_expire(&mut self, now_us: i64, key: &str) -> bool {
+    pub fn duplicate_expire(&mut self, local_now_us: i64, key: &str) -> bool {
         let log = self.raft.log();
         let found = (1..=self.raft.commit_index()).rev().find_map(|i| {
             log.entry(i)
@@ -445,10 +446,10 @@ impl Server {
                 .filter(|c| matches!(&c.op, LockOp::Expire { key: k, .. } if **k == *key))
         });
         let ok = match found {
-            Some(cmd) => self.raft.propose(now_us, cmd).is_ok(),
+            Some(cmd) => self.raft.propose(local_now_us, cmd).is_ok(),
             None => false,
         };
-        self.process(now_us);
+        self.process(local_now_us);
         ok
     }
 
@@ -494,7 +495,7 @@ impl Server {
         ));
     }
 
-    fn handle_request(&mut self, now_us: i64, r: ClientRequest) {
+    fn handle_request(&mut self, local_now_us: i64, r: ClientRequest) {
         if !self.raft.is_leader() {
             let hint = self.raft.leader();
             self.reply(r.client, r.req, Outcome::NotLeader { hint });
@@ -571,7 +572,7 @@ impl Server {
             _ => None,
         };
         if let Ok(index) = self.raft.propose(
-            now_us,
+            local_now_us,
             LockCommand {
                 op: cmd,
                 client: Some(r.client),
@@ -583,23 +584,23 @@ impl Server {
         }
     }
 
-    fn process(&mut self, now_us: i64) {
-        self.drain_raft(now_us);
+    fn process(&mut self, local_now_us: i64) {
+        self.drain_raft(local_now_us);
         // An Expire may commit at once (a single-node cluster): apply until nothing is new.
         loop {
-            self.apply_committed(now_us);
-            if !self.propose_due_expiries(now_us) {
+            self.apply_committed(local_now_us);
+            if !self.propose_due_expiries(local_now_us) {
                 break;
             }
         }
         self.maybe_snapshot();
-        self.drain_raft(now_us);
+        self.drain_raft(local_now_us);
     }
 
-    fn drain_raft(&mut self, now_us: i64) {
+    fn drain_raft(&mut self, local_now_us: i64) {
         let ready = self.raft.ready_mut();
         if let Some(snap) = ready.restore.take() {
-            self.restore(now_us, &snap.state, snap.index);
+            self.restore(local_now_us, &snap.state, snap.index);
             self.out.events.push(ServerEvent::SnapshotRestored {
                 index: snap.index,
                 term: snap.term,
@@ -622,7 +623,7 @@ impl Server {
         }
     }
 
-    fn apply_committed(&mut self, now_us: i64) {
+    fn apply_committed(&mut self, local_now_us: i64) {
         let commit = self.raft.commit_index();
         while self.machine.applied < commit {
             let index = self.machine.applied + 1;
@@ -636,7 +637,7 @@ impl Server {
                 .machine
                 .apply_with(index, entry.cmd.as_ref(), self.rules);
             self.results.push(result);
-            self.track_lease(now_us, entry.cmd.as_ref(), result);
+            self.track_lease(local_now_us, entry.cmd.as_ref(), result);
             let leader = self.raft.is_leader();
             if leader && entry.term == self.raft.term() && entry.cmd.is_none() {
                 self.noop_committed = true;
@@ -673,12 +674,12 @@ impl Server {
     }
 
     /// Every node counts each lease on its own clock from the moment it applies the Grant.
-    fn track_lease(&mut self, now_us: i64, cmd: Option<&LockCommand>, result: ApplyResult) {
+    fn track_lease(&mut self, local_now_us: i64, cmd: Option<&LockCommand>, result: ApplyResult) {
         let Some(cmd) = cmd else { return };
         match (&cmd.op, result) {
             (LockOp::Grant { key, lease_ms }, ApplyResult::Granted { token }) => {
                 let deadline_local_us =
-                    now_us.saturating_add((*lease_ms as i64).saturating_mul(1000));
+                    local_now_us.saturating_add((*lease_ms as i64).saturating_mul(1000));
                 self.leases.insert(
                     key.clone(),
                     Lease {
@@ -700,14 +701,14 @@ impl Server {
 
     /// The leader proposes Expire{key, token} for each lease that ran out on its own clock,
     /// but only once its term's no-op is committed (before that its table may lag the log).
-    fn propose_due_expiries(&mut self, now_us: i64) -> bool {
+    fn propose_due_expiries(&mut self, local_now_us: i64) -> bool {
         if !self.raft.is_leader() || !self.noop_committed {
             return false;
         }
         let due: Vec<(Key, Token)> = self
             .leases
             .iter()
-            .filter(|(k, l)| l.deadline_local_us <= now_us && !self.is_expiring(k, l.token))
+            .filter(|(k, l)| l.deadline_local_us <= local_now_us && !self.is_expiring(k, l.token))
             .map(|(k, l)| (k.clone(), l.token))
             .collect();
         if due.is_empty() {
@@ -723,7 +724,7 @@ impl Server {
                 key: key.clone(),
                 token,
             });
-            if self.raft.propose(now_us, cmd).is_ok() {
+            if self.raft.propose(local_now_us, cmd).is_ok() {
                 self.out
                     .events
                     .push(ServerEvent::ExpireProposed { key, token });

@@ -263,18 +263,18 @@ pub struct Raft<C: Command> {
     quorum_deadline_us: i64,
     leader_contact_us: Option<i64>,
     /// The latest local time seen, to notice the clock going back ([`Raft::observe_clock`]).
-    last_now_us: i64,
+    last_local_now_us: i64,
     ready: Ready<C>,
 }
 
 impl<C: Command> Raft<C> {
-    pub fn new(id: NodeId, n: usize, cfg: RaftConfig, rng: Rng, now_us: i64) -> Self {
+    pub fn new(id: NodeId, n: usize, cfg: RaftConfig, rng: Rng, local_now_us: i64) -> Self {
         Self::restart(
             id,
             n,
             cfg,
             rng,
-            now_us,
+            local_now_us,
             HardState {
                 term: 0,
                 voted_for: None,
@@ -291,7 +291,7 @@ impl<C: Command> Raft<C> {
         n: usize,
         cfg: RaftConfig,
         rng: Rng,
-        now_us: i64,
+        local_now_us: i64,
         hs: HardState<C>,
     ) -> Self {
         let forget_vote = cfg.forget_vote_on_restart;
@@ -317,10 +317,10 @@ impl<C: Command> Raft<C> {
             heartbeat_deadline_us: i64::MAX,
             quorum_deadline_us: i64::MAX,
             leader_contact_us: None,
-            last_now_us: now_us,
+            last_local_now_us: local_now_us,
             ready: Ready::default(),
         };
-        r.reset_election_deadline(now_us);
+        r.reset_election_deadline(local_now_us);
         r
     }
 
@@ -440,9 +440,9 @@ impl<C: Command> Raft<C> {
     /// monotonic clock real nodes time their timers with. Otherwise a jump back of 10 s would
     /// stall the heartbeat, check-quorum (thesis §6.2), the lost-append and snapshot timeouts
     /// and the election timer (§5.2) for 10 s. A jump forward fires what it passes at once.
-    pub fn observe_clock(&mut self, now_us: i64) {
-        if now_us < self.last_now_us {
-            let back = self.last_now_us - now_us;
+    pub fn observe_clock(&mut self, local_now_us: i64) {
+        if local_now_us < self.last_local_now_us {
+            let back = self.last_local_now_us - local_now_us;
             let shift = |t: &mut i64| {
                 if *t != i64::MAX {
                     *t = t.saturating_sub(back);
@@ -458,13 +458,13 @@ impl<C: Command> Raft<C> {
                 shift(&mut pr.waiting_since_us);
             }
         }
-        self.last_now_us = now_us;
+        self.last_local_now_us = local_now_us;
     }
 
-    pub fn tick(&mut self, now_us: i64) {
-        self.observe_clock(now_us);
+    pub fn tick(&mut self, local_now_us: i64) {
+        self.observe_clock(local_now_us);
         if self.role == Role::Leader {
-            if now_us >= self.quorum_deadline_us {
+            if local_now_us >= self.quorum_deadline_us {
                 // Check-quorum (thesis §6.2): a leader that has not heard from a majority
                 // within an election timeout steps down, so a partitioned leader stops serving.
                 let heard = (0..self.n)
@@ -472,24 +472,24 @@ impl<C: Command> Raft<C> {
                     .count();
                 if heard < self.majority() {
                     let term = self.term;
-                    self.become_follower(now_us, term, None);
+                    self.become_follower(local_now_us, term, None);
                     return;
                 }
                 self.recently_active.iter_mut().for_each(|a| *a = false);
-                self.quorum_deadline_us = now_us + self.cfg.election_timeout_min_us as i64;
+                self.quorum_deadline_us = local_now_us + self.cfg.election_timeout_min_us as i64;
             }
-            if now_us >= self.heartbeat_deadline_us {
-                self.heartbeat(now_us);
-                self.heartbeat_deadline_us = now_us + self.cfg.heartbeat_us as i64;
+            if local_now_us >= self.heartbeat_deadline_us {
+                self.heartbeat(local_now_us);
+                self.heartbeat_deadline_us = local_now_us + self.cfg.heartbeat_us as i64;
             }
-        } else if now_us >= self.election_deadline_us {
-            self.campaign(now_us);
+        } else if local_now_us >= self.election_deadline_us {
+            self.campaign(local_now_us);
         }
     }
 
     /// Append a command to the leader's log and start replicating it.
-    pub fn propose(&mut self, now_us: i64, cmd: C) -> Result<Index, NotLeader> {
-        self.observe_clock(now_us);
+    pub fn propose(&mut self, local_now_us: i64, cmd: C) -> Result<Index, NotLeader> {
+        self.observe_clock(local_now_us);
         if self.role != Role::Leader {
             return Err(NotLeader { hint: self.leader });
         }
@@ -499,12 +499,12 @@ impl<C: Command> Raft<C> {
         });
         self.matched[self.id] = index;
         self.maybe_commit();
-        self.broadcast_append(now_us);
+        self.broadcast_append(local_now_us);
         Ok(index)
     }
 
-    pub fn step(&mut self, now_us: i64, from: NodeId, msg: Message<C>) {
-        self.observe_clock(now_us);
+    pub fn step(&mut self, local_now_us: i64, from: NodeId, msg: Message<C>) {
+        self.observe_clock(local_now_us);
         let mterm = msg.term();
         if mterm > self.term {
             match &msg {
@@ -517,14 +517,14 @@ impl<C: Command> Raft<C> {
                 } => {}
                 // §4.2.3: ignore a RequestVote while a current leader is heard from.
                 Message::Vote { pre: false, .. }
-                    if self.cfg.check_quorum && self.in_leader_lease(now_us) =>
+                    if self.cfg.check_quorum && self.in_leader_lease(local_now_us) =>
                 {
                     return
                 }
                 _ => {
                     let leader = matches!(msg, Message::Append { .. } | Message::Snapshot { .. })
                         .then_some(from);
-                    self.become_follower(now_us, mterm, leader);
+                    self.become_follower(local_now_us, mterm, leader);
                 }
             }
         } else if mterm < self.term {
@@ -565,9 +565,9 @@ impl<C: Command> Raft<C> {
                 last_index,
                 last_term,
                 pre,
-            } => self.handle_vote(now_us, from, term, last_index, last_term, pre),
+            } => self.handle_vote(local_now_us, from, term, last_index, last_term, pre),
             Message::VoteReply { term, granted, pre } => {
-                self.handle_vote_reply(now_us, from, term, granted, pre)
+                self.handle_vote_reply(local_now_us, from, term, granted, pre)
             }
             Message::Append {
                 prev_index,
@@ -575,7 +575,7 @@ impl<C: Command> Raft<C> {
                 entries,
                 commit,
                 ..
-            } => self.handle_append(now_us, from, prev_index, prev_term, entries, commit),
+            } => self.handle_append(local_now_us, from, prev_index, prev_term, entries, commit),
             Message::AppendReply {
                 success,
                 match_index,
@@ -584,7 +584,7 @@ impl<C: Command> Raft<C> {
                 hint_term,
                 ..
             } => self.handle_append_reply(
-                now_us,
+                local_now_us,
                 from,
                 AppendOutcome {
                     success,
@@ -594,7 +594,9 @@ impl<C: Command> Raft<C> {
                     hint_term,
                 },
             ),
-            Message::Snapshot { snapshot, .. } => self.handle_snapshot(now_us, from, snapshot),
+            Message::Snapshot { snapshot, .. } => {
+                self.handle_snapshot(local_now_us, from, snapshot)
+            }
         }
     }
 
@@ -604,12 +606,12 @@ impl<C: Command> Raft<C> {
         self.n / 2 + 1
     }
 
-    fn reset_election_deadline(&mut self, now_us: i64) {
+    fn reset_election_deadline(&mut self, local_now_us: i64) {
         let t = self.rng.range_inclusive(
             self.cfg.election_timeout_min_us,
             self.cfg.election_timeout_max_us,
         );
-        self.election_deadline_us = now_us + t as i64;
+        self.election_deadline_us = local_now_us + t as i64;
     }
 
     /// Thesis §4.2.3: a follower that heard from a leader less than the minimum election timeout
@@ -617,42 +619,42 @@ impl<C: Command> Raft<C> {
     /// pre-votes, with pre-vote.
     /// A leader is always in its own lease (etcd does the same): otherwise a node whose fast
     /// clock times out early would win a pre-vote from the leader itself.
-    fn in_leader_lease(&self, now_us: i64) -> bool {
+    fn in_leader_lease(&self, local_now_us: i64) -> bool {
         match self.role {
             Role::Leader => true,
             Role::Follower => {
                 self.leader.is_some()
                     && self
                         .leader_contact_us
-                        .is_some_and(|t| now_us - t < self.cfg.election_timeout_min_us as i64)
+                        .is_some_and(|t| local_now_us - t < self.cfg.election_timeout_min_us as i64)
             }
             _ => false,
         }
     }
 
-    fn campaign(&mut self, now_us: i64) {
+    fn campaign(&mut self, local_now_us: i64) {
         if self.cfg.pre_vote {
             // Every timeout starts a new pre-vote; only a won pre-vote leads to a real election.
             if self.role != Role::PreCandidate {
                 self.set_role(Role::PreCandidate);
             }
             self.leader = None;
-            self.start_poll(now_us, self.term + 1, true);
+            self.start_poll(local_now_us, self.term + 1, true);
         } else {
-            self.become_candidate(now_us);
+            self.become_candidate(local_now_us);
         }
     }
 
-    fn become_candidate(&mut self, now_us: i64) {
+    fn become_candidate(&mut self, local_now_us: i64) {
         self.term += 1;
         self.voted_for = Some(self.id);
         self.leader = None;
         self.set_role(Role::Candidate);
-        self.start_poll(now_us, self.term, false);
+        self.start_poll(local_now_us, self.term, false);
     }
 
-    fn start_poll(&mut self, now_us: i64, term: Term, pre: bool) {
-        self.reset_election_deadline(now_us);
+    fn start_poll(&mut self, local_now_us: i64, term: Term, pre: bool) {
+        self.reset_election_deadline(local_now_us);
         self.votes.iter_mut().for_each(|v| *v = None);
         self.votes[self.id] = Some(true);
         let (last_index, last_term) = (self.log.last_index(), self.log.last_term());
@@ -669,7 +671,7 @@ impl<C: Command> Raft<C> {
                 );
             }
         }
-        self.tally(now_us, pre);
+        self.tally(local_now_us, pre);
     }
 
     /// §5.4.1: vote only for a candidate whose log is at least as up-to-date as ours.
@@ -679,7 +681,7 @@ impl<C: Command> Raft<C> {
 
     fn handle_vote(
         &mut self,
-        now_us: i64,
+        local_now_us: i64,
         from: NodeId,
         term: Term,
         last_index: Index,
@@ -693,7 +695,7 @@ impl<C: Command> Raft<C> {
         let this_term =
             self.voted_for == Some(from) || (self.voted_for.is_none() && self.leader.is_none());
         let can_vote = if pre {
-            (term > self.term && !(self.cfg.pre_vote && self.in_leader_lease(now_us)))
+            (term > self.term && !(self.cfg.pre_vote && self.in_leader_lease(local_now_us)))
                 || (term == self.term && this_term)
         } else {
             this_term
@@ -701,7 +703,7 @@ impl<C: Command> Raft<C> {
         let granted = can_vote && self.log_is_up_to_date(last_index, last_term);
         if granted && !pre {
             self.voted_for = Some(from);
-            self.reset_election_deadline(now_us);
+            self.reset_election_deadline(local_now_us);
         }
         let reply_term = if pre && granted { term } else { self.term };
         self.send(
@@ -716,7 +718,7 @@ impl<C: Command> Raft<C> {
 
     fn handle_vote_reply(
         &mut self,
-        now_us: i64,
+        local_now_us: i64,
         from: NodeId,
         term: Term,
         granted: bool,
@@ -731,25 +733,25 @@ impl<C: Command> Raft<C> {
             return;
         }
         self.votes[from] = Some(granted);
-        self.tally(now_us, pre);
+        self.tally(local_now_us, pre);
     }
 
-    fn tally(&mut self, now_us: i64, pre: bool) {
+    fn tally(&mut self, local_now_us: i64, pre: bool) {
         let yes = self.votes.iter().filter(|v| **v == Some(true)).count();
         let no = self.votes.iter().filter(|v| **v == Some(false)).count();
         if yes >= self.majority() {
             if pre {
-                self.become_candidate(now_us);
+                self.become_candidate(local_now_us);
             } else {
-                self.become_leader(now_us);
+                self.become_leader(local_now_us);
             }
         } else if no >= self.majority() {
             let term = self.term;
-            self.become_follower(now_us, term, None);
+            self.become_follower(local_now_us, term, None);
         }
     }
 
-    fn become_follower(&mut self, now_us: i64, term: Term, leader: Option<NodeId>) {
+    fn become_follower(&mut self, local_now_us: i64, term: Term, leader: Option<NodeId>) {
         let term_changed = term > self.term;
         if term_changed {
             self.term = term;
@@ -759,11 +761,11 @@ impl<C: Command> Raft<C> {
         self.role = Role::Follower;
         self.leader = leader;
         if leader.is_some() {
-            self.leader_contact_us = Some(now_us);
+            self.leader_contact_us = Some(local_now_us);
         }
         self.heartbeat_deadline_us = i64::MAX;
         self.quorum_deadline_us = i64::MAX;
-        self.reset_election_deadline(now_us);
+        self.reset_election_deadline(local_now_us);
         if was != Role::Follower || term_changed {
             self.ready.role_changes.push((Role::Follower, self.term));
         }
@@ -781,7 +783,7 @@ impl<C: Command> Raft<C> {
         ));
     }
 
-    fn become_leader(&mut self, now_us: i64) {
+    fn become_leader(&mut self, local_now_us: i64) {
         self.set_role(Role::Leader);
         self.leader = Some(self.id);
         let last = self.log.last_index();
@@ -798,10 +800,10 @@ impl<C: Command> Raft<C> {
         });
         self.matched[self.id] = index;
         self.maybe_commit();
-        self.broadcast_append(now_us);
-        self.heartbeat_deadline_us = now_us + self.cfg.heartbeat_us as i64;
+        self.broadcast_append(local_now_us);
+        self.heartbeat_deadline_us = local_now_us + self.cfg.heartbeat_us as i64;
         self.quorum_deadline_us = if self.cfg.check_quorum {
-            now_us + self.cfg.election_timeout_min_us as i64
+            local_now_us + self.cfg.election_timeout_min_us as i64
         } else {
             i64::MAX
         };
@@ -811,7 +813,7 @@ impl<C: Command> Raft<C> {
 
     /// New entries: each follower that takes them now gets what it lacks (a paused probe and a
     /// snapshot in flight wait).
-    fn broadcast_append(&mut self, now_us: i64) {
+    fn broadcast_append(&mut self, local_now_us: i64) {
         for p in 0..self.n {
             if p != self.id {
                 let pr = self.progress[p];
@@ -821,7 +823,7 @@ impl<C: Command> Raft<C> {
                     ProgressState::Snapshot => true,
                 };
                 if !waits && self.next[p] <= self.log.last_index() {
-                    self.send_append(now_us, p);
+                    self.send_append(local_now_us, p);
                 }
             }
         }
@@ -833,7 +835,7 @@ impl<C: Command> Raft<C> {
     /// not more); a follower in replicate or snapshot gets only an empty AppendEntries at the
     /// index it is known to match (which carries the commit index), unless what it was sent has
     /// waited too long for an answer: then it is probed again from there.
-    fn heartbeat(&mut self, now_us: i64) {
+    fn heartbeat(&mut self, local_now_us: i64) {
         // Answers normally come within a round trip; one not come within the shortest election
         // timeout is presumed lost (a slower link than that cannot keep a leader anyway).
         let lost_after = self.cfg.election_timeout_min_us as i64;
@@ -846,16 +848,17 @@ impl<C: Command> Raft<C> {
             let pr = self.progress[p];
             if pr.state == ProgressState::Probe
                 && pr.paused
-                && now_us - pr.waiting_since_us < probe_again_after
+                && local_now_us - pr.waiting_since_us < probe_again_after
             {
                 continue;
             }
             let stale = match pr.state {
                 ProgressState::Probe => true,
                 ProgressState::Replicate => {
-                    pr.waiting_since_us != i64::MAX && now_us - pr.waiting_since_us >= lost_after
+                    pr.waiting_since_us != i64::MAX
+                        && local_now_us - pr.waiting_since_us >= lost_after
                 }
-                ProgressState::Snapshot => now_us - pr.waiting_since_us >= snapshot_timeout,
+                ProgressState::Snapshot => local_now_us - pr.waiting_since_us >= snapshot_timeout,
             };
             if stale {
                 // A probe is sent again from where it probes; what was presumed lost is sent
@@ -864,7 +867,7 @@ impl<C: Command> Raft<C> {
                     self.next[p] = self.matched[p] + 1;
                 }
                 self.progress[p] = Progress::default();
-                self.send_append(now_us, p);
+                self.send_append(local_now_us, p);
             } else {
                 self.send_heartbeat(p);
             }
@@ -892,7 +895,7 @@ impl<C: Command> Raft<C> {
         );
     }
 
-    fn send_append(&mut self, now_us: i64, to: NodeId) {
+    fn send_append(&mut self, local_now_us: i64, to: NodeId) {
         let prev_index = self.next[to] - 1;
         if prev_index < self.log.start() {
             // The entries this follower needs are compacted: it gets the snapshot (§7).
@@ -904,7 +907,7 @@ impl<C: Command> Raft<C> {
             self.progress[to] = Progress {
                 state: ProgressState::Snapshot,
                 paused: false,
-                waiting_since_us: now_us,
+                waiting_since_us: local_now_us,
             };
             self.send(
                 to,
@@ -927,12 +930,12 @@ impl<C: Command> Raft<C> {
         match pr.state {
             ProgressState::Probe => {
                 pr.paused = true;
-                pr.waiting_since_us = now_us;
+                pr.waiting_since_us = local_now_us;
             }
             _ => {
                 self.next[to] = last + 1;
                 if !entries.is_empty() && pr.waiting_since_us == i64::MAX {
-                    pr.waiting_since_us = now_us;
+                    pr.waiting_since_us = local_now_us;
                 }
             }
         }
@@ -948,14 +951,14 @@ impl<C: Command> Raft<C> {
 
     fn handle_append(
         &mut self,
-        now_us: i64,
+        local_now_us: i64,
         from: NodeId,
         prev_index: Index,
         prev_term: Term,
         entries: Vec<Entry<C>>,
         commit: Index,
     ) {
-        self.heard_from_leader(now_us, from);
+        self.heard_from_leader(local_now_us, from);
         // A rejection names the append it refuses, as the leader sent it.
         let rejected_index = prev_index;
         let (mut prev_index, mut prev_term, mut entries) = (prev_index, prev_term, entries);
@@ -1052,22 +1055,22 @@ impl<C: Command> Raft<C> {
     }
 
     /// A message from the leader of the current term: follow it and restart the election timer.
-    fn heard_from_leader(&mut self, now_us: i64, from: NodeId) {
+    fn heard_from_leader(&mut self, local_now_us: i64, from: NodeId) {
         if self.role != Role::Follower {
             let term = self.term;
-            self.become_follower(now_us, term, Some(from));
+            self.become_follower(local_now_us, term, Some(from));
         }
         debug_assert_ne!(self.role, Role::Leader, "two leaders in one term");
         self.leader = Some(from);
-        self.leader_contact_us = Some(now_us);
-        self.reset_election_deadline(now_us);
+        self.leader_contact_us = Some(local_now_us);
+        self.reset_election_deadline(local_now_us);
     }
 
     /// InstallSnapshot (§7, Figure 13). A snapshot of what this node already committed changes
     /// nothing. Otherwise the log keeps the entries after the snapshot if it holds the
     /// snapshot's last entry, else it is discarded; the host restores its state machine.
-    fn handle_snapshot(&mut self, now_us: i64, from: NodeId, snap: Rc<Snapshot<C::State>>) {
-        self.heard_from_leader(now_us, from);
+    fn handle_snapshot(&mut self, local_now_us: i64, from: NodeId, snap: Rc<Snapshot<C::State>>) {
+        self.heard_from_leader(local_now_us, from);
         if snap.index <= self.commit {
             // The snapshot's index, not our commit: under the Figure 8 switch entries we count
             // as committed may be missing from the leader's log.
@@ -1107,7 +1110,7 @@ impl<C: Command> Raft<C> {
         );
     }
 
-    fn handle_append_reply(&mut self, now_us: i64, from: NodeId, reply: AppendOutcome) {
+    fn handle_append_reply(&mut self, local_now_us: i64, from: NodeId, reply: AppendOutcome) {
         let AppendOutcome {
             success,
             match_index,
@@ -1131,20 +1134,20 @@ impl<C: Command> Raft<C> {
             }
             let caught_up = self.next[from] - 1 <= self.matched[from];
             match pr.state {
-                ProgressState::Probe if progressed => self.become_replicate(now_us, from),
+                ProgressState::Probe if progressed => self.become_replicate(local_now_us, from),
                 ProgressState::Probe => self.progress[from].paused = false,
                 ProgressState::Replicate if progressed => {
                     self.progress[from].waiting_since_us =
-                        if caught_up { i64::MAX } else { now_us };
+                        if caught_up { i64::MAX } else { local_now_us };
                 }
                 ProgressState::Replicate => {}
                 ProgressState::Snapshot if self.matched[from] + 1 >= self.next[from] => {
-                    self.become_replicate(now_us, from)
+                    self.become_replicate(local_now_us, from)
                 }
                 ProgressState::Snapshot => return,
             }
             if self.next[from] <= self.log.last_index() {
-                self.send_append(now_us, from);
+                self.send_append(local_now_us, from);
             }
         } else {
             // A rejection answers one append, which it names; an old or duplicated one must not
@@ -1170,17 +1173,17 @@ impl<C: Command> Raft<C> {
             };
             self.next[from] = next.clamp(self.matched[from] + 1, self.log.last_index() + 1);
             self.progress[from] = Progress::default();
-            self.send_append(now_us, from);
+            self.send_append(local_now_us, from);
         }
     }
 
-    fn become_replicate(&mut self, now_us: i64, to: NodeId) {
+    fn become_replicate(&mut self, local_now_us: i64, to: NodeId) {
         let caught_up = self.next[to] - 1 <= self.matched[to];
         self.next[to] = self.next[to].max(self.matched[to] + 1);
         self.progress[to] = Progress {
             state: ProgressState::Replicate,
             paused: false,
-            waiting_since_us: if caught_up { i64::MAX } else { now_us },
+            waiting_since_us: if caught_up { i64::MAX } else { local_now_us },
         };
     }
 
