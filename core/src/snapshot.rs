@@ -128,7 +128,7 @@ pub fn client_state(c: &crate::client::Client, lang: crate::lang::Lang) -> Strin
 }
 
 pub fn snapshot(w: &World) -> Snapshot {
-    let nodes = (0..w.n)
+    let nodes = (0..w.node_count)
         .map(|i| {
             let slot = &w.nodes[i];
             let local = w.local_now(i);
@@ -166,7 +166,7 @@ pub fn snapshot(w: &World) -> Snapshot {
                         .collect(),
                     table_digest: format!("{:04x}", s.machine.digest() & 0xffff),
                     progress: if s.raft.is_leader() {
-                        (0..w.n)
+                        (0..w.node_count)
                             .filter(|&p| p != i)
                             .map(|p| ProgressView {
                                 peer: p + 1,

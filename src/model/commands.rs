@@ -315,7 +315,7 @@ impl Page {
             Command::LogFrom(f) => self.log_from = f,
             Command::Narrow(narrow) => self.narrow = narrow,
             Command::NodeControls(node) => {
-                self.node_controls = node.filter(|&i| i < self.pg.world.n);
+                self.node_controls = node.filter(|&i| i < self.pg.world.node_count);
             }
             Command::DismissRussian => {
                 if matches!(self.russian, Russian::Failed(_)) {

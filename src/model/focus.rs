@@ -99,7 +99,7 @@ pub fn current(page: &Page) -> FocusSet {
     let w = &page.pg.world;
     for f in items {
         match f {
-            Focus::Node(k) if *k >= 1 && *k <= w.n && !set.nodes.contains(&(k - 1)) => {
+            Focus::Node(k) if *k >= 1 && *k <= w.node_count && !set.nodes.contains(&(k - 1)) => {
                 set.nodes.push(k - 1)
             }
             Focus::Leader => set

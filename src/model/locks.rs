@@ -47,7 +47,7 @@ impl LockMatrix {
                 }
             }
         }
-        let columns = (0..w.n)
+        let columns = (0..w.node_count)
             .map(|i| Column {
                 node: i,
                 table: w.nodes[i].server().map(|s| Table {
@@ -59,7 +59,7 @@ impl LockMatrix {
         let cells = keys
             .iter()
             .map(|k| {
-                (0..w.n)
+                (0..w.node_count)
                     .map(|i| {
                         let s = w.nodes[i].server()?;
                         let l = s.machine.locks.get(k.as_str())?;

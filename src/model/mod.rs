@@ -709,7 +709,7 @@ impl Page {
     /// The node whose controls are open, while it is still in the run (another scenario may
     /// have fewer nodes).
     pub fn node_controls_open(&self) -> Option<usize> {
-        self.node_controls.filter(|&i| i < self.pg.world.n)
+        self.node_controls.filter(|&i| i < self.pg.world.node_count)
     }
 
     pub fn in_lesson(&self) -> bool {

@@ -179,13 +179,13 @@ fn lock_view_countdowns_differ_while_the_tables_agree() {
 fn lease_arcs_shrink_on_each_nodes_own_clock() {
     let mut p = page("gc-pause");
     p.apply(Command::RunTo(1_100_000));
-    let arcs: Vec<_> = (0..p.pg.world.n)
+    let arcs: Vec<_> = (0..p.pg.world.node_count)
         .filter_map(|i| locks::lease_arc(&p.pg.world, i))
         .collect();
     assert!(!arcs.is_empty(), "A holds k: the nodes count down");
     assert!(arcs.iter().all(|(f, k)| *f > 0.0 && *f <= 1.0 && k == "k"));
     p.apply(Command::RunTo(1_600_000));
-    let later: Vec<_> = (0..p.pg.world.n)
+    let later: Vec<_> = (0..p.pg.world.node_count)
         .filter_map(|i| locks::lease_arc(&p.pg.world, i))
         .collect();
     assert!(
@@ -238,10 +238,13 @@ fn a_command_for_every_control() {
     p.apply(Command::Edit(edit::Edit::Seed(1234)));
     assert_eq!(p.pg.scenario.seed, 1234);
     p.apply(Command::Edit(edit::Edit::Nodes(7)));
-    assert_eq!(p.pg.world.n, 7);
+    assert_eq!(p.pg.world.node_count, 7);
     p.apply(Command::Edit(edit::Edit::Nodes(99)));
     assert!(p.error.take().is_some());
-    assert_eq!(p.pg.world.n, 7, "a refused node count leaves the run");
+    assert_eq!(
+        p.pg.world.node_count, 7,
+        "a refused node count leaves the run"
+    );
     p.apply(Command::Edit(edit::Edit::Switch(
         "storage_ignores_tokens",
         true,

@@ -344,7 +344,7 @@ pub fn vote_words(i: usize, slot: &crate::sim::world::NodeSlot, lang: Lang) -> O
 
 /// The cluster in words, for a screen reader: how many nodes, who leads, which links are cut.
 pub fn cluster_words(w: &crate::sim::World, lang: Lang) -> String {
-    let n = w.n;
+    let n = w.node_count;
     let mut out = t!(
         lang,
         "{n} Raft nodes on a ring with their links, {clients} clients and the storage",

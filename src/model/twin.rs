@@ -186,7 +186,7 @@ fn facts(w: &World, other: &World, focus: &super::focus::FocusSet, lang: Lang) -
     let mut v = Vec::new();
     let mut fact = |kind, key: String, text: String| v.push(Fact { kind, key, text });
     // Every node that believes it leads (two, where one was cut off without check-quorum).
-    let leaders: Vec<String> = (0..w.n)
+    let leaders: Vec<String> = (0..w.node_count)
         .filter_map(|i| {
             let s = w.nodes[i]
                 .server()
@@ -208,7 +208,7 @@ fn facts(w: &World, other: &World, focus: &super::focus::FocusSet, lang: Lang) -
     let table = |w: &World| {
         w.leader()
             .and_then(|l| w.nodes[l].server())
-            .or_else(|| (0..w.n).find_map(|i| w.nodes[i].server()))
+            .or_else(|| (0..w.node_count).find_map(|i| w.nodes[i].server()))
             .map(|s| s.machine.locks.clone())
             .unwrap_or_default()
     };
@@ -228,7 +228,7 @@ fn facts(w: &World, other: &World, focus: &super::focus::FocusSet, lang: Lang) -
         };
         fact("lock", format!("lock:{k}"), text);
     }
-    for &i in focus.nodes.iter().take(2).filter(|i| **i < w.n) {
+    for &i in focus.nodes.iter().take(2).filter(|i| **i < w.node_count) {
         let slot = &w.nodes[i];
         let text = match slot.server() {
             None => t!(lang, "n{n}: crashed", n = i + 1),

@@ -13,7 +13,8 @@ use yew::prelude::*;
 fn actions(w: &World, c: usize, p: &PanelProps, lang: Lang) -> Html {
     let slot = &w.clients[c];
     let name = slot.client.cfg.name.clone();
-    let connected = (0..w.n).any(|q| w.net.is_up(w.n + slot.client.id as usize, q));
+    let connected =
+        (0..w.node_count).any(|q| w.net.is_up(w.node_count + slot.client.id as usize, q));
     let client = || name.clone();
     let pause = if slot.paused {
         Action::ClientResume { client: client() }

@@ -62,7 +62,7 @@ pub fn clocks(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let w = &page.pg.world;
     let lang = page.lang;
-    let rows = (0..w.n).map(|i| {
+    let rows = (0..w.node_count).map(|i| {
         let k = i + 1;
         let rate = w.nodes[i].clock.rate_ppm();
         html! {

@@ -110,10 +110,10 @@ const STORAGE_POS: (f64, f64) = (505.0, 405.0);
 
 /// Where endpoint `e` is drawn; a directed link is offset to its left so both directions show.
 fn endpoint_pos(w: &World, e: usize) -> (f64, f64) {
-    if e < w.n {
-        node_pos(e, w.n)
+    if e < w.node_count {
+        node_pos(e, w.node_count)
     } else if e < w.storage_endpoint() {
-        client_pos(e - w.n, w.clients.len())
+        client_pos(e - w.node_count, w.clients.len())
     } else {
         STORAGE_POS
     }
@@ -145,7 +145,7 @@ fn hit_area(p: (f64, f64), q: (f64, f64)) -> String {
 
 /// The links between nodes; in the run's own drawing (`act`) a click cuts or heals one.
 fn links(w: &World, p: &PanelProps, lang: Lang, ids: &str, act: bool) -> Html {
-    let n = w.n;
+    let n = w.node_count;
     let mut out = Vec::with_capacity(n * n);
     for a in 0..n {
         for b in (0..n).filter(|b| *b != a) {
@@ -198,7 +198,7 @@ fn links(w: &World, p: &PanelProps, lang: Lang, ids: &str, act: bool) -> Html {
 }
 
 fn messages(w: &World) -> Html {
-    let (n, now) = (w.n, w.now_us);
+    let (n, now) = (w.node_count, w.now_us);
     // Placed by one transform (one attribute a frame). Not keyed: at 1x most messages live
     // less than a frame, and patching an element is cheaper than replacing it.
     let msgs = w.in_flight().into_iter().take(300).map(|(f, t, kind, sent, at)| {
@@ -227,7 +227,7 @@ fn node(
     p: Option<&PanelProps>,
     g: &Geom,
 ) -> Html {
-    let (x, y) = node_pos(i, w.n);
+    let (x, y) = node_pos(i, w.node_count);
     let slot = &w.nodes[i];
     let (role, term) = match slot.server() {
         Some(s) => (s.raft.role(), s.raft.term()),
@@ -393,7 +393,7 @@ fn draw(
     g: &Geom,
 ) -> Html {
     let act = ids.is_empty();
-    let n = w.n;
+    let n = w.node_count;
     // Client connections: to the node each client talks to now.
     let conns = w.clients.iter().enumerate().map(|(c, slot)| {
         let (cp, np) = (client_pos(c, w.clients.len()), node_pos(slot.client.target, n));

@@ -150,7 +150,7 @@ fn read_file(
 pub fn run_tools(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let seed = page.pg.scenario.seed;
-    let n = page.pg.world.n;
+    let n = page.pg.world.node_count;
     let lang = page.lang;
     let on_file = read_file(
         p,

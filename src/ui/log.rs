@@ -15,7 +15,7 @@ pub fn log(p: &PanelProps) -> Html {
     let (w, log_from) = (&page.pg.world, page.log_from);
     let focus = focus::current(&page);
     let lang = page.lang;
-    let last = (0..w.n)
+    let last = (0..w.node_count)
         .map(|i| match (w.nodes[i].server(), w.nodes[i].persisted()) {
             (Some(s), _) => s.raft.log().last_index(),
             (None, Some(h)) => h.log.last_index(),
@@ -33,7 +33,7 @@ pub fn log(p: &PanelProps) -> Html {
     let max_from = max_from.max(from);
     let to = from + LOG_COLS - 1;
     let header = (from..=to).map(|i| html! { <th scope="col" class={classes!(focus.log.contains(&i).then_some("focus"))}>{ i }</th> });
-    let rows = (0..w.n).map(|i| {
+    let rows = (0..w.node_count).map(|i| {
         let slot = &w.nodes[i];
         let (log, results) = match (slot.server(), slot.persisted()) {
             (Some(s), _) => (Some(s.raft.log()), Some(s)),
@@ -185,13 +185,13 @@ pub fn log_focus(p: &PanelProps) -> Html {
         }
     };
     let rows = focus.log.iter().take(3).map(|&at| {
-        html! { <tr><th scope="row">{ format!("#{at}") }</th>{ for (0..w.n).map(|i| cell(i, at)) }</tr> }
+        html! { <tr><th scope="row">{ format!("#{at}") }</th>{ for (0..w.node_count).map(|i| cell(i, at)) }</tr> }
     });
     // §5.3: what the leader will send each follower next, and how far it knows their logs match.
     let leader = w.leader().and_then(|l| w.nodes[l].server().map(|s| (l, s)));
     let next_row = match leader.filter(|_| focus.next) {
         None if focus.next => {
-            html! { <tr class="next"><th scope="row">{ t!(lang, "next") }</th><td colspan={w.n.to_string()}>{ t!(lang, "no leader") }</td></tr> }
+            html! { <tr class="next"><th scope="row">{ t!(lang, "next") }</th><td colspan={w.node_count.to_string()}>{ t!(lang, "no leader") }</td></tr> }
         }
         None => html! {},
         Some((l, s)) => {
@@ -208,7 +208,7 @@ pub fn log_focus(p: &PanelProps) -> Html {
                     </td>
                 }
             };
-            html! { <tr class="next"><th scope="row">{ t!(lang, "next") }</th>{ for (0..w.n).map(peer) }</tr> }
+            html! { <tr class="next"><th scope="row">{ t!(lang, "next") }</th>{ for (0..w.node_count).map(peer) }</tr> }
         }
     };
     let which = focus
@@ -222,7 +222,7 @@ pub fn log_focus(p: &PanelProps) -> Html {
         <section class="panel log-focus focus" aria-label={t!(lang, "Log entries the caption names")} id="log-focus">
             <h2>{ if which.is_empty() { t!(lang, "The leader's next index for each node").to_string() } else { t!(lang, "Log entry {which} on each node") } }<small>{ t!(lang, " · ◦ committed in the cluster, not yet known there · ⋯ not committed") }</small></h2>
             <table>
-                <thead><tr><th>{ t!(lang, "index") }</th>{ for (1..=w.n).map(|k| html! { <th>{ format!("n{k}") }</th> }) }</tr></thead>
+                <thead><tr><th>{ t!(lang, "index") }</th>{ for (1..=w.node_count).map(|k| html! { <th>{ format!("n{k}") }</th> }) }</tr></thead>
                 <tbody>{ for rows }{ next_row }</tbody>
             </table>
         </section>

@@ -12,7 +12,7 @@ pub fn presets(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let w = &page.pg.world;
     let lang = page.lang;
-    let (leader, n) = (w.leader(), w.n);
+    let (leader, n) = (w.leader(), w.node_count);
     let isolate = leader.map(|l| Action::Isolate { node: l + 1 });
     let split = leader.map(|l| {
         let others: Vec<usize> = (1..=n).filter(|k| *k != l + 1).collect();

@@ -26,7 +26,7 @@ fn history_overlay(
     y_of: &dyn Fn(usize) -> f64,
     lang: Lang,
 ) -> Vec<Html> {
-    let lane = |c: crate::lock::ClientId| w.n + c as usize;
+    let lane = |c: crate::lock::ClientId| w.node_count + c as usize;
     let mut out = Vec::new();
     let red: &[usize] = match verdict {
         Err(c) => &c.ops,
@@ -121,7 +121,7 @@ fn history_overlay(
             let x = x_of(c.at_us);
             out.push(html! {
                 <g class="prefix-end">
-                    <line x1={num(x)} x2={num(x)} y1="4" y2={num(y_of(w.n + w.clients.len()))} />
+                    <line x1={num(x)} x2={num(x)} y1="4" y2={num(y_of(w.node_count + w.clients.len()))} />
                     <text x={num(x - 4.0)} y="10" text-anchor="end">{ t!(lang, "the shortest failing prefix of the history ends here →") }</text>
                     <title>{ c.message_in(lang).to_string() }</title>
                 </g>
@@ -140,7 +140,7 @@ pub fn spacetime(p: &PanelProps) -> Html {
     let window_us = 2_000_000u64;
     let now = w.now_us;
     let t0 = now.saturating_sub(window_us);
-    let lanes = w.n + w.clients.len() + 1;
+    let lanes = w.node_count + w.clients.len() + 1;
     let (width, lane_h, left) = (1100.0, 26.0, 60.0);
     let height = lanes as f64 * lane_h + 20.0;
     let x_of =
@@ -151,7 +151,7 @@ pub fn spacetime(p: &PanelProps) -> Html {
         <line x1={num(left)} x2={num(width)} y1={num(y_of(e))} y2={num(y_of(e))} /></g> }
     });
     // Lease intervals: from each node's countdown, mapped from its local clock to true time.
-    let leases = (0..w.n).flat_map(|i| {
+    let leases = (0..w.node_count).flat_map(|i| {
         let slot = &w.nodes[i];
         let leases: Vec<Html> = slot
             .server()

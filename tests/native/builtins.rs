@@ -280,7 +280,7 @@ fn memory_census() {
             std::mem::size_of::<raftlock::trace::Line>(),
             w.history.ops.len(),
             std::mem::size_of::<raftlock::raft::Entry<raftlock::lock::LockCommand>>(),
-            w.n,
+            w.node_count,
             p.snapshot_count(),
             std::fs::read_to_string("/proc/self/status")
                 .unwrap_or_default()

@@ -9,7 +9,7 @@ fn every_change_is_replicated_as_a_log_entry_and_applied_by_all_nodes_in_the_sam
     w.check_every_event = true;
     w.run_until(6_000_000);
     no_violations(&w);
-    let mut per_node: Vec<Vec<(u64, String)>> = vec![Vec::new(); w.n];
+    let mut per_node: Vec<Vec<(u64, String)>> = vec![Vec::new(); w.node_count];
     for (_, e) in events(&w) {
         if let Event::Apply {
             node, index, cmd, ..
@@ -54,7 +54,11 @@ fn all_nodes_compute_the_same_token_the_log_index_of_the_grant() {
             grants += 1;
         }
     }
-    assert_eq!(grants, 2 * w.n, "two grants, applied on every node");
+    assert_eq!(
+        grants,
+        2 * w.node_count,
+        "two grants, applied on every node"
+    );
 }
 
 #[test]

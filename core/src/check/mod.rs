@@ -390,8 +390,8 @@ pub fn check_all(c: &mut Checker, w: &World) -> Vec<Violation> {
     // Which nodes' marks changed since the last run (all of them at the first).
     let mut changed = std::mem::take(&mut c.changed);
     changed.clear();
-    changed.resize(w.n, true);
-    if c.marks.len() != w.n {
+    changed.resize(w.node_count, true);
+    if c.marks.len() != w.node_count {
         c.marks = w.nodes.iter().map(NodeMark::of).collect();
     } else {
         for (i, slot) in w.nodes.iter().enumerate() {
@@ -403,7 +403,7 @@ pub fn check_all(c: &mut Checker, w: &World) -> Vec<Violation> {
     // The logs, read once for both pairwise checks, only when some node changed.
     let logs: Option<Vec<_>> = changed
         .contains(&true)
-        .then(|| (0..w.n).map(|i| log_of(w, i)).collect());
+        .then(|| (0..w.node_count).map(|i| log_of(w, i)).collect());
     if logs.is_some() {
         let mut found = Vec::new();
         election_safety(c, w, &mut found);
@@ -541,7 +541,7 @@ impl World {
 
 /// At most one leader per term (§5.2).
 pub fn election_safety(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
-    for i in 0..w.n {
+    for i in 0..w.node_count {
         let Some(s) = w.nodes[i].server() else {
             continue;
         };
@@ -564,7 +564,7 @@ pub fn election_safety(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
 
 /// A leader never overwrites or deletes entries in its log, only appends (§5.3).
 pub fn leader_append_only(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
-    for i in 0..w.n {
+    for i in 0..w.node_count {
         let mark = match w.nodes[i].server() {
             Some(s) if s.raft.role() == Role::Leader => {
                 let log = s.raft.log();
@@ -674,7 +674,7 @@ pub fn log_matching(
 /// Every committed entry is in the log of every leader of a later term (§5.4). A leader that
 /// compacted past that index holds it in its snapshot (compared at apply, `state_machine_safety`).
 pub fn leader_completeness(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
-    for i in 0..w.n {
+    for i in 0..w.node_count {
         let Some(s) = w.nodes[i].server() else {
             continue;
         };
@@ -688,7 +688,7 @@ pub fn leader_completeness(c: &mut Checker, w: &World, out: &mut Vec<Violation>)
             }
         }
     }
-    for i in 0..w.n {
+    for i in 0..w.node_count {
         let Some(s) = w.nodes[i].server() else {
             continue;
         };
@@ -743,7 +743,7 @@ pub fn lock_tables_agree(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
         .min()
         .unwrap_or(0);
     c.forget_before(lowest_restart);
-    for i in 0..w.n {
+    for i in 0..w.node_count {
         let Some(s) = w.nodes[i].server() else {
             continue;
         };
@@ -862,13 +862,13 @@ fn majority_heard_at(c: &mut Checker, w: &World, i: NodeId, since: u64) -> u64 {
     let times = &mut c.scratch;
     times.clear();
     times.extend(
-        (0..w.n)
+        (0..w.node_count)
             .filter(|&p| p != i)
             .map(|p| c.heard[i][p])
             .filter(|&t| t >= since),
     );
     times.sort_unstable_by(|a, b| b.cmp(a));
-    let others = w.n / 2; // a majority of n, minus the leader itself
+    let others = w.node_count / 2; // a majority of n, minus the leader itself
     if others == 0 {
         w.now_us
     } else {
@@ -890,7 +890,7 @@ pub fn leader_liveness(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
     let limit = 3 * w.raft_cfg.election_timeout_max_us;
     // The nodes that woke at this event (n ≤ 7: one bit each).
     let mut woke: u8 = 0;
-    for i in 0..w.n {
+    for i in 0..w.node_count {
         let awake = w.nodes[i].server().is_some() && !w.nodes[i].paused;
         if awake && !c.awake[i] {
             c.last_wake_us = Some(now);
@@ -908,7 +908,7 @@ pub fn leader_liveness(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
             c.candidacy.entry(s.raft.term()).or_insert(now);
         }
     }
-    for i in 0..w.n {
+    for i in 0..w.node_count {
         let (paused, lead) = match w.nodes[i].server() {
             None => {
                 c.leading[i] = None;

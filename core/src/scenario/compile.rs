@@ -162,7 +162,7 @@ impl World {
             .iter()
             .map(|c| c.client.cfg.name.clone())
             .collect();
-        let n = self.n;
+        let n = self.node_count;
         let f = resolve(a, n, names.len(), &|name| {
             endpoint_in(n, names.iter().map(String::as_str), name)
         });

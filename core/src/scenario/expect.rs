@@ -464,7 +464,7 @@ impl Check {
         let nodes = |node: &Option<usize>| -> Vec<usize> {
             match node {
                 Some(n) => vec![n.wrapping_sub(1)],
-                None => (0..w.n).filter(|&k| running(w, k)).collect(),
+                None => (0..w.node_count).filter(|&k| running(w, k)).collect(),
             }
         };
         let lock_of = |k: usize, key: &str| {
@@ -545,9 +545,8 @@ impl Check {
                         && applied.is_none_or(|a| a == s.machine.applied)
                 }
             },
-            Check::NoLeader => {
-                !(0..w.n).any(|k| running(w, k) && w.nodes[k].server().unwrap().raft.is_leader())
-            }
+            Check::NoLeader => !(0..w.node_count)
+                .any(|k| running(w, k) && w.nodes[k].server().unwrap().raft.is_leader()),
             Check::LogEntry {
                 node,
                 index,
@@ -590,7 +589,7 @@ impl Check {
                     return false;
                 };
                 s.raft.is_leader()
-                    && p < w.n
+                    && p < w.node_count
                     && p != k
                     && state
                         .as_deref()

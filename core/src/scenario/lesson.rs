@@ -337,7 +337,7 @@ impl Watch {
         Watch {
             moment,
             pending: None,
-            leaders: (0..w.n)
+            leaders: (0..w.node_count)
                 .filter(|&k| w.nodes[k].server().is_some_and(|s| s.raft.is_leader()))
                 .map(|k| k + 1)
                 .collect(),
@@ -376,7 +376,7 @@ impl Watch {
             }
         }
         let (index, _) = self.pending.as_ref()?;
-        let everywhere = (0..w.n).all(|k| {
+        let everywhere = (0..w.node_count).all(|k| {
             w.nodes[k].paused
                 || w.nodes[k]
                     .server()

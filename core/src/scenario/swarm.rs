@@ -150,7 +150,7 @@ pub fn random_scenario(seed: u64) -> Scenario {
 pub fn check_converged(w: &World) -> Result<(), String> {
     let mut leaders = Vec::new();
     let mut first: Option<(u64, u64)> = None;
-    for i in 0..w.n {
+    for i in 0..w.node_count {
         let s = w.nodes[i].server().ok_or(format!("n{} is down", i + 1))?;
         if s.raft.is_leader() {
             leaders.push((s.raft.term(), i));
@@ -178,7 +178,7 @@ pub fn check_converged(w: &World) -> Result<(), String> {
             ));
         }
     }
-    let max_term = (0..w.n)
+    let max_term = (0..w.node_count)
         .filter_map(|i| w.nodes[i].server())
         .map(|s| s.raft.term())
         .max()

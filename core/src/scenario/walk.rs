@@ -451,7 +451,7 @@ mod tests {
         let mut role = None;
         let marks = walk(&sc, |_, w| {
             role = Some(
-                (0..w.n)
+                (0..w.node_count)
                     .map(|k| w.nodes[k].server().map(|s| s.raft.role()))
                     .collect::<Vec<_>>(),
             )

@@ -236,7 +236,8 @@ pub struct World {
     seq: u64,
     queue: BinaryHeap<Queued>,
     rng: Rng,
-    pub n: usize,
+    /// How many nodes the run has (ids 1..=node_count; 0-based 0..node_count).
+    pub node_count: usize,
     pub raft_cfg: RaftConfig,
     pub seed: u64,
     switches: Switches,
@@ -375,7 +376,7 @@ impl World {
             seq: 0,
             queue: BinaryHeap::new(),
             rng,
-            n,
+            node_count: n,
             raft_cfg,
             seed: cfg.seed,
             switches: cfg.switches,
@@ -417,14 +418,14 @@ impl World {
     }
 
     pub fn storage_endpoint(&self) -> usize {
-        self.n + self.clients.len()
+        self.node_count + self.clients.len()
     }
 
     pub fn endpoint_name(&self, e: usize) -> String {
-        if e < self.n {
+        if e < self.node_count {
             format!("n{}", e + 1)
         } else if e < self.storage_endpoint() {
-            self.clients[e - self.n].client.cfg.name.clone()
+            self.clients[e - self.node_count].client.cfg.name.clone()
         } else {
             "storage".to_string()
         }
@@ -608,7 +609,7 @@ impl World {
             self.recent
                 .push_back((p.from, p.to, p.payload.kind(), p.sent_us, self.now_us));
         }
-        if to < self.n {
+        if to < self.node_count {
             let slot = &mut self.nodes[to];
             if slot.server().is_none() {
                 return;
@@ -633,7 +634,7 @@ impl World {
             }
             self.after_node(to);
         } else if to < self.storage_endpoint() {
-            let c = to - self.n;
+            let c = to - self.node_count;
             let slot = &mut self.clients[c];
             if let Payload::Reply(r) = &p.payload {
                 // A grant that reaches a crashed client, or one that restarted or gave up on
@@ -668,7 +669,7 @@ impl World {
                 self.after_client(c);
             }
         } else if let Payload::Write { key, token } = p.payload {
-            let client = (p.from as usize - self.n) as ClientId;
+            let client = (p.from as usize - self.node_count) as ClientId;
             let before = self.storage.highest.get(&key).copied().unwrap_or(0);
             let accepted = self.storage.write(self.now_us, client, &key, token);
             if accepted {
@@ -733,7 +734,7 @@ impl World {
             }
             let mut replies = std::mem::take(&mut out.replies);
             for (c, reply) in replies.drain(..) {
-                let ep = self.n + c as usize;
+                let ep = self.node_count + c as usize;
                 // The connection is gone: the server learns it at once (a TCP error). A crashed
                 // client believes nothing; a cut link says nothing of other replies.
                 if self.clients[c as usize].crashed {
@@ -776,7 +777,7 @@ impl World {
     /// connection, and carries out what that makes it do. A paused sender hears it when it
     /// wakes; a crashed one never (it leads no more).
     fn grant_undeliverable(&mut self, i: usize, c: ClientId, reply: ClientReply) {
-        if i >= self.n || self.nodes[i].server().is_none() {
+        if i >= self.node_count || self.nodes[i].server().is_none() {
             return;
         }
         if self.nodes[i].paused {
@@ -969,7 +970,7 @@ impl World {
 
     fn after_client(&mut self, c: usize) {
         let out: ClientOutput = self.clients[c].client.take_output();
-        let ep = self.n + c;
+        let ep = self.node_count + c;
         let name = self.clients[c].client.cfg.name.clone();
         for e in out.events {
             self.trace.push(
@@ -1072,11 +1073,11 @@ impl World {
             Fault::Pause(i) => self.pause(*i),
             Fault::Resume(i) => self.resume(*i),
             Fault::Partition(groups) => {
-                self.net.partition(self.n, groups);
+                self.net.partition(self.node_count, groups);
                 self.fault(what);
             }
             Fault::Isolate(i) => {
-                self.net.isolate(self.n, *i, false);
+                self.net.isolate(self.node_count, *i, false);
                 self.fault(what);
             }
             Fault::Cut { from, to } => {
@@ -1133,8 +1134,8 @@ impl World {
             }
             Fault::ClientDisconnect(c) | Fault::ClientReconnect(c) => {
                 let up = matches!(t.fault, Fault::ClientReconnect(_));
-                let e = self.n + c;
-                for p in 0..self.n {
+                let e = self.node_count + c;
+                for p in 0..self.node_count {
                     self.net.set(e, p, up);
                     self.net.set(p, e, up);
                 }
@@ -1171,7 +1172,7 @@ impl World {
                 self.fault(what);
                 self.net.heal_all();
                 self.quiesced = true;
-                for i in 0..self.n {
+                for i in 0..self.node_count {
                     if self.nodes[i].server().is_none() {
                         self.restart(i);
                     }
@@ -1235,7 +1236,7 @@ impl World {
         let rng = self.rng.fork();
         let server = Server::restart(
             i,
-            self.n,
+            self.node_count,
             self.raft_cfg.clone(),
             rng,
             local,
@@ -1307,7 +1308,7 @@ impl World {
         let seq = slot.client.req_seq;
         let mut cfg = slot.client.cfg.clone();
         cfg.start_ms = 0;
-        slot.client = Client::new(c as ClientId, cfg, self.n, seq);
+        slot.client = Client::new(c as ClientId, cfg, self.node_count, seq);
         slot.crashed = false;
         slot.paused = false;
         slot.held.clear();
@@ -1335,7 +1336,7 @@ impl World {
 
     /// Current leader: the up node in role leader with the highest term.
     pub fn leader(&self) -> Option<NodeId> {
-        (0..self.n)
+        (0..self.node_count)
             .filter_map(|i| self.nodes[i].server().map(|s| (i, s)))
             .filter(|(_, s)| s.raft.is_leader())
             .max_by_key(|(_, s)| s.raft.term())

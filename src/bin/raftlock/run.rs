@@ -241,7 +241,7 @@ fn state_lines(w: &raftlock::sim::World) -> Vec<String> {
             .collect();
         let log = s.raft.log();
         let progress: String = if s.raft.is_leader() {
-            (0..w.n)
+            (0..w.node_count)
                 .filter(|&p| p != k)
                 .map(|p| {
                     format!(
