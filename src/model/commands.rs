@@ -14,7 +14,7 @@ impl Page {
         match cmd {
             Command::TogglePlay => return self.run_command(Command::Play(!self.playing)),
             Command::Play(p) => {
-                self.playing = p && !self.pg.at_end();
+                self.playing = p && !self.playground.at_end();
                 self.carry_us = 0.0;
                 if self.playing {
                     self.stopped_at = None;
@@ -23,23 +23,23 @@ impl Page {
             }
             Command::Step => {
                 self.playing = false;
-                self.pg.step_event();
+                self.playground.step_event();
             }
             Command::StepBack => {
                 self.playing = false;
-                let now = self.pg.now_us();
+                let now = self.playground.now_us();
                 if now > 0 {
                     self.seek_job(now - 1);
                 }
             }
             Command::StepApply => {
                 self.playing = false;
-                self.pg.step_to_next_apply(60_000_000);
+                self.playground.step_to_next_apply(60_000_000);
             }
             Command::Speed(p) => self.speed_pos = p.clamp(0, SPEED_STOPS.len() as i32 - 1),
             // A seek past what has run runs on to it (the handle may ask for one), up to the
             // run's end, from the nearest snapshot.
-            Command::Seek(t) if t > self.pg.horizon_us.max(self.pg.now_us()) => {
+            Command::Seek(t) if t > self.playground.horizon_us.max(self.playground.now_us()) => {
                 self.replay_job(job::JobKind::Seek, |pg| {
                     pg.rewind(t);
                     crate::playground::Goal::at(t.min(pg.end_us()), false)
@@ -49,14 +49,14 @@ impl Page {
             Command::RunTo(t) => self.replay_job(job::JobKind::RunTo, |pg| {
                 crate::playground::Goal::at(t.min(pg.end_us()), true)
             }),
-            Command::TakeOver => self.pg.take_over(),
+            Command::TakeOver => self.playground.take_over(),
             Command::Restart => {
-                self.pg.restart();
+                self.playground.restart();
                 self.stopped_at = None;
                 self.playing = false;
             }
             Command::Act(a) => {
-                if let Err(e) = self.pg.act(a) {
+                if let Err(e) = self.playground.act(a) {
                     self.error = Some(t!(self.lang, "That action was refused: {e}", e = e.words(self.lang)));
                 }
             }
@@ -65,10 +65,10 @@ impl Page {
                 if matches!(edit, edit::Edit::Raft(..)) {
                     self.raft_draft = None;
                 }
-                let mut sc = self.pg.scenario.clone();
+                let mut sc = self.playground.scenario.clone();
                 match edit.apply(&mut sc, self.lang) {
                     Err(e) => self.error = Some(e),
-                    Ok(()) if sc == self.pg.scenario => {}
+                    Ok(()) if sc == self.playground.scenario => {}
                     Ok(()) => self.restart_with(Ok(sc), ""),
                 }
             }
@@ -175,7 +175,7 @@ impl Page {
                 self.lang,
             ) {
                 Ok(Some(o)) => {
-                    self.replace(o.pg);
+                    self.replace(o.playground);
                     self.error = o.note;
                     self.open_at(o.moment_us);
                 }
@@ -215,7 +215,7 @@ impl Page {
             Command::Compare(Some(name)) => {
                 let made = crate::scenario::switch::Switch::from_name(name)
                     .ok_or_else(|| t!(self.lang, "There is no switch \"{name}\"."))
-                    .and_then(|s| super::twin::Twin::new(&self.pg.scenario, vec![s], self.lang));
+                    .and_then(|s| super::twin::Twin::new(&self.playground.scenario, vec![s], self.lang));
                 match made {
                     Ok(twin) => self.twin = Some(twin),
                     Err(e) => self.error = Some(e),
@@ -224,8 +224,8 @@ impl Page {
             Command::Share => {
                 let url = crate::scenario::link::encode_url(
                     &self.base_url,
-                    &self.pg.scenario,
-                    self.pg.now_us(),
+                    &self.playground.scenario,
+                    self.playground.now_us(),
                 );
                 let url = super::url_with_lang(&url, self.lang);
                 let frag = url.split_once('#').map_or("", |(_, f)| f);
@@ -235,12 +235,12 @@ impl Page {
             }
             Command::CopyEmbed => {
                 let code =
-                    super::embed::code(&self.base_url, &self.pg.scenario, self.pg.now_us(), self.lang);
+                    super::embed::code(&self.base_url, &self.playground.scenario, self.playground.now_us(), self.lang);
                 fx.push(Effect::Clipboard(code.clone()));
                 self.embed_code = Some(code);
             }
             Command::Export(kind) => {
-                let sc = &self.pg.scenario;
+                let sc = &self.playground.scenario;
                 let name = if sc.name.is_empty() {
                     "scenario"
                 } else {
@@ -249,7 +249,7 @@ impl Page {
                 fx.push(match kind {
                     Export::Trace => Effect::Download {
                         name: format!("{name}.trace.jsonl"),
-                        text: self.pg.full_trace_jsonl(),
+                        text: self.playground.full_trace_jsonl(),
                         mime: "application/x-ndjson",
                     },
                     Export::Scenario => Effect::Download {
@@ -260,7 +260,7 @@ impl Page {
                 });
             }
             Command::HuntStart(runs) => {
-                let switches = crate::scenario::hunt::switches_on(&self.pg.scenario);
+                let switches = crate::scenario::hunt::switches_on(&self.playground.scenario);
                 let runs = runs.clamp(1, 100_000);
                 self.hunt = Some(hunt::Hunt::new(switches.clone(), runs as u64));
                 fx.push(Effect::StartHunt { switches, runs });
@@ -315,7 +315,7 @@ impl Page {
             Command::LogFrom(f) => self.log_from = f,
             Command::Narrow(narrow) => self.narrow = narrow,
             Command::NodeControls(node) => {
-                self.node_controls = node.filter(|&i| i < self.pg.world.node_count);
+                self.node_controls = node.filter(|&i| i < self.playground.world.node_count);
             }
             Command::DismissRussian => {
                 if matches!(self.russian, Russian::Failed(_)) {
@@ -486,7 +486,7 @@ impl Page {
     }
 
     pub(super) fn note_violation(&mut self) {
-        let w = &self.pg.world;
+        let w = &self.playground.world;
         self.stopped_at = w.violations().last().map(|(t, v)| {
             format!(
                 "t = {} : {} — {}",

@@ -111,7 +111,7 @@ impl Page {
             Ok(Some(cmd)) => {
                 // A seek ahead of the run plays to it (a seek moves within what was played).
                 let cmd = match cmd {
-                    Command::Seek(t) if t > self.pg.now_us() => Command::RunTo(t),
+                    Command::Seek(t) if t > self.playground.now_us() => Command::RunTo(t),
                     c => c,
                 };
                 // Until the lesson it asked for has come, a command would act on the run shown
@@ -163,7 +163,7 @@ impl Watcher {
         if self
             .waiting
             .take()
-            .is_some_and(|n| n != page.pg.scenario.name)
+            .is_some_and(|n| n != page.playground.scenario.name)
         {
             out.push(error(
                 page.error
@@ -171,9 +171,9 @@ impl Watcher {
                     .unwrap_or("the lesson could not be loaded"),
             ));
         }
-        let sc = &page.pg.scenario;
+        let sc = &page.playground.scenario;
         let view = super::lesson::view(page);
-        let now_ms = page.pg.now_us() as f64 / 1000.0;
+        let now_ms = page.playground.now_us() as f64 / 1000.0;
         if self.loaded != Some(page.loaded) {
             // The outcomes true from the start come with ready, not as news.
             let checks: Vec<_> = view.as_ref().map_or(Vec::new(), |v| v.checks.clone());
@@ -250,7 +250,7 @@ mod tests {
         assert_eq!(split("#scenario=gc-pause"), (false, "scenario=gc-pause"));
         let p = Page::from_fragment("#embed/scenario=gc-pause");
         assert!(p.embed && p.error.is_none());
-        assert_eq!(p.pg.scenario.name, "gc-pause");
+        assert_eq!(p.playground.scenario.name, "gc-pause");
         assert!(!Page::from_fragment("#scenario=gc-pause").embed);
         // A broken player link says so, and still shows the player.
         let bad = Page::from_fragment("#embed/v1.garbage.0");
@@ -274,8 +274,8 @@ mod tests {
         let src = code.split('"').nth(1).unwrap();
         let opened = Page::from_fragment(src.split_once('#').unwrap().1);
         assert!(opened.embed);
-        assert_eq!(opened.pg.scenario, p.pg.scenario);
-        assert_eq!(opened.pg.now_us(), 1_500_000);
+        assert_eq!(opened.playground.scenario, p.playground.scenario);
+        assert_eq!(opened.playground.now_us(), 1_500_000);
         // Titles are escaped in the attribute.
         let mut sc = builtin::get("gc-pause").unwrap();
         sc.lesson.as_mut().unwrap().title = "A \"quoted\" <b>".into();
@@ -289,7 +289,7 @@ mod tests {
     #[test]
     fn host_messages_drive_the_player_and_bad_ones_change_nothing() {
         let mut p = Page::from_fragment("#embed/scenario=gc-pause");
-        let hash = |p: &Page| p.pg.world.trace.hash_hex();
+        let hash = |p: &Page| p.playground.world.trace.hash_hex();
         let h0 = hash(&p);
         // Not ours: ignored, no answer.
         for stray in [
@@ -317,7 +317,7 @@ mod tests {
             assert_eq!(reply["type"], "raftlock:error", "{bad}");
             assert!(!reply["message"].as_str().unwrap().is_empty());
             assert_eq!(hash(&p), h0, "{bad} changed the run");
-            assert_eq!(p.pg.scenario.name, "gc-pause");
+            assert_eq!(p.playground.scenario.name, "gc-pause");
         }
         // Seek ahead plays to the moment; seek back returns to it; play and pause.
         assert_eq!(
@@ -325,19 +325,19 @@ mod tests {
                 .1,
             None
         );
-        assert_eq!(p.pg.now_us(), 2_000_000);
+        assert_eq!(p.playground.now_us(), 2_000_000);
         p.host_message(&json!({"type": "raftlock:seek", "ms": 500.5}));
-        assert_eq!(p.pg.now_us(), 500_500);
+        assert_eq!(p.playground.now_us(), 500_500);
         let (fx, _) = p.host_message(&json!({"type": "raftlock:play"}));
         assert!(p.playing && fx.contains(&Effect::StartFrames));
         p.host_message(&json!({"type": "raftlock:pause"}));
         assert!(!p.playing);
         // An absurd moment ends at the end of the run.
         p.host_message(&json!({"type": "raftlock:seek", "ms": 1e300}));
-        assert!(p.pg.now_us() <= p.pg.end_us());
+        assert!(p.playground.now_us() <= p.playground.end_us());
         // Load: a built-in, a document as an object and as text.
         p.host_message(&json!({"type": "raftlock:load", "builtin": "ghost-lock"}));
-        assert_eq!(p.pg.scenario.name, "ghost-lock");
+        assert_eq!(p.playground.scenario.name, "ghost-lock");
         let doc: Value =
             serde_json::from_str(&builtin::get("gc-pause").unwrap().to_json()).unwrap();
         assert_eq!(
@@ -345,14 +345,14 @@ mod tests {
                 .1,
             None
         );
-        assert_eq!(p.pg.scenario.name, "gc-pause");
+        assert_eq!(p.playground.scenario.name, "gc-pause");
         let text = builtin::get("drift-and-jump").unwrap().to_json();
         assert_eq!(
             p.host_message(&json!({"type": "raftlock:load", "scenario": text}))
                 .1,
             None
         );
-        assert_eq!(p.pg.scenario.name, "drift-and-jump");
+        assert_eq!(p.playground.scenario.name, "drift-and-jump");
         assert!(p.embed, "still the player");
     }
 

@@ -83,7 +83,7 @@ pub fn current(page: &Page) -> FocusSet {
         return set;
     }
     let Some(caption) = page
-        .pg
+        .playground
         .scenario
         .lesson
         .as_ref()
@@ -96,7 +96,7 @@ pub fn current(page: &Page) -> FocusSet {
     } else {
         &caption.focus
     };
-    let w = &page.pg.world;
+    let w = &page.playground.world;
     for f in items {
         match f {
             Focus::Node(k) if *k >= 1 && *k <= w.node_count && !set.nodes.contains(&(k - 1)) => {

@@ -75,17 +75,17 @@ impl Page {
         self.history_checks += 1;
         let check = HistoryCheck {
             id: self.history_checks,
-            at_us: self.pg.now_us(),
-            target: self.pg.world.stats.events,
+            at_us: self.playground.now_us(),
+            target: self.playground.world.stats.events,
             events: 0,
             first: None,
             reported_ms: 0.0,
         };
         let effect = Effect::CheckHistory {
             id: check.id,
-            doc: self.pg.scenario.to_json(),
+            doc: self.playground.scenario.to_json(),
             target: check.target,
-            hash: self.pg.world.trace.hash_hex(),
+            hash: self.playground.world.trace.hash_hex(),
         };
         self.checking = Some(check);
         effect
@@ -155,16 +155,16 @@ mod tests {
     fn the_history_check_is_the_workers_replay_of_the_document_and_gives_the_verdict_of_the_run() {
         let mut p = ran(120_000);
         assert!(
-            p.pg.world.history.from() > 0,
+            p.playground.world.history.from() > 0,
             "the page let early operations go"
         );
-        let whole = p.pg.history_verdict();
+        let whole = p.playground.history_verdict();
         assert!(whole.as_ref().is_some_and(|v| v.is_ok()));
         let fx = p.apply(Command::CheckHistory);
         let [Effect::CheckHistory { id, target, .. }] = fx[..] else {
             panic!("{fx:?}")
         };
-        assert_eq!(target, p.pg.world.stats.events);
+        assert_eq!(target, p.playground.world.stats.events);
         assert!(p.checking.is_some() && p.history.is_none());
         // The page's frames do not carry it: it is the worker's.
         assert!(!p.busy());
@@ -196,11 +196,11 @@ mod tests {
         p.apply(Command::Act(crate::scenario::Action::Isolate { node: 1 }));
         p.apply(Command::RunTo(6_000_000));
         assert_eq!(
-            (p.error.as_deref(), p.pg.scenario.timeline.len()),
+            (p.error.as_deref(), p.playground.scenario.timeline.len()),
             (None, 1)
         );
         let fx = p.apply(Command::CheckHistory);
-        let whole = p.pg.history_verdict();
+        let whole = p.playground.history_verdict();
         let json = worker(&fx).unwrap();
         assert_eq!(verdict_from_json(&json).unwrap(), whole);
         // A replay that is not the run (here: its hash told wrong) gives no verdict.
@@ -287,7 +287,7 @@ mod tests {
     #[test]
     fn a_history_check_the_worker_could_not_make_says_why_and_leaves_the_run() {
         let mut p = ran(5_000);
-        let now = p.pg.now_us();
+        let now = p.playground.now_us();
         for answer in [
             Err("the worker could not start".to_string()),
             Ok("{".into()),
@@ -303,7 +303,7 @@ mod tests {
                 e.starts_with("The clients' history could not be checked: "),
                 "{e}"
             );
-            assert_eq!(p.pg.now_us(), now);
+            assert_eq!(p.playground.now_us(), now);
         }
     }
 }

@@ -351,7 +351,7 @@ impl Page {
         }
         if self.twin_lags() {
             worked = true;
-            let t = self.pg.now_us();
+            let t = self.playground.now_us();
             if let Some(twin) = &mut self.twin {
                 twin.catch_up(t, &|| clock() - t0 >= budget_ms);
             }
@@ -388,7 +388,7 @@ impl Page {
 
     fn work_run(&mut self, clock: &dyn Fn() -> f64, t0: f64, budget_ms: f64) {
         let Some(job) = self.job.as_mut() else { return };
-        match job.work_for(&mut self.pg, clock, t0, budget_ms) {
+        match job.work_for(&mut self.playground, clock, t0, budget_ms) {
             None => {
                 if job.announced.is_some() {
                     self.settled += 1;
@@ -457,7 +457,7 @@ impl Page {
             JobCommand::AtStart => {
                 if self.job.as_ref().is_some_and(|j| j.kind == JobKind::Link) {
                     self.job = None;
-                    self.pg.seek(0);
+                    self.playground.seek(0);
                 }
             }
         }
@@ -466,7 +466,7 @@ impl Page {
     /// The progress of the run's job, of the history check and of a lesson's walk, for the
     /// progress bars.
     pub fn progress(&self) -> Vec<Progress> {
-        let now = self.pg.now_us();
+        let now = self.playground.now_us();
         let walk = self.lesson.walking.as_ref().map(|w| {
             let (found, of) = (w.found().len(), w.captions().max(1));
             Progress {
@@ -513,7 +513,7 @@ impl Page {
             })
             .collect();
         serde_json::json!({ "jobs": jobs, "announcement": self.announcement(), "busy": self.busy(),
-            "snapshots": self.pg.snapshot_times() })
+            "snapshots": self.playground.snapshot_times() })
     }
 
     /// The slices of long work since the last call, as the page's clock measured them (and a
@@ -528,7 +528,7 @@ impl Page {
     pub fn announcement(&self) -> Option<String> {
         let j = self.job.as_ref()?;
         let left = j.announced?;
-        let sc = &self.pg.scenario;
+        let sc = &self.playground.scenario;
         let (lang, span, nodes, wall) = (
             self.lang,
             fmt_span(j.to, self.lang),
@@ -617,10 +617,10 @@ mod tests {
         assert_eq!(s.budget_ms, FRAME_BUDGET_MS);
         assert!(s.longest_ms <= FRAME_BUDGET_MS + 0.5, "{s:?}");
         assert_eq!(p.take_slices(), SliceLog::default(), "read once");
-        assert_eq!(p.pg.now_us(), 600_000_000);
-        let mut whole = crate::playground::Playground::new(p.pg.scenario.clone()).unwrap();
+        assert_eq!(p.playground.now_us(), 600_000_000);
+        let mut whole = crate::playground::Playground::new(p.playground.scenario.clone()).unwrap();
         whole.advance_to(600_000_000, false);
-        assert_eq!(p.pg.world.trace.hash(), whole.world.trace.hash());
+        assert_eq!(p.playground.world.trace.hash(), whole.world.trace.hash());
     }
 
     #[test]
@@ -639,7 +639,7 @@ mod tests {
             .starts_with("This link replays 10 min"));
         p.apply(Command::Job(JobCommand::AtStart));
         assert!(p.job.is_none());
-        assert_eq!(p.pg.now_us(), 0);
+        assert_eq!(p.playground.now_us(), 0);
     }
 
     #[test]
@@ -650,16 +650,16 @@ mod tests {
             p.work_jobs(FRAME_BUDGET_MS);
         }
         p.apply(Command::Job(JobCommand::Cancel));
-        let at = p.pg.now_us();
+        let at = p.playground.now_us();
         assert!(at > 0 && at < 600_000_000, "stopped at {at}");
         assert!(!p.busy());
         p.work_jobs(FRAME_BUDGET_MS);
-        assert_eq!(p.pg.now_us(), at, "a stopped job does not move");
+        assert_eq!(p.playground.now_us(), at, "a stopped job does not move");
         p.apply(Command::Job(JobCommand::Go));
         p.finish_jobs();
-        let mut whole = crate::playground::Playground::new(p.pg.scenario.clone()).unwrap();
+        let mut whole = crate::playground::Playground::new(p.playground.scenario.clone()).unwrap();
         whole.advance_to(600_000_000, false);
-        assert_eq!(p.pg.world.trace.hash(), whole.world.trace.hash());
+        assert_eq!(p.playground.world.trace.hash(), whole.world.trace.hash());
     }
 
     #[test]
@@ -682,7 +682,7 @@ mod tests {
         }
         p.apply(Command::Step);
         assert!(p.job.is_none());
-        assert!(p.pg.now_us() < 600_000_000);
+        assert!(p.playground.now_us() < 600_000_000);
         // Play, too, stops a replay: it plays on from where the replay stood.
         let mut p = page_with_clock(frag.split_once('#').unwrap().1, 0.1);
         p.apply(Command::Play(true));
@@ -704,11 +704,11 @@ mod tests {
             frames += 1;
         }
         assert!(frames > 3, "{frames}");
-        assert_eq!(p.twin.as_ref().unwrap().pg.now_us(), 240_000_000);
+        assert_eq!(p.twin.as_ref().unwrap().playground.now_us(), 240_000_000);
         // Back: at once.
         p.apply(Command::Seek(1_000_000));
         p.finish_jobs();
-        assert_eq!(p.twin.as_ref().unwrap().pg.now_us(), 1_000_000);
+        assert_eq!(p.twin.as_ref().unwrap().playground.now_us(), 1_000_000);
     }
 
     #[test]
@@ -744,13 +744,13 @@ mod tests {
         assert!(frames > 5, "{frames}");
         assert_eq!(
             p.lesson.marks,
-            crate::scenario::walk::walk(&p.pg.scenario, |_, _| {})
+            crate::scenario::walk::walk(&p.playground.scenario, |_, _| {})
         );
         p.apply(Command::LessonNext);
         p.apply(Command::LessonNext);
         p.finish_jobs();
         assert_eq!(p.lesson_pos(), 2);
-        assert_eq!(p.pg.now_us(), 240_000_000);
+        assert_eq!(p.playground.now_us(), 240_000_000);
     }
 
     /// A trace of the benchmark's history workload: `ms` of 5 nodes and 16 clients.
@@ -806,7 +806,7 @@ mod tests {
     fn a_trace_refused_or_cancelled_while_it_is_read_leaves_the_page_as_it_was() {
         let text = big_trace(20_000);
         let mut p = page_with_clock("", 4.0);
-        let hash = p.pg.world.trace.hash();
+        let hash = p.playground.world.trace.hash();
         // A bad line near the end: refused there, once the page has read that far.
         let n = text.lines().count() - 3;
         let bad: String = text
@@ -828,7 +828,7 @@ mod tests {
         let e = p.error.take().unwrap();
         assert!(e.contains(&format!("line {n}")), "{e}");
         assert!(p.trace.is_none());
-        assert_eq!(p.pg.world.trace.hash(), hash);
+        assert_eq!(p.playground.world.trace.hash(), hash);
         assert_eq!(
             p.take_effects(),
             vec![Effect::StopTraceCheck],

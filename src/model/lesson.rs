@@ -144,7 +144,7 @@ pub struct LessonView {
 }
 
 pub fn view(page: &super::Page) -> Option<LessonView> {
-    let sc = &page.pg.scenario;
+    let sc = &page.playground.scenario;
     let lang = page.lang;
     let lesson = sc.lesson.as_ref()?;
     let pos = page.lesson_pos();
@@ -161,7 +161,7 @@ pub fn view(page: &super::Page) -> Option<LessonView> {
         (None, Some(m)) => t!(lang, "until {}", m.words(lang)),
         _ => String::new(),
     });
-    let w = &page.pg.world;
+    let w = &page.playground.world;
     let facts = match (
         pos.checked_sub(1),
         pos.checked_sub(1).and_then(|i| page.lesson.mark(i)),
@@ -208,7 +208,7 @@ pub fn view(page: &super::Page) -> Option<LessonView> {
         Some(twin) => lesson
             .twin_checks
             .iter()
-            .map(|c| (c.describe_in(lang), c.passed(&twin.pg.world)))
+            .map(|c| (c.describe_in(lang), c.passed(&twin.playground.world)))
             .collect(),
         None => Vec::new(),
     };

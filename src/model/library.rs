@@ -195,7 +195,7 @@ mod tests {
         assert_eq!(fx, vec![Effect::Fetch("ghost-lock".into())]);
         assert_eq!(p.library.loading.as_deref(), Some("ghost-lock"));
         assert_eq!(
-            p.pg.scenario.name, "playground",
+            p.playground.scenario.name, "playground",
             "the run in view stays meanwhile"
         );
         // Chosen again while on its way: no second fetch.
@@ -203,14 +203,14 @@ mod tests {
             .apply(Command::LoadBuiltin("ghost-lock".into()))
             .is_empty());
         let fx = p.apply(Command::Fetched("ghost-lock".into(), file("ghost-lock")));
-        assert_eq!(p.pg.scenario.name, "ghost-lock");
+        assert_eq!(p.playground.scenario.name, "ghost-lock");
         assert!(p.in_lesson() && p.library.loading.is_none() && p.error.is_none());
         assert!(fx.contains(&Effect::SetFragment("#scenario=ghost-lock".into())));
         // Kept for the session: chosen again later, it opens at once.
         choose_and_fetch(&mut p, "gc-pause");
         let fx = p.apply(Command::LoadBuiltin("ghost-lock".into()));
         assert!(!fx.iter().any(|e| matches!(e, Effect::Fetch(_))));
-        assert_eq!(p.pg.scenario.name, "ghost-lock");
+        assert_eq!(p.playground.scenario.name, "ghost-lock");
     }
 
     #[test]
@@ -221,7 +221,7 @@ mod tests {
             "ghost-lock".into(),
             Err(Missing::Status(404)),
         ));
-        assert_eq!(p.pg.scenario.name, "playground");
+        assert_eq!(p.playground.scenario.name, "playground");
         let e = p.error.clone().expect("a message");
         assert_eq!(
             e,
@@ -243,16 +243,16 @@ mod tests {
             p.error.as_deref().is_some_and(|e| e.contains("gc-pause")),
             "another lesson's file is refused"
         );
-        assert_eq!(p.pg.scenario.name, "playground");
+        assert_eq!(p.playground.scenario.name, "playground");
     }
 
     #[test]
     fn an_answer_nobody_waits_for_opens_nothing() {
         let mut p = fetching_page();
-        let v = p.pg.scenario.clone();
+        let v = p.playground.scenario.clone();
         p.apply(Command::Fetched("no-such".into(), file("gc-pause")));
         p.apply(Command::Fetched("gc-pause".into(), file("gc-pause")));
-        assert_eq!(p.pg.scenario, v);
+        assert_eq!(p.playground.scenario, v);
         assert!(p.error.is_none());
         // The user chose something else while a lesson was on its way: it stays.
         p.apply(Command::LoadBuiltin("ghost-lock".into()));
@@ -260,7 +260,7 @@ mod tests {
             builtin::document("late-expire").unwrap().into(),
         ));
         p.apply(Command::Fetched("ghost-lock".into(), file("ghost-lock")));
-        assert_eq!(p.pg.scenario.name, "late-expire");
+        assert_eq!(p.playground.scenario.name, "late-expire");
     }
 
     #[test]
@@ -270,17 +270,17 @@ mod tests {
         assert_eq!(p.start_effects(), vec![Effect::Fetch("gc-pause".into())]);
         assert!(p.start_effects().is_empty(), "asked once");
         p.apply(Command::Fetched("gc-pause".into(), file("gc-pause")));
-        assert_eq!(p.pg.scenario.name, "gc-pause");
+        assert_eq!(p.playground.scenario.name, "gc-pause");
         // And a link that arrives later (hashchange).
         let fx = p.apply(Command::OpenFragment("#scenario=ghost-lock".into()));
         assert_eq!(fx, vec![Effect::Fetch("ghost-lock".into())]);
         p.apply(Command::Fetched("ghost-lock".into(), file("ghost-lock")));
-        assert_eq!(p.pg.scenario.name, "ghost-lock");
+        assert_eq!(p.playground.scenario.name, "ghost-lock");
         // Back to one fetched before: it opens at once.
         let fx = p.apply(Command::OpenFragment("#scenario=gc-pause".into()));
         assert!(!fx.iter().any(|e| matches!(e, Effect::Fetch(_))));
         assert_eq!(
-            (p.pg.scenario.name.as_str(), p.error.as_deref()),
+            (p.playground.scenario.name.as_str(), p.error.as_deref()),
             ("gc-pause", None)
         );
         let p = fetching_at("#scenario=no-such");
@@ -326,7 +326,7 @@ mod tests {
         choose_and_fetch(&mut p, "ghost-lock");
         let fx = p.apply(Command::LoadBuiltin("playground".into()));
         assert!(!fx.iter().any(|e| matches!(e, Effect::Fetch(_))));
-        assert_eq!(p.pg.scenario.name, "playground");
+        assert_eq!(p.playground.scenario.name, "playground");
     }
 
     #[test]
@@ -373,7 +373,7 @@ mod tests {
             assert!(matches!(p.library.doc(n), Some(Doc::Here(_))));
         }
         assert!(p.apply(Command::ScenarioList(true)).is_empty());
-        assert!(p.list_open && p.pg.scenario.name == "playground");
+        assert!(p.list_open && p.playground.scenario.name == "playground");
         // With the documents compiled in, nothing is fetched.
         let mut p = Page::new(Playground::new(crate::model::default_scenario()).unwrap());
         assert!(p.apply(Command::ScenarioList(true)).is_empty());

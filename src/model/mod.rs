@@ -248,8 +248,8 @@ impl Command {
             "a" => Command::StepApply,
             "t" => Command::TakeOver,
             "p" => Command::Presenter(!page.presenter),
-            "n" if page.pg.scenario.lesson.is_some() => Command::LessonNext,
-            "b" if page.pg.scenario.lesson.is_some() => Command::LessonBack,
+            "n" if page.playground.scenario.lesson.is_some() => Command::LessonNext,
+            "b" if page.playground.scenario.lesson.is_some() => Command::LessonBack,
             "r" if page.open_question().is_some() => Command::Reveal,
             "1" | "2" | "3" | "4" | "5" if page.open_question().is_some() && !page.presenter => {
                 Command::Answer(key.parse::<usize>().ok()? - 1)
@@ -343,7 +343,8 @@ impl Default for Russian {
 
 /// The whole page's state.
 pub struct Page {
-    pub pg: Playground,
+    /// The run in view: its document, its world, its snapshots.
+    pub playground: Playground,
     pub playing: bool,
     pub speed_pos: i32,
     /// Carried virtual time below one microsecond between frames.
@@ -479,7 +480,7 @@ fn builtin_in(frag: &str) -> Option<&str> {
 /// What a URL fragment opened: the run, the moment to show, and a note for the reader when the
 /// link's moment was past the end of its run (it opens at the end).
 pub struct Opened {
-    pub pg: Playground,
+    pub playground: Playground,
     pub moment_us: u64,
     pub note: Option<String>,
 }
@@ -514,7 +515,7 @@ pub fn playground_from_fragment(frag: &str, lang: Lang) -> Result<Option<Opened>
         )
     });
     Ok(Some(Opened {
-        pg,
+        playground: pg,
         moment_us: shared.moment_us,
         note,
     }))
@@ -546,7 +547,7 @@ impl Page {
     pub fn with_clock(pg: Playground, clock: Rc<dyn Fn() -> f64>) -> Page {
         let twin = twin::Twin::of_lesson(&pg.scenario);
         let mut page = Page {
-            pg,
+            playground: pg,
             playing: false,
             speed_pos: SPEED_START,
             carry_us: 0.0,
@@ -589,7 +590,7 @@ impl Page {
             library: library::Library::default(),
             russian: Russian::default(),
         };
-        page.lesson.follow(&page.pg.scenario);
+        page.lesson.follow(&page.playground.scenario);
         page.work_jobs(job::FRAME_BUDGET_MS);
         page
     }
@@ -623,7 +624,7 @@ impl Page {
             Some(sc) => Playground::new(sc)
                 .map(|pg| {
                     Some(Opened {
-                        pg,
+                        playground: pg,
                         moment_us: 0,
                         note: None,
                     })
@@ -632,7 +633,7 @@ impl Page {
             None => playground_from_fragment(if builtin.is_some() { "" } else { frag }, lang),
         };
         let (pg, moment, error) = match opened {
-            Ok(Some(o)) => (o.pg, o.moment_us, o.note),
+            Ok(Some(o)) => (o.playground, o.moment_us, o.note),
             Ok(None) => (Playground::new(default_scenario()).expect("valid"), 0, None),
             Err(why) => (
                 Playground::new(default_scenario()).expect("valid"),
@@ -689,16 +690,16 @@ impl Page {
         kind: job::JobKind,
         rewind: impl FnOnce(&mut Playground) -> Goal,
     ) {
-        let before = self.pg.now_us();
-        let goal = rewind(&mut self.pg);
-        let from = before.min(self.pg.now_us());
+        let before = self.playground.now_us();
+        let goal = rewind(&mut self.playground);
+        let from = before.min(self.playground.now_us());
         self.start_job(job::Job::run(kind, goal, from));
     }
 
     /// What the scenario menu shows: the built-in running ("" for a document of the user's
     /// own), also while another one loads (a banner says so) or after one failed to.
     pub fn scenario_choice(&self) -> &str {
-        let name = &self.pg.scenario.name;
+        let name = &self.playground.scenario.name;
         if crate::scenario::builtin::is_builtin(name) {
             name
         } else {
@@ -709,11 +710,12 @@ impl Page {
     /// The node whose controls are open, while it is still in the run (another scenario may
     /// have fewer nodes).
     pub fn node_controls_open(&self) -> Option<usize> {
-        self.node_controls.filter(|&i| i < self.pg.world.node_count)
+        self.node_controls
+            .filter(|&i| i < self.playground.world.node_count)
     }
 
     pub fn in_lesson(&self) -> bool {
-        self.pg
+        self.playground
             .scenario
             .lesson
             .as_ref()
@@ -732,14 +734,14 @@ impl Page {
 
     /// How many of the lesson's captions the run has reached.
     pub fn lesson_pos(&self) -> usize {
-        self.lesson.position(&self.pg.world)
+        self.lesson.position(&self.playground.world)
     }
 
     /// Replace the run, forgetting what belonged to the previous one.
     fn replace(&mut self, pg: Playground) {
         self.start.open = false;
         self.twin = twin::Twin::of_lesson(&pg.scenario);
-        self.pg = pg;
+        self.playground = pg;
         self.library.loading = None;
         self.job = None;
         self.checking = None;
@@ -811,9 +813,9 @@ impl Page {
         if checking && self.checking.is_none() && !effects.contains(&Effect::StopHistoryCheck) {
             effects.push(Effect::StopHistoryCheck);
         }
-        self.lesson.follow(&self.pg.scenario);
+        self.lesson.follow(&self.playground.scenario);
         if let Some(t) = &mut self.twin {
-            t.follow(&self.pg.scenario);
+            t.follow(&self.playground.scenario);
         }
         self.sync_twin_back();
         if self.lesson.walking.is_some() || self.twin_lags() {
@@ -875,9 +877,9 @@ impl Page {
         self.carry_us += dt_ms.clamp(0.0, 100.0) * speed_of(self.speed_pos) as f64 / 1000.0;
         let step_us = self.carry_us.floor();
         self.carry_us -= step_us;
-        let target = self.pg.now_us() + step_us as u64;
+        let target = self.playground.now_us() + step_us as u64;
         loop {
-            let (reached, violated) = self.pg.advance_bounded(target, 400);
+            let (reached, violated) = self.playground.advance_bounded(target, 400);
             if violated {
                 self.note_violation();
                 break;
@@ -886,7 +888,7 @@ impl Page {
                 break;
             }
         }
-        if self.pg.at_end() {
+        if self.playground.at_end() {
             self.playing = false;
         }
         self.sync_twin_back();
@@ -900,7 +902,7 @@ impl Page {
     /// The twin follows the run's moment: back at once (a seek from its snapshots); forward
     /// in slices with the jobs ([`Page::twin_lags`]).
     pub(super) fn sync_twin_back(&mut self) {
-        let t = self.pg.now_us();
+        let t = self.playground.now_us();
         if let Some(twin) = &mut self.twin {
             twin.sync_back(t);
         }
@@ -908,19 +910,19 @@ impl Page {
 
     /// Whether the twin is behind the run.
     pub fn twin_lags(&self) -> bool {
-        let t = self.pg.now_us();
+        let t = self.playground.now_us();
         self.twin.as_ref().is_some_and(|twin| twin.lags(t))
     }
 
     /// Where the run stands: a command that changes it stops a long replay in progress.
     fn run_mark(&self) -> (u64, u64) {
-        (self.pg.world.stats.events, self.pg.now_us())
+        (self.playground.world.stats.events, self.playground.now_us())
     }
 
     /// The document's recorded actions, as far as a command can change them (one appended,
     /// or the future cut).
     fn doc_mark(&self) -> (usize, Option<u64>) {
-        let t = &self.pg.scenario.timeline;
+        let t = &self.playground.scenario.timeline;
         (t.len(), t.last().map(|a| a.at_ms))
     }
 }

@@ -126,7 +126,7 @@ impl super::Page {
     }
 
     fn question_at(&self, i: usize) -> Option<&crate::scenario::question::Question> {
-        self.pg
+        self.playground
             .scenario
             .lesson
             .as_ref()

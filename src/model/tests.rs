@@ -17,18 +17,19 @@ fn next_caption(p: &mut Page) {
 }
 
 fn hash(p: &Page) -> String {
-    p.pg.world.trace.hash_hex()
+    p.playground.world.trace.hash_hex()
 }
 
 #[test]
 fn every_builtin_lesson_finds_every_caption_moment() {
     for name in builtin::names() {
         let p = page(name);
-        let n =
-            p.pg.scenario
-                .lesson
-                .as_ref()
-                .map_or(0, |l| l.captions.len());
+        let n = p
+            .playground
+            .scenario
+            .lesson
+            .as_ref()
+            .map_or(0, |l| l.captions.len());
         assert_eq!(p.lesson.marks.len(), n, "{name}");
         for (i, m) in p.lesson.marks.iter().enumerate() {
             assert!(m.is_some(), "{name}: caption {} never comes", i + 1);
@@ -65,7 +66,7 @@ fn lesson_next_reaches_each_caption_and_back_restores_the_exact_state() {
     }
     // The first time through, the lesson stopped right after each caption's event.
     let view = lesson::view(&p).expect("a lesson");
-    assert_eq!(view.caption, p.pg.scenario.description.en);
+    assert_eq!(view.caption, p.playground.scenario.description.en);
     assert_eq!(view.next.as_deref(), Some("until a leader is elected"));
 }
 
@@ -83,7 +84,7 @@ fn the_lesson_follows_a_seek_run_to_and_step_back() {
     );
     let v = lesson::view(&p).expect("a lesson");
     assert_eq!(v.pos, expect);
-    assert_ne!(v.caption, p.pg.scenario.description.en);
+    assert_ne!(v.caption, p.playground.scenario.description.en);
     p.apply(Command::Seek(0));
     assert_eq!(p.lesson_pos(), 0, "the scrubber back to 0");
     p.apply(Command::Seek(marks[1]));
@@ -142,7 +143,7 @@ fn lock_view_countdowns_differ_while_the_tables_agree() {
     let mut seen = false;
     for t in (500_000..10_000_000).step_by(100_000) {
         p.apply(Command::RunTo(t));
-        let m = locks::LockMatrix::of(&p.pg.world);
+        let m = locks::LockMatrix::of(&p.playground.world);
         assert!(
             m.tables_agree(),
             "at {t}: tables that applied the same entries agree"
@@ -167,7 +168,8 @@ fn lock_view_countdowns_differ_while_the_tables_agree() {
     let mut split = false;
     for t in (0..4_000_000).step_by(50_000) {
         broken.apply(Command::Seek(t));
-        split |= locks::LockMatrix::of(&broken.pg.world).agreement() == locks::Agreement::Split;
+        split |=
+            locks::LockMatrix::of(&broken.playground.world).agreement() == locks::Agreement::Split;
     }
     assert!(
         split,
@@ -179,14 +181,14 @@ fn lock_view_countdowns_differ_while_the_tables_agree() {
 fn lease_arcs_shrink_on_each_nodes_own_clock() {
     let mut p = page("gc-pause");
     p.apply(Command::RunTo(1_100_000));
-    let arcs: Vec<_> = (0..p.pg.world.node_count)
-        .filter_map(|i| locks::lease_arc(&p.pg.world, i))
+    let arcs: Vec<_> = (0..p.playground.world.node_count)
+        .filter_map(|i| locks::lease_arc(&p.playground.world, i))
         .collect();
     assert!(!arcs.is_empty(), "A holds k: the nodes count down");
     assert!(arcs.iter().all(|(f, k)| *f > 0.0 && *f <= 1.0 && k == "k"));
     p.apply(Command::RunTo(1_600_000));
-    let later: Vec<_> = (0..p.pg.world.node_count)
-        .filter_map(|i| locks::lease_arc(&p.pg.world, i))
+    let later: Vec<_> = (0..p.playground.world.node_count)
+        .filter_map(|i| locks::lease_arc(&p.playground.world, i))
         .collect();
     assert!(
         later.iter().zip(&arcs).all(|(a, b)| a.0 < b.0),
@@ -204,16 +206,16 @@ fn a_command_for_every_control() {
     p.apply(Command::Speed(6));
     assert!(p.play_frame(16.0, &mut || false));
     assert_eq!(
-        p.pg.now_us(),
+        p.playground.now_us(),
         16_000,
         "a frame of 16 ms at x1 advances 16 ms"
     );
     p.apply(Command::TogglePlay);
     assert!(!p.playing);
-    let t = p.pg.now_us();
+    let t = p.playground.now_us();
     p.apply(Command::Step);
     p.apply(Command::StepApply);
-    assert!(p.pg.now_us() >= t);
+    assert!(p.playground.now_us() >= t);
     p.apply(Command::StepBack);
     p.apply(Command::Speed(99));
     assert_eq!(
@@ -223,26 +225,26 @@ fn a_command_for_every_control() {
     );
     p.apply(Command::RunTo(2_000_000));
     p.apply(Command::Seek(1_000_000));
-    assert_eq!(p.pg.now_us(), 1_000_000);
+    assert_eq!(p.playground.now_us(), 1_000_000);
     p.apply(Command::TakeOver);
-    assert_eq!(p.pg.horizon_us, 1_000_000);
+    assert_eq!(p.playground.horizon_us, 1_000_000);
     p.apply(Command::Act(Action::Crash { node: 2 }));
-    assert!(p.pg.world.nodes[1].server().is_none());
+    assert!(p.playground.world.nodes[1].server().is_none());
     p.apply(Command::Act(Action::Crash { node: 9 }));
     assert!(
         p.error.take().is_some_and(|e| e.contains("refused")),
         "a bad action is refused with a message"
     );
     p.apply(Command::Restart);
-    assert_eq!(p.pg.now_us(), 0);
+    assert_eq!(p.playground.now_us(), 0);
     p.apply(Command::Edit(edit::Edit::Seed(1234)));
-    assert_eq!(p.pg.scenario.seed, 1234);
+    assert_eq!(p.playground.scenario.seed, 1234);
     p.apply(Command::Edit(edit::Edit::Nodes(7)));
-    assert_eq!(p.pg.world.node_count, 7);
+    assert_eq!(p.playground.world.node_count, 7);
     p.apply(Command::Edit(edit::Edit::Nodes(99)));
     assert!(p.error.take().is_some());
     assert_eq!(
-        p.pg.world.node_count, 7,
+        p.playground.world.node_count, 7,
         "a refused node count leaves the run"
     );
     p.apply(Command::Edit(edit::Edit::Switch(
@@ -250,7 +252,7 @@ fn a_command_for_every_control() {
         true,
     )));
     assert!(crate::scenario::hunt::switch_is_on(
-        &p.pg.scenario,
+        &p.playground.scenario,
         "storage_ignores_tokens"
     ));
     p.apply(Command::Edit(edit::Edit::Switch("no_such_switch", true)));
@@ -261,7 +263,7 @@ fn a_command_for_every_control() {
         RaftField::MaxBatch,
         "6".into(),
     )));
-    assert_eq!(p.pg.scenario.raft.max_batch, 6);
+    assert_eq!(p.playground.scenario.raft.max_batch, 6);
     p.apply(Command::Edit(edit::Edit::Raft(
         RaftField::SnapshotEvery,
         "2".into(),
@@ -275,11 +277,11 @@ fn a_command_for_every_control() {
         .error
         .take()
         .is_some_and(|e| e.contains("not a whole number")));
-    assert_eq!(p.pg.scenario.raft.snapshot_every, 64);
+    assert_eq!(p.playground.scenario.raft.snapshot_every, 64);
     p.apply(Command::Compare(Some("storage_ignores_tokens")));
     p.apply(Command::RunTo(500_000));
     assert_eq!(
-        p.twin.as_ref().map(|c| c.pg.now_us()),
+        p.twin.as_ref().map(|c| c.playground.now_us()),
         Some(500_000),
         "the twin follows"
     );
@@ -290,14 +292,14 @@ fn a_command_for_every_control() {
     assert!(
         matches!(&fx[..], [Effect::SetFragment(f), Effect::Clipboard(u)] if f.starts_with("#v1.") && u.starts_with("https://example.org/raftlock/#v1."))
     );
-    let doc = p.pg.scenario.clone();
-    let at = p.pg.now_us();
+    let doc = p.playground.scenario.clone();
+    let at = p.playground.now_us();
     let link = p.share_url.clone().unwrap();
     p.apply(Command::OpenFragment(
         link.split_once('#').unwrap().1.to_string(),
     ));
     assert_eq!(
-        (&p.pg.scenario, p.pg.now_us()),
+        (&p.playground.scenario, p.playground.now_us()),
         (&doc, at),
         "the share link opens the same run at the same moment"
     );
@@ -382,7 +384,7 @@ fn a_found_hunt_opens_its_scenario_and_makes_its_link() {
         scenario: doc,
         ..Default::default()
     }));
-    assert_eq!(p.pg.scenario.name, "gc-pause");
+    assert_eq!(p.playground.scenario.name, "gc-pause");
     assert!(fx.contains(&Effect::StopHunt));
     assert!(p
         .share_url
@@ -432,7 +434,7 @@ fn acting_after_the_last_caption_keeps_the_marks_and_acting_before_it_finds_them
     );
     let fresh = lesson::LessonTrack::default();
     let mut again = fresh.clone();
-    again.follow(&p.pg.scenario);
+    again.follow(&p.playground.scenario);
     assert!(again.walk(u64::MAX));
     assert_eq!(
         p.lesson.marks, again.marks,
@@ -446,7 +448,7 @@ fn figure_8_shows_what_the_cluster_committed_apart_from_what_a_restarted_node_kn
     let mut p = page("break-figure-8");
     // n5 leads term 4; n1 and n2 are down; n3 and n4 restarted with commit index 0.
     p.apply(Command::RunTo(2_767_222));
-    let w = &p.pg.world;
+    let w = &p.playground.world;
     let entry = |k: usize, i: u64| {
         let slot = &w.nodes[k];
         let log = match (slot.server(), slot.persisted()) {
@@ -478,9 +480,9 @@ fn figure_8_shows_what_the_cluster_committed_apart_from_what_a_restarted_node_kn
     // A healthy run: the leader's own committed entry is known committed.
     let mut g = page("gc-pause");
     g.apply(Command::RunTo(1_100_000));
-    let s = g.pg.world.nodes[1].server().unwrap();
+    let s = g.playground.world.nodes[1].server().unwrap();
     let e = s.raft.log().entry(2).cloned().unwrap();
-    assert_eq!(commit::of(&g.pg.world, 1, 2, &e), Commit::Known);
+    assert_eq!(commit::of(&g.playground.world, 1, 2, &e), Commit::Known);
 }
 
 #[test]
@@ -525,7 +527,7 @@ fn a_question_is_asked_before_its_moment_scored_once_and_revealed_in_presenter_m
         }
         s => panic!("{s:?}"),
     }
-    let lesson = p.pg.scenario.lesson.clone().unwrap();
+    let lesson = p.playground.scenario.lesson.clone().unwrap();
     assert_eq!(p.quiz.score(&lesson), (0, 1, 3));
     assert_eq!(
         lesson::view(&p).unwrap().score_line.as_deref(),
@@ -581,7 +583,7 @@ fn a_precandidate_reads_as_asking_for_pre_votes_in_the_term_it_stays_in() {
         term: 2,
     };
     assert_eq!(
-        text::describe(&p.pg.world, &ev, crate::lang::Lang::En).unwrap(),
+        text::describe(&p.playground.world, &ev, crate::lang::Lang::En).unwrap(),
         "n4 asks for pre-votes for term 2 (it stays in term 1)"
     );
 }
@@ -590,12 +592,12 @@ fn a_precandidate_reads_as_asking_for_pre_votes_in_the_term_it_stays_in() {
 fn set_lang_switches_every_word_keeps_the_run_and_rides_in_the_share_link() {
     let mut p = page("gc-pause");
     next_caption(&mut p);
-    let (h, now) = (hash(&p), p.pg.world.now_us);
+    let (h, now) = (hash(&p), p.playground.world.now_us);
     let en = lesson::view(&p).unwrap().caption;
     let fx = p.apply(Command::SetLang(Lang::Ru));
     assert!(fx.contains(&Effect::Lang(Lang::Ru)));
     assert_eq!(
-        (hash(&p), p.pg.world.now_us),
+        (hash(&p), p.playground.world.now_us),
         (h, now),
         "the same run, the same moment"
     );
@@ -725,7 +727,7 @@ fn russian_texts_that_do_not_come_leave_the_page_in_english_with_the_reason() {
     // A lesson opening later (which clears old errors) leaves the message; its ✕ closes it,
     // and the other banner's does not.
     p.apply(Command::LoadBuiltin("ghost-lock".into()));
-    assert_eq!(p.pg.scenario.name, "ghost-lock");
+    assert_eq!(p.playground.scenario.name, "ghost-lock");
     p.apply(Command::DismissError);
     assert!(matches!(p.russian, Russian::Failed(_)));
     p.apply(Command::DismissRussian);
@@ -776,20 +778,21 @@ fn a_violation_reads_in_the_readers_language_and_the_trace_keeps_the_english() {
     use crate::trace::Event as TraceEvent;
     let mut p = page("break-token-counter");
     p.apply(Command::RunTo(u64::MAX));
-    let (_, v) =
-        p.pg.world
-            .violations()
-            .first()
-            .cloned()
-            .expect("the counter repeats a token");
+    let (_, v) = p
+        .playground
+        .world
+        .violations()
+        .first()
+        .cloned()
+        .expect("the counter repeats a token");
     let ev = TraceEvent::Violation {
         invariant: v.invariant.name(),
         detail: v.detail.en.clone(),
     };
-    let ru = text::describe(&p.pg.world, &ev, Lang::Ru).unwrap();
+    let ru = text::describe(&p.playground.world, &ev, Lang::Ru).unwrap();
     assert!(ru.starts_with("НАРУШЕНИЕ"), "{ru}");
     assert!(ru.contains("выдал токен"), "{ru}");
-    let en = text::describe(&p.pg.world, &ev, Lang::En).unwrap();
+    let en = text::describe(&p.playground.world, &ev, Lang::En).unwrap();
     assert!(en.contains("issued token"), "{en}");
 }
 
@@ -861,13 +864,14 @@ fn a_lasting_violation_is_reported_once_in_both_languages() {
     use crate::check::Invariant;
     let mut p = page("break-followers-delete");
     p.apply(Command::RunTo(u64::MAX));
-    let details: Vec<_> =
-        p.pg.world
-            .violations()
-            .iter()
-            .filter(|(_, v)| v.invariant == Invariant::LockTablesAgree)
-            .map(|(_, v)| v.detail.clone())
-            .collect();
+    let details: Vec<_> = p
+        .playground
+        .world
+        .violations()
+        .iter()
+        .filter(|(_, v)| v.invariant == Invariant::LockTablesAgree)
+        .map(|(_, v)| v.detail.clone())
+        .collect();
     assert!(
         !details.is_empty(),
         "followers deleting on their own clock split the tables"
@@ -949,14 +953,14 @@ fn the_start_screen_opens_on_the_bare_address_and_each_choice_leads_somewhere() 
     // Free play: the playground, already there.
     let mut free = Page::from_fragment("");
     assert!(free.apply(Command::Start(Choice::FreePlay)).is_empty());
-    assert!(!free.start.open && free.pg.scenario.name == "playground");
+    assert!(!free.start.open && free.playground.scenario.name == "playground");
     // The first lesson is fetched, and opens when it comes.
     p.apply(Command::Start(Choice::FirstLesson));
     let opened = |p: &Page| {
         p.library
             .loading
             .clone()
-            .unwrap_or(p.pg.scenario.name.clone())
+            .unwrap_or(p.playground.scenario.name.clone())
     };
     assert!(!p.start.open);
     assert_eq!(opened(&p), "gc-pause");
@@ -981,13 +985,15 @@ fn a_lesson_starts_at_step_1_and_ends_at_its_last_step() {
 fn the_cluster_in_words_says_who_leads_and_what_is_cut() {
     use crate::model::text::cluster_words;
     let mut p = Page::from_fragment("");
-    assert!(cluster_words(&p.pg.world, Lang::En).ends_with("No node leads. Every link is up."));
+    assert!(
+        cluster_words(&p.playground.world, Lang::En).ends_with("No node leads. Every link is up.")
+    );
     p.apply(Command::Act(crate::scenario::Action::Cut {
         from: "n1".into(),
         to: "n2".into(),
     }));
-    p.pg.advance_to(1_000_000, false);
-    let words = cluster_words(&p.pg.world, Lang::En);
+    p.playground.advance_to(1_000_000, false);
+    let words = cluster_words(&p.playground.world, Lang::En);
     assert!(words.contains(" leads term "), "{words}");
     assert!(words.ends_with("Cut: n1 → n2."), "{words}");
 }
@@ -1043,7 +1049,7 @@ fn a_node_click_opens_its_controls_and_esc_closes_them() {
         node: 3,
         rate_ppm: rate_of(RATE_MID - 1),
     }));
-    assert_eq!(p.pg.world.nodes[2].clock.rate_ppm(), 2_000_000);
+    assert_eq!(p.playground.world.nodes[2].clock.rate_ppm(), 2_000_000);
     assert_eq!(p.node_controls_open(), Some(2), "an action keeps them open");
     p.apply(Command::DismissError);
     assert_eq!(p.node_controls_open(), None, "Esc closes them");
@@ -1064,7 +1070,7 @@ fn a_link_past_its_end_opens_at_the_end_and_a_bad_link_says_what_it_kept() {
     let frag = crate::scenario::link::encode_fragment(&sc, end + 3_500_000);
     let mut p = Page::from_fragment(&frag);
     p.finish_jobs();
-    assert_eq!(p.pg.now_us(), end, "opened at the end");
+    assert_eq!(p.playground.now_us(), end, "opened at the end");
     let note = p.error.clone().expect("a note");
     assert_eq!(
         note,
@@ -1086,14 +1092,14 @@ fn a_link_past_its_end_opens_at_the_end_and_a_bad_link_says_what_it_kept() {
     q.apply(Command::OpenFragment(frag.clone()));
     q.finish_jobs();
     assert_eq!(
-        (q.pg.scenario.name.as_str(), q.pg.now_us()),
+        (q.playground.scenario.name.as_str(), q.playground.now_us()),
         ("gc-pause", end)
     );
     assert!(q.error.take().unwrap().contains("past the end"));
     // A broken link pasted into an open tab keeps the run and says so.
-    let before = (hash(&q), q.pg.now_us());
+    let before = (hash(&q), q.playground.now_us());
     q.apply(Command::OpenFragment(frag[..frag.len() / 2].to_string()));
-    assert_eq!((hash(&q), q.pg.now_us()), before);
+    assert_eq!((hash(&q), q.playground.now_us()), before);
     let e = q.error.take().unwrap();
     assert!(
         e.starts_with("This link could not be opened: the link is cut short"),
@@ -1119,11 +1125,15 @@ fn a_seek_past_what_has_run_runs_there_and_a_command_while_loading_says_why() {
     p.finish_jobs();
     p.apply(Command::Seek(3_500_000));
     p.finish_jobs();
-    assert_eq!(p.pg.now_us(), 3_500_000, "the seek ran on");
+    assert_eq!(p.playground.now_us(), 3_500_000, "the seek ran on");
     assert!(p.error.is_none());
     p.apply(Command::Seek(u64::MAX));
     p.finish_jobs();
-    assert_eq!(p.pg.now_us(), p.pg.end_us(), "up to the run's end");
+    assert_eq!(
+        p.playground.now_us(),
+        p.playground.end_us(),
+        "up to the run's end"
+    );
     // A deep link's built-in still coming: the run shown meanwhile is not touched.
     let mut q = Page::open_fragment(
         "#scenario=gc-pause",

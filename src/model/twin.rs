@@ -17,7 +17,7 @@ use crate::sim::World;
 
 pub struct Twin {
     /// The twin's run: the run's document with `flips` turned the other way.
-    pub pg: Playground,
+    pub playground: Playground,
     /// The switches the twin has the other way.
     pub flips: Vec<Switch>,
 }
@@ -27,7 +27,10 @@ impl Twin {
     /// error's words).
     pub fn new(main: &Scenario, flips: Vec<Switch>, lang: Lang) -> Result<Twin, String> {
         let pg = Playground::new(flipped(main, &flips)).map_err(|e| e.words(lang))?;
-        Ok(Twin { pg, flips })
+        Ok(Twin {
+            playground: pg,
+            flips,
+        })
     }
 
     /// The twin a lesson shows from its start: one whose lesson checks facts on its safe twin.
@@ -41,29 +44,29 @@ impl Twin {
     /// Start again if the run's document changed (an action recorded, a switch turned).
     pub fn follow(&mut self, main: &Scenario) {
         let doc = flipped(main, &self.flips);
-        if doc != self.pg.scenario {
+        if doc != self.playground.scenario {
             if let Ok(pg) = Playground::new(doc) {
-                self.pg = pg;
+                self.playground = pg;
             }
         }
     }
 
     /// Back to `t_us` at once if the twin is past it (the run went back).
     pub fn sync_back(&mut self, t_us: u64) {
-        if self.pg.now_us() > t_us {
-            self.pg.seek(t_us);
+        if self.playground.now_us() > t_us {
+            self.playground.seek(t_us);
         }
     }
 
     /// Whether the twin is behind `t_us`.
     pub fn lags(&self, t_us: u64) -> bool {
-        self.pg.now_us() < t_us.min(self.pg.end_us())
+        self.playground.now_us() < t_us.min(self.playground.end_us())
     }
 
     /// Catch up toward `t_us` until done or `out_of_time` says stop. Returns whether it is there.
     pub fn catch_up(&mut self, t_us: u64, out_of_time: &dyn Fn() -> bool) -> bool {
         loop {
-            if self.pg.advance_bounded(t_us, SLICE_EVENTS).0 {
+            if self.playground.advance_bounded(t_us, SLICE_EVENTS).0 {
                 return true;
             }
             if out_of_time() {
@@ -84,13 +87,17 @@ pub fn offer(page: &super::Page) -> Option<&'static str> {
     let wants = page.twin.is_none()
         && page.trace.is_none()
         && page
-            .pg
+            .playground
             .scenario
             .lesson
             .as_ref()
             .is_some_and(|l| l.checks_twin());
     wants
-        .then(|| broken_switches(&page.pg.scenario).first().map(|s| s.name()))
+        .then(|| {
+            broken_switches(&page.playground.scenario)
+                .first()
+                .map(|s| s.name())
+        })
         .flatten()
 }
 
@@ -105,7 +112,10 @@ pub fn labels(page: &super::Page) -> Option<(String, String)> {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    Some((label(&page.pg.scenario), label(&twin.pg.scenario)))
+    Some((
+        label(&page.playground.scenario),
+        label(&twin.playground.scenario),
+    ))
 }
 
 /// One half of the stage: which run, its safeguards in words, what is broken in it, and the
@@ -130,7 +140,7 @@ pub fn view(page: &super::Page) -> Option<[HalfView; 2]> {
     let twin = page.twin.as_ref()?;
     let lang = page.lang;
     let focus = super::focus::current(page);
-    let (a, b) = (&page.pg, &twin.pg);
+    let (a, b) = (&page.playground, &twin.playground);
     let fa = facts(&a.world, &b.world, &focus, lang);
     let fb = facts(&b.world, &a.world, &focus, lang);
     let labels = labels(page)?;
@@ -339,7 +349,7 @@ mod tests {
 
     /// Run to `t_us` (on past the moments where an invariant turns red).
     fn run_to(p: &mut Page, t_us: u64) {
-        while p.pg.now_us() < t_us {
+        while p.playground.now_us() < t_us {
             p.apply(Command::RunTo(t_us));
             p.finish_jobs();
         }
@@ -396,7 +406,7 @@ mod tests {
         )));
         assert!(p.error.is_none(), "{:?}", p.error);
         assert!(p.twin.is_none());
-        assert!(!p.pg.scenario.switches.token_from_leader_counter);
+        assert!(!p.playground.scenario.switches.token_from_leader_counter);
     }
 
     #[test]
@@ -410,10 +420,10 @@ mod tests {
     fn the_twin_moves_with_the_run_forward_and_back() {
         let mut p = lesson_page("break-token-counter");
         run_to(&mut p, 3_000_000);
-        assert_eq!(p.twin.as_ref().unwrap().pg.now_us(), 3_000_000);
+        assert_eq!(p.twin.as_ref().unwrap().playground.now_us(), 3_000_000);
         p.apply(Command::Seek(1_000_000));
         assert_eq!(
-            p.twin.as_ref().unwrap().pg.now_us(),
+            p.twin.as_ref().unwrap().playground.now_us(),
             1_000_000,
             "back at once"
         );
@@ -444,9 +454,12 @@ mod tests {
         p.apply(Command::Act(crate::scenario::Action::Crash { node: 1 }));
         p.finish_jobs();
         let t = p.twin.as_ref().unwrap();
-        assert_eq!(t.pg.scenario.timeline, p.pg.scenario.timeline);
+        assert_eq!(
+            t.playground.scenario.timeline,
+            p.playground.scenario.timeline
+        );
         assert!(
-            t.pg.world.nodes[0].server().is_none(),
+            t.playground.world.nodes[0].server().is_none(),
             "n1 is down in the twin too"
         );
     }

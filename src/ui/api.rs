@@ -71,7 +71,7 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
 
     let p = pg.clone();
     let snapshot = Closure::<dyn Fn() -> JsValue>::new(move || {
-        let s = crate::snapshot::snapshot(&p.borrow().pg.world);
+        let s = crate::snapshot::snapshot(&p.borrow().playground.world);
         serde_wasm_bindgen::to_value(&s).unwrap_or(JsValue::NULL)
     });
     set(&obj, "snapshot", snapshot.as_ref());
@@ -81,7 +81,7 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
     // at the same true time), or null when the stage shows none.
     let p = pg.clone();
     let twin = Closure::<dyn Fn() -> JsValue>::new(move || match &p.borrow().twin {
-        Some(t) => serde_wasm_bindgen::to_value(&crate::snapshot::snapshot(&t.pg.world))
+        Some(t) => serde_wasm_bindgen::to_value(&crate::snapshot::snapshot(&t.playground.world))
             .unwrap_or(JsValue::NULL),
         None => JsValue::NULL,
     });
@@ -289,7 +289,8 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
     check.forget();
 
     let p = pg.clone();
-    let trace = Closure::<dyn Fn() -> String>::new(move || p.borrow().pg.full_trace_jsonl());
+    let trace =
+        Closure::<dyn Fn() -> String>::new(move || p.borrow().playground.full_trace_jsonl());
     set(&obj, "traceJsonl", trace.as_ref());
     trace.forget();
 

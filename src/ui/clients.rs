@@ -49,7 +49,7 @@ fn actions(w: &World, c: usize, p: &PanelProps, lang: Lang) -> Html {
 
 pub fn clients(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    let w = &page.pg.world;
+    let w = &page.playground.world;
     let focus = focus::current(&page);
     let lang = page.lang;
     // In a lesson the table only reports; the buttons are tools.
@@ -105,7 +105,7 @@ pub fn clients(p: &PanelProps) -> Html {
 
 pub fn storage(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    let w = &page.pg.world;
+    let w = &page.playground.world;
     let focus = focus::current(&page);
     let lang = page.lang;
     let shown = if page.in_lesson() { 4 } else { 8 };

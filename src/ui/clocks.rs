@@ -60,7 +60,7 @@ fn process(p: &PanelProps, w: &World, k: usize, lang: Lang, ids: &str) -> Html {
 
 pub fn clocks(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    let w = &page.pg.world;
+    let w = &page.playground.world;
     let lang = page.lang;
     let rows = (0..w.node_count).map(|i| {
         let k = i + 1;
@@ -93,7 +93,7 @@ pub fn node_controls(p: &PanelProps) -> Html {
     let Some(i) = page.node_controls_open() else {
         return html! {};
     };
-    let (w, lang, k) = (&page.pg.world, page.lang, i + 1);
+    let (w, lang, k) = (&page.playground.world, page.lang, i + 1);
     let slot = &w.nodes[i];
     let rate = slot.clock.rate_ppm();
     let state = match slot.server() {

@@ -354,7 +354,7 @@ pub fn cluster(p: &PanelProps) -> Html {
     // The player embedded in another page has no node controls to open.
     let g = if page.narrow { &NARROW } else { &WIDE };
     draw(
-        &page.pg.world,
+        &page.playground.world,
         p,
         &focus::current(&page),
         page.lang,
@@ -369,7 +369,7 @@ pub fn twin_cluster(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     match &page.twin {
         Some(twin) => draw(
-            &twin.pg.world,
+            &twin.playground.world,
             p,
             &focus::current(&page),
             page.lang,

@@ -18,7 +18,7 @@ fn random_seed(fallback: u64) -> u64 {
 
 pub fn controls(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    let (pg, w) = (&page.pg, &page.pg.world);
+    let (pg, w) = (&page.playground, &page.playground.world);
     let horizon = pg.horizon_us.max(w.now_us).max(1);
     let speed = speed_of(page.speed_pos);
     let tools = !page.in_lesson() || page.tools_open;
@@ -60,7 +60,7 @@ pub fn controls(p: &PanelProps) -> Html {
 pub fn scenario_bar(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let lang = page.lang;
-    let current = page.pg.scenario.name.clone();
+    let current = page.playground.scenario.name.clone();
     let options = |break_it: bool| {
         let current = current.clone();
         crate::scenario::builtin::names().filter(move |n| crate::scenario::builtin::is_break_it(n) == break_it).map(move |name| {
@@ -149,8 +149,8 @@ fn read_file(
 /// Seed, node count and files: behind *Tools* in a lesson.
 pub fn run_tools(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    let seed = page.pg.scenario.seed;
-    let n = page.pg.world.node_count;
+    let seed = page.playground.scenario.seed;
+    let n = page.playground.world.node_count;
     let lang = page.lang;
     let on_file = read_file(
         p,

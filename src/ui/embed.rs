@@ -17,7 +17,11 @@ pub fn bar(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let link = |page: &crate::model::Page| {
         crate::model::url_with_lang(
-            &crate::scenario::link::encode_url(&page.base_url, &page.pg.scenario, page.pg.now_us()),
+            &crate::scenario::link::encode_url(
+                &page.base_url,
+                &page.playground.scenario,
+                page.playground.now_us(),
+            ),
             page.lang,
         )
     };
@@ -46,7 +50,7 @@ pub fn bar(p: &PanelProps) -> Html {
 /// The run's time (drawn every frame).
 pub fn clock(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    html! { <span class="embed-time" id="time">{ fmt_us(page.pg.now_us() as i64, page.lang) }</span> }
+    html! { <span class="embed-time" id="time">{ fmt_us(page.playground.now_us() as i64, page.lang) }</span> }
 }
 
 /// The side panel the caption names (the lock view when it names none).

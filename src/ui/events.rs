@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 pub fn events(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    let w = &page.pg.world;
+    let w = &page.playground.world;
     let lang = page.lang;
     let lines: Vec<Html> = w
         .trace

@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 pub fn invariants(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    let w = &page.pg.world;
+    let w = &page.playground.world;
     let lang = page.lang;
     let items = INVARIANTS.iter().map(|&inv| {
         let name = inv.name();

@@ -50,7 +50,7 @@ fn cell(c: &Option<Cell>, lang: Lang) -> Html {
 
 pub fn lock_view(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    let m = LockMatrix::of(&page.pg.world);
+    let m = LockMatrix::of(&page.playground.world);
     let focus = focus::current(&page);
     let lang = page.lang;
     let head = m.columns.iter().map(|c| {

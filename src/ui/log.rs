@@ -12,7 +12,7 @@ const LOG_COLS: u64 = 16;
 
 pub fn log(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    let (w, log_from) = (&page.pg.world, page.log_from);
+    let (w, log_from) = (&page.playground.world, page.log_from);
     let focus = focus::current(&page);
     let lang = page.lang;
     let last = (0..w.node_count)
@@ -117,7 +117,7 @@ pub fn log_focus(p: &PanelProps) -> Html {
     if focus.log.is_empty() && !focus.next {
         return html! {};
     }
-    let w = &page.pg.world;
+    let w = &page.playground.world;
     let lang = page.lang;
     // One row per index, one column per node: the shape of the lock view.
     let cell = |i: usize, at: u64| {

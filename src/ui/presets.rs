@@ -10,7 +10,7 @@ use yew::prelude::*;
 /// Network presets and the legend of message letters.
 pub fn presets(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    let w = &page.pg.world;
+    let w = &page.playground.world;
     let lang = page.lang;
     let (leader, n) = (w.leader(), w.node_count);
     let isolate = leader.map(|l| Action::Isolate { node: l + 1 });

@@ -134,7 +134,7 @@ fn history_overlay(
 
 pub fn spacetime(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    let w = &page.pg.world;
+    let w = &page.playground.world;
     let lang = page.lang;
     let verdict = page.history.as_ref().and_then(|h| h.1.as_deref());
     let window_us = 2_000_000u64;

@@ -18,7 +18,7 @@ impl Stage {
         let layout = format!(
             "{}/{}/{}/{}/{}/{}/{}",
             page.lang.code(),
-            page.pg.scenario.name,
+            page.playground.scenario.name,
             page.presenter,
             page.tools_open,
             page.list_open,

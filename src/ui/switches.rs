@@ -11,7 +11,7 @@ use yew::prelude::*;
 
 pub fn switches(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    let sc = &page.pg.scenario;
+    let sc = &page.playground.scenario;
     let lang = page.lang;
     // Each box is a safeguard: checked, the design is the seed's; unchecked, the switch breaks it.
     let items = page_switches().map(|s| {
@@ -54,7 +54,7 @@ fn capitalized(s: &str, lang: crate::lang::Lang) -> String {
 /// Two of Raft's knobs that change what the log panel and the messages show.
 pub fn raft_settings(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    let r = &page.pg.scenario.raft;
+    let r = &page.playground.scenario.raft;
     let lang = page.lang;
     let field = |f: RaftField, label: &'static str, value: u64, why: &'static str| {
         // The typed text stays until its change event: frames drawn meanwhile must not put the
@@ -94,7 +94,7 @@ pub fn hunt_panel(p: &PanelProps) -> Html {
     let lang = page.lang;
     let off: Vec<&str> = crate::scenario::switch::Switch::ALL
         .into_iter()
-        .filter(|s| s.is_on(&page.pg.scenario))
+        .filter(|s| s.is_on(&page.playground.scenario))
         .map(|s| crate::model::twin::safeguard_name(s, lang))
         .collect();
     let with = if off.is_empty() {
