@@ -25,7 +25,8 @@ pub struct Violation {
     pub detail: crate::lang::Text,
 }
 
-fn v(invariant: Invariant, detail: crate::lang::Text) -> Violation {
+/// A violation of `invariant`, with what was seen.
+fn violation(invariant: Invariant, detail: crate::lang::Text) -> Violation {
     Violation { invariant, detail }
 }
 
@@ -42,7 +43,7 @@ fn once(
     if !c.reported.contains(&en) {
         let ru = detail(Lang::Ru);
         c.reported.insert(en.clone());
-        out.push(v(invariant, crate::lang::Text::new(en, ru)));
+        out.push(violation(invariant, crate::lang::Text::new(en, ru)));
     }
 }
 
@@ -241,7 +242,7 @@ impl Checker {
         let first = index > known;
         if first {
             if index != known + 1 {
-                self.pending.push(v(
+                self.pending.push(violation(
                     Invariant::StateMachineSafety,
                     both!("n{} applied index {index} out of order", i + 1),
                 ));
@@ -250,7 +251,7 @@ impl Checker {
             self.check_apply_semantics(i, index, cmd, result);
             let r = self.reference.apply_with(index, cmd, self.rules);
             if r != result {
-                self.pending.push(v(
+                self.pending.push(violation(
                     Invariant::LockTablesAgree,
                     both!("n{} applied index {index} with result {result:?}, the reference gives {r:?}", i + 1),
                 ));
@@ -265,7 +266,7 @@ impl Checker {
         }
         let k = (index - self.reference_from) as usize - 1;
         if self.reference_cmds.get(k) != Some(&digest) {
-            self.pending.push(v(
+            self.pending.push(violation(
                 Invariant::StateMachineSafety,
                 both!(
                     "n{} applied a different command at index {index} than another node did",
@@ -273,7 +274,7 @@ impl Checker {
                 ),
             ));
         } else if self.reference_digests.get(k) != Some(&digest_after) {
-            self.pending.push(v(
+            self.pending.push(violation(
                 Invariant::LockTablesAgree,
                 both!("n{}'s lock table after index {index} differs from another node's at the same index", i + 1),
             ));
@@ -326,7 +327,7 @@ impl Checker {
             (LockOp::Grant { .. }, ApplyResult::Granted { token })
                 if token <= self.reference.max_token =>
             {
-                self.pending.push(v(
+                self.pending.push(violation(
                     Invariant::TokensStrictlyIncrease,
                     both!(
                         "n{} issued token {token} at index {index}; token {} was issued before",
@@ -338,7 +339,7 @@ impl Checker {
             (LockOp::Expire { key, token }, ApplyResult::Expired { existed: true })
                 if before.is_none_or(|l| l.token != *token) =>
             {
-                self.pending.push(v(
+                self.pending.push(violation(
                     Invariant::ExpireDeletesOnlyOnTokenMatch,
                     match before {
                         Some(l) => both!(
@@ -358,7 +359,7 @@ impl Checker {
                     || token.is_some_and(|t| before.is_some_and(|l| l.token != t))
                     || other_holder
                 {
-                    self.pending.push(v(
+                    self.pending.push(violation(
                         Invariant::ReleaseDeletesOnlyHeldLock,
                         both!(
                             "Release{{{key}}} at index {index} from client #{} deleted a lock held by client #{} (token {})",
@@ -550,7 +551,7 @@ pub fn election_safety(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
         }
         let term = s.raft.term();
         match c.leaders.get(&term) {
-            Some(&j) if j != i => out.push(v(
+            Some(&j) if j != i => out.push(violation(
                 Invariant::ElectionSafety,
                 both!("n{} and n{} both lead term {term}", j + 1, i + 1),
             )),
@@ -577,7 +578,7 @@ pub fn leader_append_only(c: &mut Checker, w: &World, out: &mut Vec<Violation>) 
                         log.prefix_hash(idx)
                     };
                     if t == term && (log.last_index() < idx || now_at != Some(h)) {
-                        out.push(v(Invariant::LeaderAppendOnly, both!("leader n{} of term {term} changed its log at or before index {idx}", i + 1)));
+                        out.push(violation(Invariant::LeaderAppendOnly, both!("leader n{} of term {term} changed its log at or before index {idx}", i + 1)));
                     }
                 }
                 Some((
@@ -658,7 +659,7 @@ pub fn log_matching(
             continue;
         };
         if ta == tb && ha != hb {
-            return Some(v(
+            return Some(violation(
                 Invariant::LogMatching,
                 both!(
                     "n{} and n{} agree on the term at index {idx} but not on the entries before it",
@@ -722,7 +723,7 @@ pub fn state_machine_safety(
         return None;
     };
     (idx > 0 && ha != hb).then(|| {
-        v(
+        violation(
             Invariant::StateMachineSafety,
             both!(
                 "n{} and n{} committed different entries at or before index {idx}",
@@ -786,7 +787,7 @@ pub fn ghost_lock_released(c: &mut Checker, w: &World, out: &mut Vec<Violation>)
             .get(key.as_str())
             .is_some_and(|l| l.token == token)
         {
-            out.push(v(
+            out.push(violation(
                 Invariant::GhostLockReleased,
                 both!("n{} could not tell the client it got {key} (token {token}), and the lock is still held 1 s later", node + 1),
             ));
@@ -990,7 +991,7 @@ pub fn storage_accepts_stale_token(
     accepted: bool,
 ) -> Option<Violation> {
     (accepted && token < highest_before).then(|| {
-        v(
+        violation(
             Invariant::StorageAcceptsStaleToken,
             both!("the storage accepted a write to {key} with token {token} after one with token {highest_before}"),
         )

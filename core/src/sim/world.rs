@@ -56,8 +56,9 @@ pub struct Packet {
     pub payload: Payload,
 }
 
+/// What falls due at a queued moment: a delivery, a timer, a timeline fault.
 #[derive(Clone, Debug)]
-enum Ev {
+enum Due {
     /// A message in flight: its slot in `World::packets`.
     Deliver(u32),
     NodeTimer {
@@ -75,7 +76,7 @@ enum Ev {
 struct Queued {
     at: u64,
     seq: u64,
-    ev: Ev,
+    ev: Due,
 }
 
 impl PartialEq for Queued {
@@ -94,7 +95,7 @@ impl Queued {
     /// during play lands at the same place in the order when the run is replayed from the
     /// scenario document (where it was queued first).
     fn key(&self) -> (u64, u8, u64) {
-        (self.at, !matches!(self.ev, Ev::Fault(_)) as u8, self.seq)
+        (self.at, !matches!(self.ev, Due::Fault(_)) as u8, self.seq)
     }
 }
 
@@ -406,7 +407,7 @@ impl World {
             packets: Slab::default(),
         };
         for (i, t) in cfg.timeline.iter().enumerate() {
-            w.push(t.at_us, Ev::Fault(i as u32));
+            w.push(t.at_us, Due::Fault(i as u32));
         }
         for i in 0..n {
             w.reschedule_node(i);
@@ -443,7 +444,7 @@ impl World {
             .queue
             .iter()
             .filter_map(|q| match &q.ev {
-                Ev::Deliver(k) => {
+                Due::Deliver(k) => {
                     let p = self.packets.get(*k);
                     Some((
                         q.at,
@@ -467,7 +468,7 @@ impl World {
     pub fn in_flight_count(&self) -> usize {
         self.queue
             .iter()
-            .filter(|q| matches!(q.ev, Ev::Deliver(_)))
+            .filter(|q| matches!(q.ev, Due::Deliver(_)))
             .count()
     }
 
@@ -477,10 +478,10 @@ impl World {
 
     fn push_packet(&mut self, at: u64, p: Packet) {
         let k = self.packets.put(p);
-        self.push(at, Ev::Deliver(k));
+        self.push(at, Due::Deliver(k));
     }
 
-    fn push(&mut self, at: u64, ev: Ev) {
+    fn push(&mut self, at: u64, ev: Due) {
         self.seq += 1;
         self.queue.push(Queued {
             at,
@@ -497,14 +498,14 @@ impl World {
         debug_assert!(q.at >= self.now_us);
         self.now_us = q.at;
         let counted = match q.ev {
-            Ev::Deliver(k) => {
+            Due::Deliver(k) => {
                 let p = self.packets.take(k);
                 self.deliver(p);
                 true
             }
-            Ev::NodeTimer { node, gen } => self.fire_node_timer(node as usize, gen),
-            Ev::ClientTimer { client, gen } => self.fire_client_timer(client as usize, gen),
-            Ev::Fault(i) => {
+            Due::NodeTimer { node, gen } => self.fire_node_timer(node as usize, gen),
+            Due::ClientTimer { client, gen } => self.fire_client_timer(client as usize, gen),
+            Due::Fault(i) => {
                 // The timeline is shared (Rc): a clone of the handle, not of the fault.
                 let timeline = Rc::clone(&self.timeline);
                 self.apply_fault(&timeline[i as usize]);
@@ -939,7 +940,7 @@ impl World {
         {
             self.push(
                 at,
-                Ev::NodeTimer {
+                Due::NodeTimer {
                     node: i as u32,
                     gen,
                 },
@@ -1021,7 +1022,7 @@ impl World {
         {
             self.push(
                 at,
-                Ev::ClientTimer {
+                Due::ClientTimer {
                     client: c as u32,
                     gen,
                 },
@@ -1049,7 +1050,7 @@ impl World {
             self.queue.push(Queued {
                 at: timeline[i].at_us,
                 seq: self.seq,
-                ev: Ev::Fault(i as u32),
+                ev: Due::Fault(i as u32),
             });
         }
     }
