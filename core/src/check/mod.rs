@@ -33,7 +33,7 @@ fn violation(invariant: Invariant, detail: crate::lang::Text) -> Violation {
 /// A lasting state's finding, reported once: its English (the key of `reported`) is made each
 /// time the state holds, its Russian only when the finding is new. `detail`'s texts are `tb!`
 /// (their Russian built in): the page's build may not have its Russian texts yet.
-fn once(
+fn report_once(
     c: &mut Checker,
     out: &mut Vec<Violation>,
     invariant: Invariant,
@@ -701,7 +701,7 @@ pub fn leader_completeness(c: &mut Checker, w: &World, out: &mut Vec<Violation>)
             let log = s.raft.log();
             if log.last_index() < idx || (idx >= log.start() && log.prefix_hash(idx) != Some(h)) {
                 // A lasting state: reported once per leader and term.
-                once(c, out, Invariant::LeaderCompleteness, |lang| {
+                report_once(c, out, Invariant::LeaderCompleteness, |lang| {
                     tb!(lang, "leader n{} of term {term} lacks entries up to index {idx} committed in term {t}", i + 1)
                 });
             }
@@ -754,7 +754,7 @@ pub fn lock_tables_agree(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
         }
         if let Some(want) = c.reference_digest(applied as Index) {
             if s.machine.digest() != want {
-                once(c, out, Invariant::LockTablesAgree, |lang| {
+                report_once(c, out, Invariant::LockTablesAgree, |lang| {
                     tb!(lang, "n{}'s lock table at applied index {applied} differs from the other nodes' at that index", i + 1)
                 });
             }
@@ -839,7 +839,7 @@ pub fn one_believed_holder(c: &mut Checker, w: &World, out: &mut Vec<Violation>)
     }
     for (k, b) in believers {
         if b.len() > 1 {
-            once(c, out, Invariant::OneBelievedHolder, |lang| {
+            report_once(c, out, Invariant::OneBelievedHolder, |lang| {
                 let who: Vec<String> = b
                     .iter()
                     .map(|(n, t)| tb!(lang, "{n} (token {t})"))
@@ -940,7 +940,7 @@ pub fn leader_liveness(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
             {
                 let heard = majority_heard_at(c, w, i, since);
                 if now.saturating_sub(heard) <= HEALTHY_WINDOW_US && heard > since {
-                    once(c, out, Invariant::HealthyLeaderNotDeposed, |lang| {
+                    report_once(c, out, Invariant::HealthyLeaderNotDeposed, |lang| {
                         tb!(lang, "n{} lost the leadership of term {term} although a majority answered it {} ms ago: a needless election",
                         i + 1,
                         (now - heard) / 1000)
@@ -971,7 +971,7 @@ pub fn leader_liveness(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
         if is_checked(w, Invariant::IsolatedLeaderStepsDown)
             && now.saturating_sub(heard.max(since)) > limit
         {
-            once(c, out, Invariant::IsolatedLeaderStepsDown, |lang| {
+            report_once(c, out, Invariant::IsolatedLeaderStepsDown, |lang| {
                 tb!(
                     lang,
                     "n{} still leads term {term} but has not heard from a majority for over {} ms",
