@@ -916,7 +916,7 @@ fn a_trace_opens_at_once_and_the_worker_checks_it() {
     p.apply(Command::TraceChecked(1, answer()));
     assert_eq!(
         p.trace.as_ref().unwrap().check,
-        trace_view::Check::Running(2)
+        trace_view::TraceCheck::Running(2)
     );
     p.apply(Command::TraceChecked(2, answer()));
     let v = p.trace.as_ref().unwrap();

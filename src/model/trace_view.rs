@@ -72,7 +72,7 @@ pub enum Kind {
 
 /// A node as of the line reached.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct NodeState {
+pub struct TraceNode {
     pub role: String,
     pub term: u64,
     /// key → (holder, token), from what the node's applies said.
@@ -83,7 +83,7 @@ pub struct NodeState {
 
 /// Where the check of the open trace stands.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Check {
+pub enum TraceCheck {
     /// In the worker; its answer names this number (an answer for a trace since closed or
     /// replaced is ignored).
     Running(u32),
@@ -98,7 +98,7 @@ pub struct TraceView {
     pub lines: Vec<Line>,
     /// The nodes the trace names, in order.
     nodes: Vec<usize>,
-    pub check: Check,
+    pub check: TraceCheck,
     /// How many lines are reached (0..=lines.len()).
     pub at: usize,
 }
@@ -307,7 +307,7 @@ impl Reading {
             name: self.name,
             nodes,
             lines,
-            check: Check::Running(self.id),
+            check: TraceCheck::Running(self.id),
             at,
         };
         if let Some(answer) = self.answer {
@@ -337,13 +337,13 @@ impl TraceView {
         answer: Result<String, String>,
         lang: Lang,
     ) -> Result<(), String> {
-        if self.check != Check::Running(id) {
+        if self.check != TraceCheck::Running(id) {
             return Ok(());
         }
         match answer.and_then(|json| Checked::from_json(&json)) {
-            Ok(Checked::Report(r)) => self.check = Check::Done(r),
+            Ok(Checked::Report(r)) => self.check = TraceCheck::Done(r),
             Ok(Checked::Refused(e)) => return Err(refused(&e, lang)),
-            Err(e) => self.check = Check::Failed(e),
+            Err(e) => self.check = TraceCheck::Failed(e),
         }
         Ok(())
     }
@@ -351,7 +351,7 @@ impl TraceView {
     /// The checker's report, once the worker has answered.
     pub fn report(&self) -> Option<&Report> {
         match &self.check {
-            Check::Done(r) => Some(r),
+            TraceCheck::Done(r) => Some(r),
             _ => None,
         }
     }
@@ -367,11 +367,11 @@ impl TraceView {
     }
 
     /// Every node as of the line reached.
-    pub fn state(&self) -> BTreeMap<usize, NodeState> {
-        let mut out: BTreeMap<usize, NodeState> = self
+    pub fn state(&self) -> BTreeMap<usize, TraceNode> {
+        let mut out: BTreeMap<usize, TraceNode> = self
             .nodes
             .iter()
-            .map(|&n| (n, NodeState::default()))
+            .map(|&n| (n, TraceNode::default()))
             .collect();
         for l in &self.lines[..self.at] {
             match &l.kind {
@@ -448,7 +448,7 @@ impl TraceView {
             .collect();
         serde_json::json!({
             "name": self.name, "lines": self.lines.len(), "at": self.at, "line": self.reached().map(|l| l.n),
-            "check": match &self.check { Check::Running(_) => "running", Check::Done(_) => "done", Check::Failed(_) => "failed" },
+            "check": match &self.check { TraceCheck::Running(_) => "running", TraceCheck::Done(_) => "done", TraceCheck::Failed(_) => "failed" },
             "ok": self.report().map(Report::ok), "notChecked": self.report().map_or(&[][..], |r| &r.not_checked).iter().map(|m| &m.en).collect::<Vec<_>>(),
             "findings": self.findings().iter().map(|f| serde_json::json!({ "line": f.line, "rule": f.rule.name() })).collect::<Vec<_>>(),
             "nodes": nodes,
@@ -717,7 +717,7 @@ mod tests {
         let mut v = TraceView::open(name, text, 1, Lang::En)?;
         let answer = Ok(Checked::of_text_json(text));
         v.checked(1, answer, Lang::En)?;
-        assert!(matches!(v.check, Check::Done(_)));
+        assert!(matches!(v.check, TraceCheck::Done(_)));
         Ok(v)
     }
 
@@ -809,16 +809,16 @@ mod tests {
         let text = gc_pause_trace().replacen(r#""accepted":false"#, r#""accepted":true"#, 1);
         let mut v = TraceView::open("bad.jsonl", &text, 7, Lang::En).unwrap();
         // Readable at once; nothing found yet, and the API says it is running.
-        assert_eq!(v.check, Check::Running(7));
+        assert_eq!(v.check, TraceCheck::Running(7));
         assert!(!v.state().is_empty() && v.findings().is_empty());
         assert_eq!(v.summary()["check"], "running");
         assert!(v.summary()["ok"].is_null());
         // An answer for another check (a trace since replaced) changes nothing.
         let answer = || Ok(Checked::of_text_json(&text));
         v.checked(6, answer(), Lang::En).unwrap();
-        assert_eq!(v.check, Check::Running(7));
+        assert_eq!(v.check, TraceCheck::Running(7));
         v.checked(7, answer(), Lang::En).unwrap();
-        assert!(matches!(v.check, Check::Done(_)));
+        assert!(matches!(v.check, TraceCheck::Done(_)));
         assert_eq!(v.summary()["ok"], false);
         assert_eq!(
             v.report().unwrap().findings[0].rule.name(),
@@ -826,7 +826,7 @@ mod tests {
         );
         // A second answer (none comes; if it did) is ignored too.
         v.checked(7, Err("late".into()), Lang::En).unwrap();
-        assert!(matches!(v.check, Check::Done(_)));
+        assert!(matches!(v.check, TraceCheck::Done(_)));
     }
 
     #[test]
@@ -850,7 +850,7 @@ mod tests {
             let mut v = TraceView::open("g.jsonl", &gc_pause_trace(), 2, Lang::En).unwrap();
             v.checked(2, answer, Lang::En).unwrap();
             assert!(
-                matches!(&v.check, Check::Failed(e) if e.contains(why)),
+                matches!(&v.check, TraceCheck::Failed(e) if e.contains(why)),
                 "{:?}",
                 v.check
             );

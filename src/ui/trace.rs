@@ -5,7 +5,7 @@
 use super::props::{input_value, send, PanelProps};
 use crate::lang::{role_word, t, Lang};
 use crate::model::text::{fmt_us, num};
-use crate::model::trace_view::{Check, Kind};
+use crate::model::trace_view::{Kind, TraceCheck};
 use crate::model::Command;
 use yew::prelude::*;
 
@@ -76,16 +76,16 @@ pub fn trace_panel(p: &PanelProps) -> Html {
         }
     });
     let verdict = match &v.check {
-        Check::Running(_) => {
+        TraceCheck::Running(_) => {
             html! { <p class="muted" id="trace-verdict" role="status">{ t!(lang, "Checking the trace against the seed's rules…") }</p> }
         }
-        Check::Failed(e) => {
+        TraceCheck::Failed(e) => {
             html! { <p class="muted" id="trace-verdict" role="status">{ t!(lang, "The check could not run: {e}. The trace can still be read.") }</p> }
         }
-        Check::Done(r) if r.ok() => {
+        TraceCheck::Done(r) if r.ok() => {
             html! { <p class="ok" id="trace-verdict">{ t!(lang, "✓ The checker finds no problem in {} lines.", r.seen.lines) }</p> }
         }
-        Check::Done(r) => {
+        TraceCheck::Done(r) => {
             html! { <p class="broken" id="trace-verdict">{ t!(lang, "✗ The checker finds {} problem(s); {so_far} of them at or before this line.", r.findings.len() as u64 + r.more) }</p> }
         }
     };

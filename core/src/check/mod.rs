@@ -16,7 +16,7 @@ pub use invariant::Invariant;
 use crate::lang::{both, tb, Lang};
 use crate::lock::{ApplyResult, LockCommand, LockMachine, LockOp};
 use crate::raft::{Index, NodeId, Role, Term};
-use crate::sim::{Finding, Observer, World};
+use crate::sim::{BrokenInvariant, Observer, World};
 use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -442,11 +442,11 @@ pub fn check_all(c: &mut Checker, w: &World) -> Vec<Violation> {
 
 impl Checker {
     /// Keep the account of what broke at `now_us`, and hand it to the world for the trace.
-    fn record(&mut self, now_us: u64, vs: Vec<Violation>) -> Vec<Finding> {
+    fn record(&mut self, now_us: u64, vs: Vec<Violation>) -> Vec<BrokenInvariant> {
         vs.into_iter()
             .map(|v| {
                 *self.broken.entry(v.invariant).or_insert(0) += 1;
-                let f = Finding {
+                let f = BrokenInvariant {
                     invariant: v.invariant.name(),
                     detail: v.detail.en.clone(),
                 };
@@ -477,7 +477,7 @@ impl Observer for Checker {
         cmd: Option<&LockCommand>,
         result: ApplyResult,
         digest: u64,
-    ) -> (bool, Vec<Finding>) {
+    ) -> (bool, Vec<BrokenInvariant>) {
         let first = self.on_apply(node, index, term, cmd, result, digest);
         let pending = std::mem::take(&mut self.pending);
         (first, self.record(now_us, pending))
@@ -506,11 +506,11 @@ impl Observer for Checker {
         token: u64,
         before: u64,
         accepted: bool,
-    ) -> Vec<Finding> {
+    ) -> Vec<BrokenInvariant> {
         let v = storage_accepts_stale_token(key, token, before, accepted);
         self.record(now_us, v.into_iter().collect())
     }
-    fn after_event(&mut self, w: &World) -> Vec<Finding> {
+    fn after_event(&mut self, w: &World) -> Vec<BrokenInvariant> {
         let vs = check_all(self, w);
         self.record(w.now_us, vs)
     }

@@ -16,5 +16,5 @@ pub mod world;
 
 pub use fault::{ClockStart, Config, Fault, TimedFault};
 pub use kind::MessageKind;
-pub use observe::{Finding, Observer};
+pub use observe::{BrokenInvariant, Observer};
 pub use world::{World, WorldStats};

@@ -8,7 +8,7 @@ use crate::raft::{Index, NodeId, Term};
 
 /// A broken invariant, as the world writes it into the trace (`ev: "violation"`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Finding {
+pub struct BrokenInvariant {
     pub invariant: &'static str,
     pub detail: String,
 }
@@ -31,7 +31,7 @@ pub trait Observer: std::fmt::Debug {
         cmd: Option<&LockCommand>,
         result: ApplyResult,
         digest: u64,
-    ) -> (bool, Vec<Finding>);
+    ) -> (bool, Vec<BrokenInvariant>);
     /// Node `node` restarted from what it persisted.
     fn restarted(&mut self, node: NodeId);
     /// Leader `leader` took in an AppendEntries reply that `from` sent at `sent_us`.
@@ -49,9 +49,9 @@ pub trait Observer: std::fmt::Debug {
         token: u64,
         before: u64,
         accepted: bool,
-    ) -> Vec<Finding>;
+    ) -> Vec<BrokenInvariant>;
     /// After every counted event (and an injected fault): what broke.
-    fn after_event(&mut self, w: &World) -> Vec<Finding>;
+    fn after_event(&mut self, w: &World) -> Vec<BrokenInvariant>;
 }
 
 impl Clone for Box<dyn Observer> {

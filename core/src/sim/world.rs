@@ -7,7 +7,7 @@ use super::clock::{Clock, PPM_ONE};
 use super::fault::{Config, Fault, TimedFault};
 use super::kind::MessageKind;
 use super::network::Network;
-use super::observe::{Finding, Observer};
+use super::observe::{BrokenInvariant, Observer};
 use crate::client::{Client, ClientOutput, Storage};
 use crate::lock::server::Switches;
 use crate::lock::server::{ClientReply, ClientRequest, Output, ReplyLost, Server, ServerEvent};
@@ -545,7 +545,7 @@ impl World {
     }
 
     /// Broken invariants go into the trace (the observer keeps its own account of them).
-    fn record_violations(&mut self, found: Vec<Finding>) {
+    fn record_violations(&mut self, found: Vec<BrokenInvariant>) {
         for f in found {
             self.trace.push(
                 self.now_us,
