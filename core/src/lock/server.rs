@@ -11,8 +11,7 @@
 
 use super::machine::{ApplyResult, ApplyRules, Lock, LockCommand, LockMachine, LockOp};
 use super::{ClientId, Key, Token};
-use crate::raft::{HardState, Index, Message, NodeId, Raft, RaftConfig, Role, Term};
-use crate::rng::Rng;
+use crate::raft::{HardState, Index, Message, NodeId, NodeSetup, Raft, Role, Term};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -177,30 +176,16 @@ pub struct Server {
 }
 
 impl Server {
-    pub fn new(
-        id: NodeId,
-        n: usize,
-        cfg: RaftConfig,
-        rng: Rng,
-        local_now_us: i64,
-        switches: Switches,
-    ) -> Self {
-        Self::from_raft(Raft::new(id, n, cfg, rng, local_now_us), switches)
+    pub fn new(setup: NodeSetup, switches: Switches) -> Self {
+        Self::from_raft(Raft::new(setup), switches)
     }
 
     /// Back from a crash: term, vote, log and snapshot survive; the lock table restarts from the
     /// snapshot and is rebuilt by applying the log again once the commit index is learned, and
     /// leases restart at full length.
-    pub fn restart(
-        id: NodeId,
-        n: usize,
-        cfg: RaftConfig,
-        rng: Rng,
-        local_now_us: i64,
-        switches: Switches,
-        hs: HardState<LockCommand>,
-    ) -> Self {
-        let mut s = Self::from_raft(Raft::restart(id, n, cfg, rng, local_now_us, hs), switches);
+    pub fn restart(setup: NodeSetup, switches: Switches, hs: HardState<LockCommand>) -> Self {
+        let local_now_us = setup.local_now_us;
+        let mut s = Self::from_raft(Raft::restart(setup, hs), switches);
         if let Some(snap) = s.raft.snapshot().cloned() {
             s.restore(local_now_us, &snap.state, snap.index);
             s.out.events.push(ServerEvent::SnapshotRestored {

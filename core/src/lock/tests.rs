@@ -251,18 +251,10 @@ fn release_with_token_switch_deletes_only_the_named_lock() {
 use super::server::{
     ClientReply, ClientRequest, Outcome, ReplyLost, RequestOp, Server, ServerEvent,
 };
-use crate::raft::RaftConfig;
-use crate::rng::Rng;
+use crate::raft::NodeSetup;
 
 fn leader() -> (Server, i64) {
-    let mut s = Server::new(
-        0,
-        1,
-        RaftConfig::default(),
-        Rng::new(1),
-        0,
-        Switches::default(),
-    );
+    let mut s = Server::new(NodeSetup::new(0, 1), Switches::default());
     let now = s.next_deadline_us();
     s.tick(now);
     assert!(s.raft.is_leader());
@@ -460,14 +452,7 @@ fn ghost_release_never_frees_a_lock_its_client_can_believe_it_holds_a_failed_dup
 
 #[test]
 fn follower_refuses_requests_with_a_leader_hint() {
-    let mut s = Server::new(
-        1,
-        3,
-        RaftConfig::default(),
-        Rng::new(1),
-        0,
-        Switches::default(),
-    );
+    let mut s = Server::new(NodeSetup::new(1, 3), Switches::default());
     s.request(0, acquire(0, 1, "k", 1000));
     assert_eq!(
         replies(&mut s)[0].1.outcome,

@@ -267,14 +267,52 @@ pub struct Raft<C: Command> {
     ready: Ready<C>,
 }
 
-impl<C: Command> Raft<C> {
-    pub fn new(id: NodeId, n: usize, cfg: RaftConfig, rng: Rng, local_now_us: i64) -> Self {
-        Self::restart(
+/// How a node starts: who it is among how many, its settings, its random source (election
+/// timeouts) and its own clock's reading. [`NodeSetup::new`] gives the defaults; the builder
+/// methods change one each.
+#[derive(Clone, Debug)]
+pub struct NodeSetup {
+    pub id: NodeId,
+    /// How many nodes the cluster has (ids `0..nodes`).
+    pub nodes: usize,
+    pub cfg: RaftConfig,
+    pub rng: Rng,
+    pub local_now_us: i64,
+}
+
+impl NodeSetup {
+    /// Node `id` of `nodes`, with the default settings, seed 1 and its clock reading 0.
+    pub fn new(id: NodeId, nodes: usize) -> Self {
+        NodeSetup {
             id,
-            n,
-            cfg,
-            rng,
+            nodes,
+            cfg: RaftConfig::default(),
+            rng: Rng::new(1),
+            local_now_us: 0,
+        }
+    }
+
+    pub fn cfg(self, cfg: RaftConfig) -> Self {
+        NodeSetup { cfg, ..self }
+    }
+
+    pub fn rng(self, rng: Rng) -> Self {
+        NodeSetup { rng, ..self }
+    }
+
+    /// The node's own clock reads `local_now_us` as it starts.
+    pub fn at(self, local_now_us: i64) -> Self {
+        NodeSetup {
             local_now_us,
+            ..self
+        }
+    }
+}
+
+impl<C: Command> Raft<C> {
+    pub fn new(setup: NodeSetup) -> Self {
+        Self::restart(
+            setup,
             HardState {
                 term: 0,
                 voted_for: None,
@@ -286,14 +324,14 @@ impl<C: Command> Raft<C> {
 
     /// A node coming back from a crash: persistent state kept, volatile state fresh (§5.1). The
     /// snapshot's index counts as committed: the host restarts its state machine from it.
-    pub fn restart(
-        id: NodeId,
-        n: usize,
-        cfg: RaftConfig,
-        rng: Rng,
-        local_now_us: i64,
-        hs: HardState<C>,
-    ) -> Self {
+    pub fn restart(setup: NodeSetup, hs: HardState<C>) -> Self {
+        let NodeSetup {
+            id,
+            nodes: n,
+            cfg,
+            rng,
+            local_now_us,
+        } = setup;
         let forget_vote = cfg.forget_vote_on_restart;
         let mut r = Raft {
             id,

@@ -30,7 +30,13 @@ fn cfg(pre_vote: bool, check_quorum: bool) -> RaftConfig {
 impl Net {
     fn new(n: usize, cfg: RaftConfig) -> Net {
         let nodes = (0..n)
-            .map(|i| Raft::new(i, n, cfg.clone(), Rng::new(i as u64 + 1), 0))
+            .map(|i| {
+                Raft::new(
+                    NodeSetup::new(i, n)
+                        .cfg(cfg.clone())
+                        .rng(Rng::new(i as u64 + 1)),
+                )
+            })
             .collect();
         Net {
             nodes,
@@ -107,7 +113,7 @@ fn election_5_2_timeouts_are_randomized_within_bounds() {
     let c = RaftConfig::default();
     let mut seen = std::collections::BTreeSet::new();
     for seed in 0..50 {
-        let r: Raft<Cmd> = Raft::new(0, 3, c.clone(), Rng::new(seed), 0);
+        let r: Raft<Cmd> = Raft::new(NodeSetup::new(0, 3).cfg(c.clone()).rng(Rng::new(seed)));
         let d = r.next_deadline_us() as u64;
         assert!((c.election_timeout_min_us..=c.election_timeout_max_us).contains(&d));
         seen.insert(d);
@@ -171,7 +177,7 @@ fn step_down_5_1_on_higher_term() {
 
 #[test]
 fn append_5_3_rejects_on_missing_prev_and_truncates_conflicts() {
-    let mut f: Raft<Cmd> = Raft::new(1, 3, RaftConfig::default(), Rng::new(1), 0);
+    let mut f: Raft<Cmd> = Raft::new(NodeSetup::new(1, 3));
     // Entries 1..=3 of term 1 from leader 0.
     let e = |t, c| Entry {
         term: t,
@@ -243,7 +249,7 @@ fn append_5_3_rejects_on_missing_prev_and_truncates_conflicts() {
 
 #[test]
 fn append_5_3_fast_backoff_skips_a_conflicting_term() {
-    let mut f: Raft<Cmd> = Raft::new(1, 3, RaftConfig::default(), Rng::new(1), 0);
+    let mut f: Raft<Cmd> = Raft::new(NodeSetup::new(1, 3));
     let e = |t, c| Entry {
         term: t,
         cmd: Some(Cmd(c)),
@@ -287,7 +293,7 @@ fn append_5_3_fast_backoff_skips_a_conflicting_term() {
 fn commit_5_4_2_leader_does_not_count_replicas_of_older_terms() {
     // The Figure 8 situation: a leader of term 3 holds an entry of term 2 that a majority has,
     // but must not commit it until an entry of its own term is replicated on a majority.
-    let mut l: Raft<Cmd> = Raft::new(0, 3, RaftConfig::default(), Rng::new(1), 0);
+    let mut l: Raft<Cmd> = Raft::new(NodeSetup::new(0, 3));
     let e = |t, c| Entry {
         term: t,
         cmd: Some(Cmd(c)),
@@ -793,7 +799,8 @@ fn compaction_7_install_snapshot_keeps_the_entries_after_a_matching_last_entry()
             .collect::<Vec<_>>()
     };
     let follower = |terms: &[Term]| {
-        let mut f: Raft<Cmd> = Raft::new(1, 3, cfg(true, true), Rng::new(7), 0);
+        let mut f: Raft<Cmd> =
+            Raft::new(NodeSetup::new(1, 3).cfg(cfg(true, true)).rng(Rng::new(7)));
         f.step(
             0,
             0,
@@ -1373,7 +1380,7 @@ fn votes_twice_after_restart(forget: bool) -> bool {
         (1, Some(0))
     );
     let hs = net.nodes[1].hard_state();
-    net.nodes[1] = Raft::restart(1, 3, c, Rng::new(9), now, hs);
+    net.nodes[1] = Raft::restart(NodeSetup::new(1, 3).cfg(c).rng(Rng::new(9)).at(now), hs);
     net.nodes[1].step(now, 2, ask(true));
     let pre = prevote_reply(&mut net.nodes[1]);
     net.nodes[1].step(now, 2, ask(false));

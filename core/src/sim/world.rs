@@ -12,7 +12,7 @@ use crate::client::{Client, ClientOutput, Storage};
 use crate::lock::server::Switches;
 use crate::lock::server::{ClientReply, ClientRequest, Output, ReplyLost, Server, ServerEvent};
 use crate::lock::{ApplyResult, ClientId, Key, LockCommand, LockOp, Token};
-use crate::raft::{HardState, Message, NodeId, RaftConfig};
+use crate::raft::{HardState, Message, NodeId, NodeSetup, RaftConfig};
 use crate::rng::Rng;
 use crate::trace::{CmdView, Event as TraceEvent, Trace};
 use std::cmp::Ordering;
@@ -340,14 +340,11 @@ impl World {
             for c in cfg.clocks.iter().filter(|c| c.node == id) {
                 clock = Clock::new(c.offset_us, c.rate_ppm);
             }
-            let server = Server::new(
-                id,
-                n,
-                raft_cfg.clone(),
-                rng.fork(),
-                clock.local_at(0),
-                cfg.switches,
-            );
+            let setup = NodeSetup::new(id, n)
+                .cfg(raft_cfg.clone())
+                .rng(rng.fork())
+                .at(clock.local_at(0));
+            let server = Server::new(setup, cfg.switches);
             nodes.push(NodeSlot {
                 state: NodeState::Up(Box::new(server)),
                 clock,
@@ -1235,15 +1232,11 @@ impl World {
         };
         let local = self.nodes[i].clock.local_at(self.now_us);
         let rng = self.rng.fork();
-        let server = Server::restart(
-            i,
-            self.node_count,
-            self.raft_cfg.clone(),
-            rng,
-            local,
-            self.switches,
-            hs,
-        );
+        let setup = NodeSetup::new(i, self.node_count)
+            .cfg(self.raft_cfg.clone())
+            .rng(rng)
+            .at(local);
+        let server = Server::restart(setup, self.switches, hs);
         self.nodes[i].state = NodeState::Up(Box::new(server));
         self.nodes[i].restarts += 1;
         if let Some(o) = self.observer.as_mut() {
