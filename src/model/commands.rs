@@ -107,8 +107,7 @@ impl Page {
                 let first = text
                     .and_then(|t| trace_view::Reading::new(&name, t, id, lang))
                     .and_then(|mut r| {
-                        let done =
-                            job::read_slices(&mut r, &*clock, t0, job::FRAME_BUDGET_MS, lang)?;
+                        let done = r.read_for(&*clock, t0, job::FRAME_BUDGET_MS, lang)?;
                         let text = r.text();
                         Ok(match done {
                             true => (text, None, Some(r.finish(lang)?)),

@@ -7,7 +7,7 @@
 //! would take long is announced first, with the choice to open it at the start instead.
 
 use super::text::{fmt_count, fmt_span};
-use super::{Effect, Page};
+use super::Page;
 use crate::lang::{t, Lang};
 use crate::playground::{Goal, Slice};
 use std::rc::Rc;
@@ -257,25 +257,6 @@ impl Job {
     }
 }
 
-/// Read `r` on until the file is read (true), `budget_ms` since `t0` is spent (false), or a
-/// line refuses the file.
-pub(super) fn read_slices(
-    r: &mut super::trace_view::Reading,
-    clock: &dyn Fn() -> f64,
-    t0: f64,
-    budget_ms: f64,
-    lang: Lang,
-) -> Result<bool, String> {
-    loop {
-        if r.read(READ_LINES, lang)? {
-            return Ok(true);
-        }
-        if clock() - t0 >= budget_ms {
-            return Ok(false);
-        }
-    }
-}
-
 /// How long a wall time reads: "about 40 s", "about 3 min", "about 2 h 10 min" (rounded to
 /// what matters at that length).
 pub fn fmt_wall(ms: f64, lang: Lang) -> String {
@@ -400,33 +381,6 @@ impl Page {
                 if end == Slice::Violated {
                     self.note_violation();
                 }
-            }
-        }
-    }
-
-    /// Read the trace file on in slices; once read, it is shown, or refused (the worker's check
-    /// then stops too).
-    fn work_reading(&mut self, clock: &dyn Fn() -> f64, t0: f64, budget_ms: f64) {
-        let lang = self.lang;
-        let Some(r) = self.trace_reading.as_mut() else {
-            return;
-        };
-        let read = read_slices(r, clock, t0, budget_ms, lang);
-        if read == Ok(false) {
-            return;
-        }
-        let Some(r) = self.trace_reading.take() else {
-            return;
-        };
-        self.settled += 1;
-        match read.and_then(|_| r.finish(lang)) {
-            Ok(v) => {
-                self.playing = false;
-                self.trace = Some(v);
-            }
-            Err(e) => {
-                self.pending.push(Effect::StopTraceCheck);
-                self.error = Some(e);
             }
         }
     }

@@ -10,7 +10,7 @@
 //! the check runs meanwhile in the page's Web Worker (`src/worker.rs`: the page's module does
 //! not carry the checker), and its report comes back while the trace is read or shown.
 
-use super::job::{JobKind, Progress};
+use super::job::{JobKind, Progress, READ_LINES};
 use super::text::fmt_count;
 use crate::check::trace::{parse_line, Checked, Finding, LineError, Raw, Report};
 use crate::lang::{t, Lang};
@@ -221,6 +221,25 @@ impl Reading {
 
     /// Up to `max` more lines (as `str::lines` splits them); true once the whole file is read,
     /// or why the file is refused (its first bad line, in `lang`).
+    /// Read on until the file is read (true), `budget_ms` since `t0` is spent (false), or a
+    /// line refuses the file.
+    pub fn read_for(
+        &mut self,
+        clock: &dyn Fn() -> f64,
+        t0: f64,
+        budget_ms: f64,
+        lang: Lang,
+    ) -> Result<bool, String> {
+        loop {
+            if self.read(READ_LINES, lang)? {
+                return Ok(true);
+            }
+            if clock() - t0 >= budget_ms {
+                return Ok(false);
+            }
+        }
+    }
+
     pub fn read(&mut self, max: usize, lang: Lang) -> Result<bool, String> {
         let text = Rc::clone(&self.text);
         for line in text[self.pos..].split_inclusive('\n').take(max) {
@@ -705,6 +724,35 @@ impl TraceView {
                 (i as f64 / len, f.line, f.rule.name())
             })
             .collect()
+    }
+}
+
+impl super::Page {
+    /// Read the trace file on in slices; once read, it is shown, or refused (the worker's check
+    /// then stops too).
+    pub(super) fn work_reading(&mut self, clock: &dyn Fn() -> f64, t0: f64, budget_ms: f64) {
+        let lang = self.lang;
+        let Some(r) = self.trace_reading.as_mut() else {
+            return;
+        };
+        let read = r.read_for(clock, t0, budget_ms, lang);
+        if read == Ok(false) {
+            return;
+        }
+        let Some(r) = self.trace_reading.take() else {
+            return;
+        };
+        self.settled += 1;
+        match read.and_then(|_| r.finish(lang)) {
+            Ok(v) => {
+                self.playing = false;
+                self.trace = Some(v);
+            }
+            Err(e) => {
+                self.pending.push(super::Effect::StopTraceCheck);
+                self.error = Some(e);
+            }
+        }
     }
 }
 

@@ -315,7 +315,9 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
     set(&obj, "loadScenario", load.as_ref());
     load.forget();
 
-    super::api_bench::install(&obj);
+    for (name, f) in super::api_bench::functions() {
+        set(&obj, name, &f);
+    }
 
     if let Some(w) = web_sys::window() {
         let _ = js_sys::Reflect::set(&w, &JsValue::from_str("raftlock"), &obj);

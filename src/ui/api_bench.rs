@@ -1,12 +1,17 @@
 //! The benchmarks' part of `window.raftlock` (scripts/bench.mjs): the native benchmark's
 //! workloads timed in the browser, and the wasm memory's size.
 
-use super::api::set;
 use super::effects::now_ms;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-pub fn install(obj: &js_sys::Object) {
+/// One field of a result object.
+fn put(obj: &js_sys::Object, name: &str, v: &JsValue) {
+    let _ = js_sys::Reflect::set(obj, &JsValue::from_str(name), v);
+}
+
+/// The benchmarks' functions, by the name the handle gives each (`api.rs` puts them on it).
+pub fn functions() -> [(&'static str, JsValue); 3] {
     // Benchmarks (scripts/bench.mjs): the native benchmark's workload, timed in the browser.
     let bench = Closure::<dyn Fn(u32) -> JsValue>::new(move |minutes: u32| {
         let sc = crate::bench::bench_scenario(minutes.max(1) as u64 * 60_000);
@@ -14,13 +19,11 @@ pub fn install(obj: &js_sys::Object) {
         let w = crate::bench::run_bench(&sc);
         let ms = now_ms() - t0;
         let out = js_sys::Object::new();
-        set(&out, "events", &JsValue::from_f64(w.stats.events as f64));
-        set(&out, "ms", &JsValue::from_f64(ms));
-        set(&out, "hash", &JsValue::from_str(&w.trace.hash_hex()));
+        put(&out, "events", &JsValue::from_f64(w.stats.events as f64));
+        put(&out, "ms", &JsValue::from_f64(ms));
+        put(&out, "hash", &JsValue::from_str(&w.trace.hash_hex()));
         out.into()
     });
-    set(obj, "bench", bench.as_ref());
-    bench.forget();
 
     // seekBench(minutes, n): a page-like run (checks on, trace kept) of `minutes`, then n seeks to
     // pseudo-random moments; returns each seek's wall time in ms.
@@ -41,8 +44,6 @@ pub fn install(obj: &js_sys::Object) {
         }
         times.into()
     });
-    set(obj, "seekBench", seek_bench.as_ref());
-    seek_bench.forget();
 
     let memory = Closure::<dyn Fn() -> f64>::new(move || {
         wasm_bindgen::memory()
@@ -53,6 +54,9 @@ pub fn install(obj: &js_sys::Object) {
                     .map_or(0.0, |b| b.byte_length() as f64)
             })
     });
-    set(obj, "memoryBytes", memory.as_ref());
-    memory.forget();
+    [
+        ("bench", bench.into_js_value()),
+        ("seekBench", seek_bench.into_js_value()),
+        ("memoryBytes", memory.into_js_value()),
+    ]
 }
