@@ -151,7 +151,7 @@ pub fn snapshot(w: &World) -> Snapshot {
                         .map(|(k, l)| LeaseView {
                             key: k.to_string(),
                             token: l.token,
-                            remaining_local_us: l.deadline_local_us - local,
+                            remaining_local_us: l.left_us(local),
                         })
                         .collect(),
                     locks: s

@@ -29,6 +29,16 @@ pub struct Cell {
     pub left_us: Option<i64>,
 }
 
+impl Cell {
+    /// The fraction of the lease left on this node's clock, 0 to 1 (0 once over, or with no
+    /// countdown).
+    pub fn fraction_left(&self) -> f64 {
+        let whole = (self.lease_ms.max(1) * 1000) as f64;
+        self.left_us
+            .map_or(0.0, |l| (l.max(0) as f64 / whole).min(1.0))
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LockMatrix {
     pub keys: Vec<String>,
@@ -74,7 +84,7 @@ impl LockMatrix {
                                 .leases
                                 .get(k.as_str())
                                 .filter(|x| x.token == l.token)
-                                .map(|x| x.deadline_local_us - local),
+                                .map(|x| x.left_us(local)),
                         })
                     })
                     .collect()
@@ -132,11 +142,5 @@ pub fn lease_arc(w: &World, i: usize) -> Option<(f64, String)> {
     s.leases
         .iter()
         .find(|(k, l)| s.machine.locks.get(*k).is_some_and(|x| x.token == l.token))
-        .map(|(k, l)| {
-            let left = (l.deadline_local_us - local).max(0) as f64;
-            (
-                (left / (l.lease_ms.max(1) * 1000) as f64).min(1.0),
-                k.to_string(),
-            )
-        })
+        .map(|(k, l)| (l.fraction_left(local), k.to_string()))
 }

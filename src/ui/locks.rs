@@ -28,10 +28,7 @@ fn cell(c: &Option<Cell>, lang: Lang) -> Html {
         };
     };
     let (bar, text, over) = match c.left_us {
-        Some(left) if left > 0 => {
-            let pct = (left as f64 / (c.lease_ms.max(1) * 1000) as f64 * 100.0).clamp(0.0, 100.0);
-            (pct, fmt_us(left, lang), false)
-        }
+        Some(left) if left > 0 => (c.fraction_left() * 100.0, fmt_us(left, lang), false),
         Some(left) => (
             0.0,
             t!(lang, "over by {time}", time = fmt_us(-left, lang)),

@@ -108,6 +108,21 @@ pub struct Lease {
     pub deadline_local_us: i64,
 }
 
+impl Lease {
+    /// The countdown's time left when this node's clock reads `local_now_us`: negative once
+    /// over (the lock then waits for a committed Expire). The one place this is computed: the
+    /// snapshot, the lock view and the rings around the nodes read it here.
+    pub fn left_us(&self, local_now_us: i64) -> i64 {
+        self.deadline_local_us - local_now_us
+    }
+
+    /// The fraction of the lease left, 0 to 1 (0 once over).
+    pub fn fraction_left(&self, local_now_us: i64) -> f64 {
+        let whole = (self.lease_ms.max(1) * 1000) as f64;
+        (self.left_us(local_now_us).max(0) as f64 / whole).min(1.0)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ServerEvent {
     Role {
