@@ -26,6 +26,7 @@ pub mod job;
 pub mod lesson;
 pub mod library;
 pub mod locks;
+pub mod next;
 pub mod pace;
 pub mod quiz;
 pub mod start;

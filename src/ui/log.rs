@@ -5,6 +5,7 @@ use super::props::{input_value, send, PanelProps};
 use crate::lang::t;
 use crate::lock::{ApplyResult, LockOp};
 use crate::model::commit::{self, Commit};
+use crate::model::next::Peer;
 use crate::model::{focus, Command};
 use yew::prelude::*;
 
@@ -188,27 +189,29 @@ pub fn log_focus(p: &PanelProps) -> Html {
         html! { <tr><th scope="row">{ format!("#{at}") }</th>{ for (0..w.node_count).map(|i| cell(i, at)) }</tr> }
     });
     // §5.3: what the leader will send each follower next, and how far it knows their logs match.
-    let leader = w.leader().and_then(|l| w.nodes[l].server().map(|s| (l, s)));
-    let next_row = match leader.filter(|_| focus.next) {
+    let next_row = match crate::model::next::of(w).filter(|_| focus.next) {
         None if focus.next => {
             html! { <tr class="next"><th scope="row">{ t!(lang, "next") }</th><td colspan={w.node_count.to_string()}>{ t!(lang, "no leader") }</td></tr> }
         }
         None => html! {},
-        Some((l, s)) => {
-            let peer = |i: usize| {
-                if i == l {
-                    return html! { <td class="next leader">{ t!(lang, "leader n{n}", n = l + 1) }</td> };
+        Some(row) => {
+            let l = row.leader;
+            let peer = |(i, p): (usize, &Peer)| match *p {
+                Peer::Leader => {
+                    html! { <td class="next leader">{ t!(lang, "leader n{n}", n = l + 1) }</td> }
                 }
-                let state = s.raft.progress_state(i).name();
-                let (next, matched) = (s.raft.next_index(i), s.raft.match_index(i));
-                html! {
+                Peer::Follower {
+                    state,
+                    next,
+                    matched,
+                } => html! {
                     <td class={classes!("next", state, focus.node(i).then_some("focus"))} title={t!(lang, "n{l}'s view of n{n}: sends index {next} next; their logs match through {matched}", l = l + 1, n = i + 1)}>
                         <span class="txt">{ t!(lang, "next {next}", next = next) }</span>
                         <span class="meta">{ format!("{} · {}", progress_word(state, lang), t!(lang, "match {matched}", matched = matched)) }</span>
                     </td>
-                }
+                },
             };
-            html! { <tr class="next"><th scope="row">{ t!(lang, "next") }</th>{ for (0..w.node_count).map(peer) }</tr> }
+            html! { <tr class="next"><th scope="row">{ t!(lang, "next") }</th>{ for row.peers.iter().enumerate().map(peer) }</tr> }
         }
     };
     let which = focus
