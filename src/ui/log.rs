@@ -52,11 +52,13 @@ pub fn log(p: &PanelProps) -> Html {
                 }
                 return html! { <td class="empty"><span class="txt">{ "" }</span><span class="meta">{ "" }</span><span class="res">{ "" }</span></td> };
             };
-            let (kind, text) = match e.cmd.as_ref().map(|c| &c.op) {
-                None => ("noop", "no-op".to_string()),
-                Some(LockOp::Grant { key, lease_ms }) => ("grant", t!(lang, "G {key} {lease_ms}ms")),
-                Some(LockOp::Release { key, .. }) => ("release", format!("R {key}")),
-                Some(LockOp::Expire { key, token }) => ("expire", format!("E {key}·{token}")),
+            let op = e.cmd.as_ref().map(|c| &c.op);
+            let kind = LockOp::name_of(op);
+            let text = match op {
+                None => "no-op".to_string(),
+                Some(LockOp::Grant { key, lease_ms }) => t!(lang, "G {key} {lease_ms}ms"),
+                Some(LockOp::Release { key, .. }) => format!("R {key}"),
+                Some(LockOp::Expire { key, token }) => format!("E {key}·{token}"),
             };
             let applied = results.and_then(|s| s.result_at(idx));
             let result = applied.map(|r| match r {
@@ -135,8 +137,10 @@ pub fn log_focus(p: &PanelProps) -> Html {
             }
             return html! { <td class="none">{ "—" }</td> };
         };
-        let (kind, text) = match e.cmd.as_ref().map(|c| &c.op) {
-            None => ("noop", "no-op".to_string()),
+        let op = e.cmd.as_ref().map(|c| &c.op);
+        let kind = LockOp::name_of(op);
+        let text = match op {
+            None => "no-op".to_string(),
             Some(LockOp::Grant { key, lease_ms }) => {
                 // Whose Grant: two Grants of one key differ only in their client.
                 let grant = t!(lang, "Grant {key} {lease_ms}ms");
@@ -146,12 +150,12 @@ pub fn log_focus(p: &PanelProps) -> Html {
                     .and_then(|c| c.client)
                     .and_then(|c| w.clients.get(c as usize))
                 {
-                    Some(cs) => ("grant", format!("{grant} → {}", cs.client.cfg.name)),
-                    None => ("grant", grant),
+                    Some(cs) => format!("{grant} → {}", cs.client.cfg.name),
+                    None => grant,
                 }
             }
-            Some(LockOp::Release { key, .. }) => ("release", format!("Release {key}")),
-            Some(LockOp::Expire { key, token }) => ("expire", format!("Expire {key}·{token}")),
+            Some(LockOp::Release { key, .. }) => format!("Release {key}"),
+            Some(LockOp::Expire { key, token }) => format!("Expire {key}·{token}"),
         };
         let result = server.and_then(|s| s.result_at(at)).map(|r| match r {
             ApplyResult::Granted { token } => format!("Granted{{{token}}}"),

@@ -280,16 +280,7 @@ fn op_of(c: &RawCmd) -> Result<Option<LockOp>, Text> {
 }
 
 fn describe(op: &Option<LockOp>) -> String {
-    match op {
-        None => "Noop".into(),
-        Some(LockOp::Grant { key, lease_ms }) => format!("Grant{{{key}, {lease_ms} ms}}"),
-        Some(LockOp::Release { key, token: None }) => format!("Release{{{key}}}"),
-        Some(LockOp::Release {
-            key,
-            token: Some(t),
-        }) => format!("Release{{{key}, {t}}}"),
-        Some(LockOp::Expire { key, token }) => format!("Expire{{{key}, {token}}}"),
-    }
+    op.as_ref().map_or_else(|| "Noop".into(), LockOp::describe)
 }
 
 fn said(r: ApplyResult) -> String {

@@ -566,13 +566,7 @@ impl Check {
                 match log.entry(*index) {
                     None => op == "none",
                     Some(e) => {
-                        use crate::lock::LockOp;
-                        let kind = match e.cmd.as_ref().map(|c| &c.op) {
-                            None => "noop",
-                            Some(LockOp::Grant { .. }) => "grant",
-                            Some(LockOp::Release { .. }) => "release",
-                            Some(LockOp::Expire { .. }) => "expire",
-                        };
+                        let kind = crate::lock::LockOp::name_of(e.cmd.as_ref().map(|c| &c.op));
                         kind == op && term.is_none_or(|t| t == e.term)
                     }
                 }

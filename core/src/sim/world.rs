@@ -1363,14 +1363,14 @@ fn cmd_ref<'a>(
             token: None,
             client: None,
         },
-        Some(LockOp::Grant { key, lease_ms }) => r(
-            "grant",
+        Some(op @ LockOp::Grant { key, lease_ms }) => r(
+            op.name(),
             key,
             Some(*lease_ms),
             cmd.and_then(|c| c.counter_token),
         ),
-        Some(LockOp::Release { key, token }) => r("release", key, None, *token),
-        Some(LockOp::Expire { key, token }) => r("expire", key, None, Some(*token)),
+        Some(op @ LockOp::Release { key, token }) => r(op.name(), key, None, *token),
+        Some(op @ LockOp::Expire { key, token }) => r(op.name(), key, None, Some(*token)),
     }
 }
 
