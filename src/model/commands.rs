@@ -37,14 +37,6 @@ impl Page {
                 self.playground.step_to_next_apply(60_000_000);
             }
             Command::Speed(p) => self.speed_pos = p.clamp(0, SPEED_STOPS.len() as i32 - 1),
-            // A seek past what has run runs on to it (the handle may ask for one), up to the
-            // run's end, from the nearest snapshot.
-            Command::Seek(t) if t > self.playground.horizon_us.max(self.playground.now_us()) => {
-                self.replay_job(job::JobKind::Seek, |pg| {
-                    pg.rewind(t);
-                    crate::playground::Goal::at(t.min(pg.end_us()), false)
-                })
-            }
             Command::Seek(t) => self.seek_job(t),
             Command::RunTo(t) => self.replay_job(job::JobKind::RunTo, |pg| {
                 crate::playground::Goal::at(t.min(pg.end_us()), true)

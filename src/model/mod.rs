@@ -679,9 +679,15 @@ impl Page {
         }
     }
 
-    /// A seek (the scrubber, a step back): a job when the replay is long.
+    /// A seek (the scrubber, a step back, the handle): a job when the replay is long.
     fn seek_job(&mut self, t_us: u64) {
-        self.replay_job(job::JobKind::Seek, |pg| Goal::at(pg.rewind(t_us), false));
+        // From the nearest snapshot; a moment past what has run runs on to it (the handle may
+        // ask for one), up to the run's end.
+        self.replay_job(job::JobKind::Seek, |pg| {
+            let t = t_us.min(pg.end_us());
+            pg.rewind(t);
+            Goal::at(t, false)
+        });
     }
 
     /// A job of `kind` toward the goal `rewind` returns, having restored a snapshot if it

@@ -16,6 +16,16 @@ fn next_caption(p: &mut Page) {
     }
 }
 
+/// A page at `frag` whose built-ins come as files (the page's build), none fetched yet.
+fn fetching(frag: &str) -> Page {
+    Page::open_fragment(
+        frag,
+        std::rc::Rc::new(|| 0.0),
+        Lang::En,
+        library::Library::fetching(),
+    )
+}
+
 fn hash(p: &Page) -> String {
     p.playground.world.trace.hash_hex()
 }
@@ -1135,12 +1145,7 @@ fn a_seek_past_what_has_run_runs_there_and_a_command_while_loading_says_why() {
         "up to the run's end"
     );
     // A deep link's built-in still coming: the run shown meanwhile is not touched.
-    let mut q = Page::open_fragment(
-        "#scenario=gc-pause",
-        std::rc::Rc::new(|| 0.0),
-        Lang::En,
-        library::Library::fetching(),
-    );
+    let mut q = fetching("#scenario=gc-pause");
     assert_eq!(q.library.loading.as_deref(), Some("gc-pause"));
     let before = hash(&q);
     for cmd in [
@@ -1164,12 +1169,7 @@ fn a_seek_past_what_has_run_runs_there_and_a_command_while_loading_says_why() {
         "the rest of the page still works"
     );
     // A pause is never refused, and choosing a lesson still to come pauses the run shown.
-    let mut r = Page::open_fragment(
-        "",
-        std::rc::Rc::new(|| 0.0),
-        Lang::En,
-        library::Library::fetching(),
-    );
+    let mut r = fetching("");
     r.apply(Command::Play(true));
     r.apply(Command::LoadBuiltin("ghost-lock".into()));
     assert!(!r.playing, "the run about to be replaced waits");

@@ -90,6 +90,17 @@ pub fn kind_letter(kind: MessageKind) -> &'static str {
     }
 }
 
+/// Node `i`'s state as the page names it: its role, or `crashed` or `paused` (what the circle,
+/// its title and its controls say).
+pub fn node_state(w: &World, i: usize) -> &'static str {
+    let slot = &w.nodes[i];
+    match slot.server() {
+        None => "crashed",
+        Some(_) if slot.paused => "paused",
+        Some(s) => s.raft.role().name(),
+    }
+}
+
 /// A node's state (a role, "crashed" or "paused") as its circle says it: short, for the circle.
 pub fn node_label(state: &str, lang: Lang) -> &'static str {
     match state {

@@ -4,7 +4,7 @@
 
 use super::props::{input_value, send, PanelProps};
 use crate::lang::{t, Lang};
-use crate::model::text::{fmt_rate, fmt_us, node_state_words, rate_tooltip};
+use crate::model::text::{fmt_rate, fmt_us, node_state, node_state_words, rate_tooltip};
 use crate::model::{rate_of, rate_pos, Command, RATE_MID, RATE_STOPS};
 use crate::scenario::Action;
 use crate::sim::World;
@@ -96,11 +96,7 @@ pub fn node_controls(p: &PanelProps) -> Html {
     let (w, lang, k) = (&page.playground.world, page.lang, i + 1);
     let slot = &w.nodes[i];
     let rate = slot.clock.rate_ppm();
-    let state = match slot.server() {
-        None => "crashed",
-        Some(_) if slot.paused => "paused",
-        Some(s) => s.raft.role().name(),
-    };
+    let state = node_state(w, i);
     html! {
         <div class="node-controls" id="node-controls" role="group" aria-labelledby="node-controls-title" tabindex="-1">
             <p class="title" id="node-controls-title">

@@ -8,11 +8,10 @@ use crate::lang::{t, Lang};
 use crate::model::focus::{self, FocusSet};
 use crate::model::locks::lease_arc;
 use crate::model::text::{
-    cluster_words, fmt_rate, fmt_us, kind_letter, link_label, node_label, node_state_words, num,
-    vote_words,
+    cluster_words, fmt_rate, fmt_us, kind_letter, link_label, node_label, node_state,
+    node_state_words, num, vote_words,
 };
 use crate::model::Command;
-use crate::raft::Role;
 use crate::scenario::Action;
 use crate::sim::World;
 use yew::prelude::*;
@@ -229,17 +228,11 @@ fn node(
 ) -> Html {
     let (x, y) = node_pos(i, w.node_count);
     let slot = &w.nodes[i];
-    let (role, term) = match slot.server() {
-        Some(s) => (s.raft.role(), s.raft.term()),
-        None => (Role::Follower, slot.persisted().map_or(0, |h| h.term)),
+    let term = match slot.server() {
+        Some(s) => s.raft.term(),
+        None => slot.persisted().map_or(0, |h| h.term),
     };
-    let state = if slot.server().is_none() {
-        "crashed"
-    } else if slot.paused {
-        "paused"
-    } else {
-        role.name()
-    };
+    let state = node_state(w, i);
     let (label, state_words) = (node_label(state, lang), node_state_words(state, lang));
     let local = w.local_now(i);
     // The lease countdown on this node's own clock: a full ring is a whole lease, an empty

@@ -16,6 +16,16 @@ fn random_seed(fallback: u64) -> u64 {
     }
 }
 
+/// Play's icon, or Pause's while playing: drawn, not a glyph (Debian's Chromium has no font with
+/// U+23F8 and showed a box). The bar's Play and a phone's share it.
+pub fn play_icon(playing: bool) -> Html {
+    if playing {
+        html! { <svg class="icon" viewBox="0 0 10 10" aria-hidden="true"><rect x="1.5" y="1" width="2.5" height="8"/><rect x="6" y="1" width="2.5" height="8"/></svg> }
+    } else {
+        html! { <svg class="icon" viewBox="0 0 10 10" aria-hidden="true"><path d="M2 1 L9 5 L2 9 Z"/></svg> }
+    }
+}
+
 pub fn controls(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let (pg, w) = (&page.playground, &page.playground.world);
@@ -26,9 +36,7 @@ pub fn controls(p: &PanelProps) -> Html {
     html! {
         <nav class="controls" aria-label={t!(lang, "Time controls")}>
             <button id="play" class="primary" onclick={send(p, Command::TogglePlay)} aria-pressed={page.playing.to_string()}>
-                // Drawn, not a glyph: Debian's Chromium has no font with U+23F8 and showed a box.
-                { if page.playing { html! { <><svg class="icon" viewBox="0 0 10 10" aria-hidden="true"><rect x="1.5" y="1" width="2.5" height="8"/><rect x="6" y="1" width="2.5" height="8"/></svg>{ format!(" {}", t!(lang, "Pause")) }</> } }
-                  else { html! { <><svg class="icon" viewBox="0 0 10 10" aria-hidden="true"><path d="M2 1 L9 5 L2 9 Z"/></svg>{ format!(" {}", t!(lang, "Play")) }</> } } }
+                { play_icon(page.playing) }{ format!(" {}", if page.playing { t!(lang, "Pause") } else { t!(lang, "Play") }) }
             </button>
             { if tools { html! { <>
                 <button id="step-back" onclick={send(p, Command::StepBack)} title={t!(lang, "Step back (←)")}>{ t!(lang, "← Step") }</button>

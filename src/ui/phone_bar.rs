@@ -17,8 +17,7 @@ pub fn phone_bar(p: &PanelProps) -> Html {
         <nav class="phone-bar" id="phone-bar" aria-label={t!(lang, "Play and the lesson, kept on screen")}>
             <button id="phone-play" class="primary" onclick={send(p, Command::TogglePlay)} aria-pressed={page.playing.to_string()}
                 aria-label={if page.playing { t!(lang, "Pause") } else { t!(lang, "Play") }}>
-                { if page.playing { html! { <svg class="icon" viewBox="0 0 10 10" aria-hidden="true"><rect x="1.5" y="1" width="2.5" height="8"/><rect x="6" y="1" width="2.5" height="8"/></svg> } }
-                  else { html! { <svg class="icon" viewBox="0 0 10 10" aria-hidden="true"><path d="M2 1 L9 5 L2 9 z"/></svg> } } }
+                { super::controls::play_icon(page.playing) }
             </button>
             // A span, not an output: an output is a live region, and this changes every frame.
             <span class="phone-now" id="phone-now">{ fmt_us(now, lang) }</span>

@@ -118,9 +118,13 @@ impl Lease {
 
     /// The fraction of the lease left, 0 to 1 (0 once over).
     pub fn fraction_left(&self, local_now_us: i64) -> f64 {
-        let whole = (self.lease_ms.max(1) * 1000) as f64;
-        (self.left_us(local_now_us).max(0) as f64 / whole).min(1.0)
+        lease_fraction(self.left_us(local_now_us), self.lease_ms)
     }
+}
+
+/// The fraction `left_us` is of a lease of `lease_ms`, 0 to 1 (0 once over).
+pub fn lease_fraction(left_us: i64, lease_ms: u64) -> f64 {
+    (left_us.max(0) as f64 / (lease_ms.max(1) * 1000) as f64).min(1.0)
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
