@@ -58,8 +58,6 @@ pub struct App {
     left: Option<crate::model::start::Left>,
     /// A played frame being drawn: when it started and how long the advance took.
     frame: Option<(f64, f64)>,
-    /// The node whose controls were open at the last render (the focus follows them).
-    node_controls: Option<usize>,
     /// The scenario the menu was last set to show.
     menu_choice: String,
     /// Why the next draw happens, if not a played frame or a scroll: a command came, or a
@@ -196,7 +194,6 @@ impl Component for App {
             frame_log,
             left: None,
             frame: None,
-            node_controls: None,
             menu_choice: String::new(),
             why: None,
             drawn_why: std::cell::Cell::new(Why::Command),
@@ -302,17 +299,6 @@ impl Component for App {
             log.push_back([advance, total - advance, total]);
         }
         self.stage.after_render(&self.page.borrow());
-        // A node's controls take the focus when they open (the group, not its slider: the
-        // arrow keys stay the page's until Tab), and give it back to the node when they close.
-        let open = self.page.borrow().node_controls_open();
-        if open != self.node_controls {
-            match (open, self.node_controls) {
-                (Some(_), _) => effects::focus("node-controls"),
-                (None, Some(i)) => effects::focus(&format!("node-{}", i + 1)),
-                (None, None) => {}
-            }
-            self.node_controls = open;
-        }
         if let Some(host) = &mut self.host {
             host.tell(&self.page.borrow());
         }

@@ -4,6 +4,9 @@
 //! role or term). Parts the lesson's caption names are highlighted.
 
 use super::props::{send, PanelProps};
+use super::ring::{
+    client_pos, endpoint_pos, hit_area, node_pos, offset_line, Geom, NARROW, STORAGE_POS, WIDE,
+};
 use crate::lang::{t, Lang};
 use crate::model::focus::{self, FocusSet};
 use crate::model::locks::lease_arc;
@@ -15,132 +18,6 @@ use crate::model::Command;
 use crate::scenario::Action;
 use crate::sim::World;
 use yew::prelude::*;
-
-const CX: f64 = 250.0;
-const CY: f64 = 215.0;
-const R: f64 = 150.0;
-
-/// A node's drawing: its circle, its countdown ring and where its words sit. A phone's window
-/// scales the whole drawing to about 0.6: there the nodes and their words are drawn larger, so
-/// that a name, a role and a term read at 12 px or more.
-struct Geom {
-    node_r: f64,
-    arc_r: f64,
-    name_dy: f64,
-    role_dy: f64,
-    term_dy: f64,
-    clock_dy: f64,
-    vote_dy: f64,
-    /// A role of more letters than this is condensed to fit inside the circle.
-    role_chars: usize,
-    view_h: u32,
-}
-
-const WIDE: Geom = Geom {
-    node_r: 36.0,
-    arc_r: 43.0,
-    name_dy: -14.0,
-    role_dy: 1.0,
-    term_dy: 15.0,
-    clock_dy: 66.0,
-    vote_dy: 80.0,
-    role_chars: 9,
-    view_h: 440,
-};
-
-const NARROW: Geom = Geom {
-    node_r: 50.0,
-    arc_r: 57.0,
-    name_dy: -19.0,
-    role_dy: 5.0,
-    term_dy: 27.0,
-    clock_dy: 80.0,
-    vote_dy: 99.0,
-    role_chars: 7,
-    view_h: 470,
-};
-
-/// Unit-circle points for 3 to 7 nodes, starting at the top, clockwise (no trigonometry in wasm).
-const RING: [&[(f64, f64)]; 5] = [
-    &[(0.0, -1.0), (0.866, 0.5), (-0.866, 0.5)],
-    &[(0.0, -1.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0)],
-    &[
-        (0.0, -1.0),
-        (0.951, -0.309),
-        (0.588, 0.809),
-        (-0.588, 0.809),
-        (-0.951, -0.309),
-    ],
-    &[
-        (0.0, -1.0),
-        (0.866, -0.5),
-        (0.866, 0.5),
-        (0.0, 1.0),
-        (-0.866, 0.5),
-        (-0.866, -0.5),
-    ],
-    &[
-        (0.0, -1.0),
-        (0.782, -0.623),
-        (0.975, 0.223),
-        (0.434, 0.901),
-        (-0.434, 0.901),
-        (-0.975, 0.223),
-        (-0.782, -0.623),
-    ],
-];
-
-fn node_pos(i: usize, n: usize) -> (f64, f64) {
-    let (x, y) = RING[n.clamp(3, 7) - 3][i % n.clamp(3, 7)];
-    (CX + R * x, CY + R * y)
-}
-
-fn client_pos(c: usize, count: usize) -> (f64, f64) {
-    let span = 280.0;
-    let y = if count <= 1 {
-        CY
-    } else {
-        CY - span / 2.0 + c as f64 * span / (count - 1) as f64
-    };
-    (505.0, y - 20.0)
-}
-
-const STORAGE_POS: (f64, f64) = (505.0, 405.0);
-
-/// Where endpoint `e` is drawn; a directed link is offset to its left so both directions show.
-fn endpoint_pos(w: &World, e: usize) -> (f64, f64) {
-    if e < w.node_count {
-        node_pos(e, w.node_count)
-    } else if e < w.storage_endpoint() {
-        client_pos(e - w.node_count, w.clients.len())
-    } else {
-        STORAGE_POS
-    }
-}
-
-fn offset_line(a: (f64, f64), b: (f64, f64), off: f64) -> ((f64, f64), (f64, f64)) {
-    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-    let len = (dx * dx + dy * dy).sqrt().max(1.0);
-    let (nx, ny) = (-dy / len * off, dx / len * off);
-    ((a.0 + nx, a.1 + ny), (b.0 + nx, b.1 + ny))
-}
-
-/// A clickable band around a link (a polygon, so even a horizontal link has an area).
-fn hit_area(p: (f64, f64), q: (f64, f64)) -> String {
-    let (a1, b1) = offset_line(p, q, 5.0);
-    let (a2, b2) = offset_line(p, q, -5.0);
-    format!(
-        "{},{} {},{} {},{} {},{}",
-        num(a1.0),
-        num(a1.1),
-        num(b1.0),
-        num(b1.1),
-        num(b2.0),
-        num(b2.1),
-        num(a2.0),
-        num(a2.1)
-    )
-}
 
 /// The links between nodes; in the run's own drawing (`act`) a click cuts or heals one.
 fn links(w: &World, p: &PanelProps, lang: Lang, ids: &str, act: bool) -> Html {

@@ -35,6 +35,7 @@ pub mod phone_bar;
 pub mod presets;
 pub mod props;
 pub mod question;
+pub mod ring;
 pub mod spacetime;
 pub mod stage;
 pub mod start;

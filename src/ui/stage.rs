@@ -1,5 +1,6 @@
 //! The stage on a wide screen: it takes the screen below the bar, and after a new caption (or a
-//! change of layout) what the caption names is brought into view if it is not.
+//! change of layout) what the caption names is brought into view if it is not; and the focus
+//! follows a node's controls as they open and close.
 
 use crate::model::Page;
 use wasm_bindgen::JsCast;
@@ -8,12 +9,15 @@ use wasm_bindgen::JsCast;
 #[derive(Default)]
 pub struct Stage {
     shown: Option<(String, usize)>,
+    /// The node whose controls were open at the last render (the focus follows them).
+    controls: Option<usize>,
 }
 
 impl Stage {
     /// After a new caption is reached (or the layout changed), fit the stage to the screen
     /// below the bar and bring what the caption names into view if it is not.
     pub fn after_render(&mut self, page: &Page) {
+        self.follow_controls(page);
         // The language too: its words wrap the bar differently.
         let layout = format!(
             "{}/{}/{}/{}/{}/{}/{}",
@@ -122,5 +126,22 @@ pub fn fit() {
             String::new()
         };
         let _ = root.style().set_property("scroll-padding-top", &pad);
+    }
+}
+
+impl Stage {
+    /// A node's controls take the focus when they open (the group, not its slider: the arrow
+    /// keys stay the page's until Tab), and give it back to the node when they close.
+    fn follow_controls(&mut self, page: &Page) {
+        let open = page.node_controls_open();
+        if open == self.controls {
+            return;
+        }
+        match (open, self.controls) {
+            (Some(_), _) => super::effects::focus("node-controls"),
+            (None, Some(i)) => super::effects::focus(&format!("node-{}", i + 1)),
+            (None, None) => {}
+        }
+        self.controls = open;
     }
 }
