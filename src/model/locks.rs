@@ -2,6 +2,7 @@
 //! node's lock (holder and token) and the lease left on that node's own clock; each column
 //! carries the node's table digest. With drift the countdowns differ while the tables agree.
 
+use super::motion::Countdown;
 use crate::sim::World;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,6 +28,8 @@ pub struct Cell {
     /// The countdown on this node's own clock; negative once over (the node waits for a
     /// committed Expire). None: this node has no countdown for this token.
     pub left_us: Option<i64>,
+    /// The same countdown as a line in true time, which the browser draws from `--now`.
+    pub countdown: Option<Countdown>,
 }
 
 impl Cell {
@@ -74,17 +77,18 @@ impl LockMatrix {
                         let s = w.nodes[i].server()?;
                         let l = s.machine.locks.get(k.as_str())?;
                         let local = w.local_now(i);
+                        let lease = s.leases.get(k.as_str()).filter(|x| x.token == l.token);
+                        let clock = &w.nodes[i].clock;
                         Some(Cell {
                             holder: l
                                 .holder
                                 .map_or_else(|| "—".to_string(), |c| w.client_name(c)),
                             token: l.token,
                             lease_ms: l.lease_ms,
-                            left_us: s
-                                .leases
-                                .get(k.as_str())
-                                .filter(|x| x.token == l.token)
-                                .map(|x| x.left_us(local)),
+                            left_us: lease.map(|x| x.left_us(local)),
+                            countdown: lease.map(|x| {
+                                Countdown::of(clock, x.deadline_local_us, x.lease_ms, w.now_us)
+                            }),
                         })
                     })
                     .collect()

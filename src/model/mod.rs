@@ -26,6 +26,7 @@ pub mod job;
 pub mod lesson;
 pub mod library;
 pub mod locks;
+pub mod motion;
 pub mod next;
 pub mod pace;
 pub mod quiz;
@@ -860,6 +861,14 @@ impl Page {
     pub(super) fn drop_reading(&mut self) {
         if self.trace_reading.take().is_some() {
             self.pending.push(Effect::StopTraceCheck);
+        }
+    }
+
+    /// How the run plays, for what the browser animates ([`motion`]).
+    pub fn pacing(&self) -> motion::Pacing {
+        motion::Pacing {
+            playing: self.playing,
+            speed_ppm: speed_of(self.speed_pos),
         }
     }
 

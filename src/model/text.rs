@@ -16,6 +16,14 @@ pub fn fmt_us(us: i64, lang: Lang) -> String {
     t!(lang, "{sign}{s}.{ms:03} s")
 }
 
+/// A time to a tenth of a second: "12.3 s" (a clock that plays; rounded down, as a clock reads).
+pub fn fmt_tenths(us: i64, lang: Lang) -> String {
+    let sign = if us < 0 { "-" } else { "" };
+    let a = us.unsigned_abs();
+    let (s, tenth) = (a / 1_000_000, (a / 100_000) % 10);
+    t!(lang, "{sign}{s}.{tenth} s")
+}
+
 /// A span of time as people say it: "45 s", "3 min 10 s", "24 h", "1 h 30 min" (whole
 /// seconds; integer arithmetic).
 pub fn fmt_span(us: u64, lang: Lang) -> String {

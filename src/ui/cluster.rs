@@ -10,11 +10,12 @@ use super::ring::{
 use crate::lang::{t, Lang};
 use crate::model::focus::{self, FocusSet};
 use crate::model::locks::lease_arc;
+use crate::model::motion::{flight_style, messages_due, FlightPlaces};
 use crate::model::text::{
-    cluster_words, fmt_rate, fmt_us, kind_letter, link_label, node_label, node_state,
+    cluster_words, fmt_rate, fmt_tenths, fmt_us, kind_letter, link_label, node_label, node_state,
     node_state_words, num, vote_words,
 };
-use crate::model::Command;
+use crate::model::{Command, Page};
 use crate::scenario::Action;
 use crate::sim::World;
 use yew::prelude::*;
@@ -73,36 +74,62 @@ fn links(w: &World, p: &PanelProps, lang: Lang, ids: &str, act: bool) -> Html {
     html! { <g class="links">{ for out }</g> }
 }
 
-fn messages(w: &World) -> Html {
-    let (n, now) = (w.node_count, w.now_us);
-    // Placed by one transform (one attribute a frame). Not keyed: at 1x most messages live
-    // less than a frame, and patching an element is cheaper than replacing it.
-    let msgs = w.in_flight().into_iter().take(300).map(|(f, t, kind, sent, at)| {
-        let off = if f < n && t < n { 5.0 } else { 0.0 };
-        let (p, q) = offset_line(endpoint_pos(w, f), endpoint_pos(w, t), off);
-        let frac = if at > sent { (now.saturating_sub(sent)) as f64 / (at - sent) as f64 } else { 1.0 };
-        let frac = frac.clamp(0.0, 1.0);
-        let (x, y) = (p.0 + (q.0 - p.0) * frac, p.1 + (q.1 - p.1) * frac);
-        html! {
-            <g class={classes!("msg", kind.name())} transform={format!("translate({} {})", num(x), num(y))}>
-                <circle r="7" />
-                <text y="3.5">{ kind_letter(kind) }</text>
-            </g>
-        }
-    });
-    html! { <g class="msgs">{ for msgs }</g> }
+thread_local! {
+    /// The places of the messages in flight, for the run's drawing and its twin's.
+    static PLACES: std::cell::RefCell<[FlightPlaces; 2]> = std::cell::RefCell::default();
+}
+
+/// The messages in flight, each in its place ([`FlightPlaces`]) with its flight's animation
+/// written once: the browser moves it.
+fn messages(w: &World, ids: &str, page: &Page) -> Html {
+    let n = w.node_count;
+    let pacing = page.pacing();
+    let (now, epoch) = (w.now_us, page.settled);
+    PLACES.with_borrow_mut(|places| {
+        let places = &mut places[usize::from(!ids.is_empty())];
+        let due = places.epoch() != epoch || messages_due(pacing.playing, pacing.speed_ppm, page.version);
+        let places = if due {
+            let flights: Vec<_> = w.in_flight().into_iter().take(300).collect();
+            places.place(&flights, epoch, |m, alternate| {
+                let off = if m.from < n && m.to < n { 5.0 } else { 0.0 };
+                let (p, q) = offset_line(endpoint_pos(w, m.from), endpoint_pos(w, m.to), off);
+                flight_style(m, p, q, now, pacing, alternate)
+            })
+        } else {
+            places.placed()
+        };
+        let msgs = places.iter().map(|p| {
+            html! {
+                <g class={classes!("msg", p.flight.kind.name(), (!p.flying).then_some("landed"))} style={p.style.clone()}>
+                    <circle r="7" />
+                    <text y="3.5">{ kind_letter(p.flight.kind) }</text>
+                </g>
+            }
+        });
+        html! { <g class="msgs">{ for msgs }</g> }
+    })
 }
 
 /// Node `i`; in the run's own drawing (`p`) a click, Enter or Space opens its controls.
-fn node(
-    w: &World,
-    i: usize,
-    focus: &FocusSet,
+/// How a node is drawn: the caption's focus, the language, the ids' prefix, the geometry, and
+/// whether the run plays (its clock then reads to a tenth of a second: the milliseconds of a
+/// playing clock change every frame, too fast to read, and each change is a write).
+struct Look<'a> {
+    focus: &'a FocusSet,
     lang: Lang,
-    ids: &str,
-    p: Option<&PanelProps>,
-    g: &Geom,
-) -> Html {
+    ids: &'a str,
+    g: &'a Geom,
+    playing: bool,
+}
+
+fn node(w: &World, i: usize, look: &Look, p: Option<&PanelProps>) -> Html {
+    let Look {
+        focus,
+        lang,
+        ids,
+        g,
+        playing,
+    } = *look;
     let (x, y) = node_pos(i, w.node_count);
     let slot = &w.nodes[i];
     let term = match slot.server() {
@@ -121,7 +148,7 @@ fn node(
         let what = if over {
             t!(lang, "n{n}: its countdown for {key} is over; the lock stays until an Expire commits", n = i + 1)
         } else {
-            t!(lang, "n{n}: lease of {key} on its own clock, {pct}% left", n = i + 1, pct = (frac * 100.0).round() as u32)
+            t!(lang, "n{n}: lease of {key} on its own clock", n = i + 1)
         };
         html! {
             <circle class={classes!("lease-arc", over.then_some("over"))} cx={num(x)} cy={num(y)} r={num(g.arc_r)} pathLength="100"
@@ -150,10 +177,9 @@ fn node(
     // Its name (the tooltip), which a control's also says what a click does.
     let what = t!(
         lang,
-        "n{n}: {state} of term {term}; local clock {clock} at rate {rate}",
+        "n{n}: {state} of term {term}; its clock runs at {rate}",
         n = i + 1,
         state = state_words,
-        clock = fmt_us(local, lang),
         rate = fmt_rate(slot.clock.rate_ppm(), lang)
     );
     let title = if open.is_some() {
@@ -182,7 +208,7 @@ fn node(
                 <text class="role" x={num(x)} y={num(y + g.role_dy)}>{ label }</text>
             } } }
             <text class="term" x={num(x)} y={num(y + g.term_dy)}>{ t!(lang, "term {term}") }</text>
-            <text class="clock" x={num(x)} y={num(y + g.clock_dy)}>{ format!("{} {}", fmt_us(local, lang), fmt_rate(slot.clock.rate_ppm(), lang)) }</text>
+            <text class="clock" x={num(x)} y={num(y + g.clock_dy)}>{ format!("{} {}", if playing { fmt_tenths(local, lang) } else { fmt_us(local, lang) }, fmt_rate(slot.clock.rate_ppm(), lang)) }</text>
             // Where votes are the lesson (a run whose restarts forget them), a focused node says
             // whom it voted for in its term, another node or, once it has restarted, none.
             { match vote_words(i, slot, lang).filter(|_| focused && state != "leader" && w.raft_cfg.forget_vote_on_restart) {
@@ -264,6 +290,13 @@ fn draw(
 ) -> Html {
     let act = ids.is_empty();
     let n = w.node_count;
+    let look = Look {
+        focus,
+        lang,
+        ids,
+        g,
+        playing: p.page.borrow().playing,
+    };
     // Client connections: to the node each client talks to now.
     let conns = w.clients.iter().enumerate().map(|(c, slot)| {
         let (cp, np) = (client_pos(c, w.clients.len()), node_pos(slot.client.target, n));
@@ -285,8 +318,8 @@ fn draw(
             // and a group keeps that from re-shaping the elements after them.
             <g class="conns">{ for conns }</g>
             { links(w, p, lang, ids, act) }
-            { messages(w) }
-            <g class="nodes">{ for (0..n).map(|i| node(w, i, focus, lang, ids, (act && controls).then_some(p), g)) }</g>
+            { messages(w, ids, &p.page.borrow()) }
+            <g class="nodes">{ for (0..n).map(|i| node(w, i, &look, (act && controls).then_some(p))) }</g>
             { clients(w, focus, ids) }
             <g class={classes!("storage", focus.storage.then_some("focus"))} id={format!("{ids}storage-node")}>
                 <rect x={num(STORAGE_POS.0 - storage_w / 2.0)} y={num(STORAGE_POS.1 - 14.0)} width={num(storage_w)} height="28" rx="4" />

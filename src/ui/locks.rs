@@ -6,40 +6,43 @@ use super::props::PanelProps;
 use crate::lang::{t, Lang};
 use crate::model::focus;
 use crate::model::locks::{Agreement, Cell, LockMatrix};
+use crate::model::motion::Pacing;
 use crate::model::text::fmt_us;
 use yew::prelude::*;
 
-/// The bar's width in steps of 4% (25 steps): its style changes every few frames, not every
-/// frame, for every cell of the matrix.
-fn bar_width(pct: f64) -> u32 {
-    ((pct / 4.0).ceil() as u32) * 4
+thread_local! {
+    /// Flips at every draw of the lock view: the bars' animations alternate their keyframes'
+    /// name, so that each draw starts them anew ([`crate::model::motion`]).
+    static ALTERNATE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-fn cell(c: &Option<Cell>, lang: Lang) -> Html {
+fn cell(c: &Option<Cell>, lang: Lang, now_us: u64, pacing: Pacing, alternate: bool) -> Html {
     // A free cell has the held cell's spans, empty: a lock taken and released every few frames
     // changes text and classes, and creates or removes no element.
     let Some(c) = c else {
         return html! {
             <td class="free">
                 <span class="who">{ t!(lang, "free") }<b>{ "" }</b></span>
-                <span class="bar"><span style="width:0%"></span></span>
+                <span class="bar"><span></span></span>
                 <span class="left">{ "" }</span>
             </td>
         };
     };
-    let (bar, text, over) = match c.left_us {
-        Some(left) if left > 0 => (c.fraction_left() * 100.0, fmt_us(left, lang), false),
-        Some(left) => (
-            0.0,
-            t!(lang, "over by {time}", time = fmt_us(-left, lang)),
-            true,
-        ),
-        None => (0.0, "—".to_string(), false),
+    let (text, over) = match c.left_us {
+        Some(left) if left > 0 => (fmt_us(left, lang), false),
+        Some(left) => (t!(lang, "over by {time}", time = fmt_us(-left, lang)), true),
+        None => ("—".to_string(), false),
     };
+    // The bar starts where the countdown stands now and the browser moves it on at the run's
+    // pace until the lock view draws again.
+    let bar = c
+        .countdown
+        .filter(|_| !over)
+        .map(|cd| cd.style(now_us, pacing, alternate));
     html! {
         <td class={classes!("held", over.then_some("over"))}>
             <span class="who">{ c.holder.clone() }<b>{ format!(" #{}", c.token) }</b></span>
-            <span class="bar"><span style={format!("width:{}%", bar_width(bar))}></span></span>
+            <span class="bar"><span style={bar}></span></span>
             <span class="left">{ text }</span>
         </td>
     }
@@ -50,6 +53,11 @@ pub fn lock_view(p: &PanelProps) -> Html {
     let m = LockMatrix::of(&page.playground.world);
     let focus = focus::current(&page);
     let lang = page.lang;
+    let (now_us, pacing) = (page.playground.now_us(), page.pacing());
+    let alternate = ALTERNATE.with(|a| {
+        a.set(!a.get());
+        a.get()
+    });
     let head = m.columns.iter().map(|c| {
         let sub = c.table.as_ref().map_or(t!(lang, "crashed").to_string(), |t| format!("#{:04x}", t.digest));
         let title = c.table.as_ref().map_or(t!(lang, "crashed: no table in memory").to_string(), |t| {
@@ -64,7 +72,7 @@ pub fn lock_view(p: &PanelProps) -> Html {
         html! {
             <tr class={classes!(focus.key(k).then_some("focus"))} id={format!("lock-row-{k}")}>
                 <th scope="row">{ k.clone() }</th>
-                { for row.iter().map(|c| cell(c, lang)) }
+                { for row.iter().map(|c| cell(c, lang, now_us, pacing, alternate)) }
             </tr>
         }
     });

@@ -16,6 +16,9 @@ pub fn log(p: &PanelProps) -> Html {
     let (w, log_from) = (&page.playground.world, page.log_from);
     let focus = focus::current(&page);
     let lang = page.lang;
+    // A cell's tooltip while paused: playing, the cells change faster than a pointer can rest on
+    // one, and each tooltip would be one more write per cell at every draw.
+    let tips = !page.playing;
     let last = (0..w.node_count)
         .map(|i| match (w.nodes[i].server(), w.nodes[i].persisted()) {
             (Some(s), _) => s.raft.log().last_index(),
@@ -47,7 +50,7 @@ pub fn log(p: &PanelProps) -> Html {
             let Some(e) = log.and_then(|l| l.entry(idx)) else {
                 if log.is_some_and(|l| idx <= l.start()) {
                     // Dropped by log compaction (§7): the node's snapshot holds its effect.
-                    let title = t!(lang, "index {idx}: compacted, its effect is in n{n}'s snapshot", n = i + 1);
+                    let title = tips.then(|| t!(lang, "index {idx}: compacted, its effect is in n{n}'s snapshot", n = i + 1));
                     return html! { <td class="compacted" title={title}><span class="txt">{ "" }</span><span class="meta">{ t!(lang, "snap") }</span><span class="res">{ "" }</span></td> };
                 }
                 return html! { <td class="empty"><span class="txt">{ "" }</span><span class="meta">{ "" }</span><span class="res">{ "" }</span></td> };
@@ -82,8 +85,10 @@ pub fn log(p: &PanelProps) -> Html {
                 Commit::InCluster => ("cluster", " ◦", t!(lang, " (committed in the cluster; this node does not know it yet)")),
                 Commit::No => ("pending", " ⋯", t!(lang, " (not committed)")),
             };
-            let outcome = result.as_ref().map_or(t!(lang, " (not applied here)").to_string(), |r| format!(" → {r}"));
-            let title = t!(lang, "index {idx}, term {term}: {text}{outcome}{says}", term = e.term);
+            let title = tips.then(|| {
+                let outcome = result.as_ref().map_or(t!(lang, " (not applied here)").to_string(), |r| format!(" → {r}"));
+                t!(lang, "index {idx}, term {term}: {text}{outcome}{says}", term = e.term)
+            });
             html! {
                 <td class={classes!("entry", kind, class, format!("t{}", e.term % 6), focus.log.contains(&idx).then_some("focus"))} title={title}>
                     <span class="txt">{ text }</span>

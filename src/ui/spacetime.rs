@@ -5,6 +5,7 @@
 use super::props::PanelProps;
 use crate::check::history::Verdict;
 use crate::lang::{t, Lang};
+use crate::model::motion::Scroll;
 use crate::model::text::{fmt_us, num};
 use crate::sim::{MessageKind, World};
 use crate::trace::Event as TraceEvent;
@@ -12,6 +13,12 @@ use std::fmt::Write as _;
 use yew::prelude::*;
 
 const SPACETIME_MAX: usize = 300;
+
+thread_local! {
+    /// Flips at every draw: the scroll's animation alternates its keyframes' name, so that each
+    /// draw starts it anew ([`crate::model::motion`]).
+    static ALTERNATE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
 
 /// The history check drawn on the client lanes: each client's operations (invocation → answer),
 /// then either the linearization (each hold as a bar from its linearization point to its end,
@@ -136,15 +143,22 @@ pub fn spacetime(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let w = &page.playground.world;
     let lang = page.lang;
+    let alternate = ALTERNATE.with(|a| {
+        a.set(!a.get());
+        a.get()
+    });
     let verdict = page.history.as_ref().and_then(|h| h.1.as_deref());
     let window_us = 2_000_000u64;
     let now = w.now_us;
-    let t0 = now.saturating_sub(window_us);
     let lanes = w.node_count + w.clients.len() + 1;
     let (width, lane_h, left) = (1100.0, 26.0, 60.0);
     let height = lanes as f64 * lane_h + 20.0;
-    let x_of =
-        |t: u64| left + (t.saturating_sub(t0)) as f64 / window_us as f64 * (width - left - 10.0);
+    // The marks are drawn at their own time in a group the browser scrolls on at the run's
+    // pace: between two moves of the axis's base a mark is written only when it changes, and
+    // the diagram scrolls at every frame.
+    let axis = Scroll::new(now, window_us, width - left - 10.0, width - 10.0);
+    let t0 = axis.from_us();
+    let x_of = |t: u64| axis.x(t);
     let y_of = |e: usize| 14.0 + e as f64 * lane_h;
     let lane_lines = (0..lanes).map(|e| {
         html! { <g class="lane"><text x="4" y={num(y_of(e) + 4.0)}>{ if e == w.storage_endpoint() { t!(lang, "storage").to_string() } else { w.endpoint_name(e) } }</text>
@@ -160,9 +174,12 @@ pub fn spacetime(p: &PanelProps) -> Html {
             .map(|(k, l)| {
                 let end = slot.clock.true_when(l.deadline_local_us, now);
                 let start = end.saturating_sub(l.lease_ms * 1000 * 1_000_000 / slot.clock.rate_ppm() as u64);
-                let (x1, x2) = (x_of(start.max(t0)), x_of(end.min(now + window_us)).min(width));
-                html! { <g class="lease"><rect x={num(x1)} y={num(y_of(i) - 9.0)} width={num((x2 - x1).max(1.0))} height="6" />
-                    <title>{ t!(lang, "n{node}: lease of {k} (token {token}) ends at true time {end} by this node's clock", node = i + 1, token = l.token, end = fmt_us(end as i64, lang)) }</title></g> }
+                let (x1, x2) = (x_of(start), x_of(end));
+                // Its tooltip while paused (playing, a busy cluster renews leases at every draw).
+                let tip = (!page.playing).then(|| html! {
+                    <title>{ t!(lang, "n{node}: lease of {k} (token {token}) ends at true time {end} by this node's clock", node = i + 1, token = l.token, end = fmt_us(end as i64, lang)) }</title>
+                });
+                html! { <g class="lease"><rect x={num(x1)} y={num(y_of(i) - 9.0)} width={num((x2 - x1).max(1.0))} height="6" />{ tip.unwrap_or_default() }</g> }
             })
             .collect();
         leases
@@ -245,10 +262,13 @@ pub fn spacetime(p: &PanelProps) -> Html {
     html! {
         <svg class="spacetime" viewBox={format!("0 0 {width} {height}")} role="img" aria-label={t!(lang, "Space-time diagram: lanes for nodes, clients and storage; messages as lines; lease intervals as bars")}>
             <g class="lanes">{ for lane_lines }</g>
-            <g class="leases">{ for leases }</g>
-            <g class="arrows">{ for arrows }</g>
-            <g class="marks">{ for marks }</g>
-            <g class="history">{ for verdict.map(|v| history_overlay(w, v, t0, now, &x_of, &y_of, lang)).unwrap_or_default() }</g>
+            <defs><clipPath id="spacetime-clip"><rect x={num(left)} y="0" width={num(width - left)} height={num(height)} /></clipPath></defs>
+            <g clip-path="url(#spacetime-clip)"><g class="scrolls" style={axis.style(now, page.pacing(), alternate)}>
+                <g class="leases">{ for leases }</g>
+                <g class="arrows">{ for arrows }</g>
+                <g class="marks">{ for marks }</g>
+                <g class="history">{ for verdict.map(|v| history_overlay(w, v, t0, now, &x_of, &y_of, lang)).unwrap_or_default() }</g>
+            </g></g>
             <text class="axis" x={num(width - 150.0)} y={num(height - 2.0)}>{ t!(lang, "true time → {}", fmt_us(now as i64, lang)) }</text>
         </svg>
     }

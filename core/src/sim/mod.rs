@@ -17,4 +17,4 @@ pub mod world;
 pub use fault::{ClockStart, Config, Fault, TimedFault};
 pub use kind::MessageKind;
 pub use observe::{BrokenInvariant, Observer};
-pub use world::{World, WorldStats};
+pub use world::{Flight, World, WorldStats};

@@ -48,6 +48,19 @@ impl Payload {
 }
 
 /// A message on the wire. Endpoints: nodes `0..n`, clients `n..n+c`, the storage `n+c`.
+/// A message in flight, as the page draws it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flight {
+    /// Its place in the send order: the same message keeps it while it flies.
+    pub seq: u64,
+    pub from: usize,
+    pub to: usize,
+    pub kind: MessageKind,
+    pub sent_us: u64,
+    /// When it is delivered (true time).
+    pub at_us: u64,
+}
+
 #[derive(Clone, Debug)]
 pub struct Packet {
     pub from: u32,
@@ -435,30 +448,28 @@ impl World {
             .map_or_else(|| format!("client{c}"), |s| s.client.cfg.name.clone())
     }
 
-    /// Messages in flight, in delivery order: (from, to, kind, sent, delivery time).
-    pub fn in_flight(&self) -> Vec<(usize, usize, MessageKind, u64, u64)> {
-        let mut v: Vec<_> = self
+    /// Messages in flight, in the order they were sent.
+    pub fn in_flight(&self) -> Vec<Flight> {
+        let mut v: Vec<Flight> = self
             .queue
             .iter()
             .filter_map(|q| match &q.ev {
                 Due::Deliver(k) => {
                     let p = self.packets.get(*k);
-                    Some((
-                        q.at,
-                        q.seq,
-                        p.from as usize,
-                        p.to as usize,
-                        p.payload.kind(),
-                        p.sent_us,
-                    ))
+                    Some(Flight {
+                        seq: q.seq,
+                        from: p.from as usize,
+                        to: p.to as usize,
+                        kind: p.payload.kind(),
+                        sent_us: p.sent_us,
+                        at_us: q.at,
+                    })
                 }
                 _ => None,
             })
             .collect();
-        v.sort_by_key(|x| (x.0, x.1));
-        v.into_iter()
-            .map(|(at, _, f, t, k, s)| (f, t, k, s, at))
-            .collect()
+        v.sort_by_key(|m| m.seq);
+        v
     }
 
     /// How many messages are in flight.
