@@ -28,18 +28,8 @@ pub struct Cell {
     /// The countdown on this node's own clock; negative once over (the node waits for a
     /// committed Expire). None: this node has no countdown for this token.
     pub left_us: Option<i64>,
-    /// The same countdown as a line in true time, which the browser draws from `--now`.
+    /// The same countdown in true time, which the browser animates between two draws.
     pub countdown: Option<Countdown>,
-}
-
-impl Cell {
-    /// The fraction of the lease left on this node's clock, 0 to 1 (0 once over, or with no
-    /// countdown).
-    pub fn fraction_left(&self) -> f64 {
-        let whole = (self.lease_ms.max(1) * 1000) as f64;
-        self.left_us
-            .map_or(0.0, |l| (l.max(0) as f64 / whole).min(1.0))
-    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

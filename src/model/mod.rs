@@ -864,14 +864,6 @@ impl Page {
         }
     }
 
-    /// How the run plays, for what the browser animates ([`motion`]).
-    pub fn pacing(&self) -> motion::Pacing {
-        motion::Pacing {
-            playing: self.playing,
-            speed_ppm: speed_of(self.speed_pos),
-        }
-    }
-
     /// One frame: the jobs' slices, or play. Returns whether the frame loop goes on.
     pub fn frame(&mut self, dt_ms: f64) -> bool {
         let clock = Rc::clone(&self.clock);

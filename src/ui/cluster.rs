@@ -10,12 +10,12 @@ use super::ring::{
 use crate::lang::{t, Lang};
 use crate::model::focus::{self, FocusSet};
 use crate::model::locks::lease_arc;
-use crate::model::motion::{flight_style, messages_due, FlightPlaces};
+use crate::model::motion::{flight_at, messages_due, FlightPlaces};
 use crate::model::text::{
     cluster_words, fmt_rate, fmt_tenths, fmt_us, kind_letter, link_label, node_label, node_state,
     node_state_words, num, vote_words,
 };
-use crate::model::{Command, Page};
+use crate::model::{speed_of, Command, Page};
 use crate::scenario::Action;
 use crate::sim::World;
 use yew::prelude::*;
@@ -79,30 +79,26 @@ thread_local! {
     static PLACES: std::cell::RefCell<[FlightPlaces; 2]> = std::cell::RefCell::default();
 }
 
-/// The messages in flight, each in its place ([`FlightPlaces`]) with its flight's animation
-/// written once: the browser moves it.
+/// The messages in flight, each in its place ([`FlightPlaces`]), where the run has it.
 fn messages(w: &World, ids: &str, page: &Page) -> Html {
     let n = w.node_count;
-    let pacing = page.pacing();
-    let (now, epoch) = (w.now_us, page.settled);
+    let due = messages_due(page.playing, speed_of(page.speed_pos), page.version);
     PLACES.with_borrow_mut(|places| {
         let places = &mut places[usize::from(!ids.is_empty())];
-        let due = places.epoch() != epoch || messages_due(pacing.playing, pacing.speed_ppm, page.version);
         let places = if due {
-            let flights: Vec<_> = w.in_flight().into_iter().take(300).collect();
-            places.place(&flights, epoch, |m, alternate| {
-                let off = if m.from < n && m.to < n { 5.0 } else { 0.0 };
-                let (p, q) = offset_line(endpoint_pos(w, m.from), endpoint_pos(w, m.to), off);
-                flight_style(m, p, q, now, pacing, alternate)
-            })
+            places.place(&w.in_flight().into_iter().take(300).collect::<Vec<_>>())
         } else {
             places.placed()
         };
-        let msgs = places.iter().map(|p| {
+        let msgs = places.iter().map(|(m, flying)| {
+            let off = if m.from < n && m.to < n { 5.0 } else { 0.0 };
+            let (p, q) = offset_line(endpoint_pos(w, m.from), endpoint_pos(w, m.to), off);
+            // A landed message keeps its place, hidden, and its last position.
+            let (x, y) = flight_at(m, p, q, w.now_us);
             html! {
-                <g class={classes!("msg", p.flight.kind.name(), (!p.flying).then_some("landed"))} style={p.style.clone()}>
+                <g class={classes!("msg", m.kind.name(), (!flying).then_some("landed"))} transform={format!("translate({} {})", num(x), num(y))}>
                     <circle r="7" />
-                    <text y="3.5">{ kind_letter(p.flight.kind) }</text>
+                    <text y="3.5">{ kind_letter(m.kind) }</text>
                 </g>
             }
         });
@@ -110,7 +106,6 @@ fn messages(w: &World, ids: &str, page: &Page) -> Html {
     })
 }
 
-/// Node `i`; in the run's own drawing (`p`) a click, Enter or Space opens its controls.
 /// How a node is drawn: the caption's focus, the language, the ids' prefix, the geometry, and
 /// whether the run plays (its clock then reads to a tenth of a second: the milliseconds of a
 /// playing clock change every frame, too fast to read, and each change is a write).

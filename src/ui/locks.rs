@@ -6,17 +6,10 @@ use super::props::PanelProps;
 use crate::lang::{t, Lang};
 use crate::model::focus;
 use crate::model::locks::{Agreement, Cell, LockMatrix};
-use crate::model::motion::Pacing;
 use crate::model::text::fmt_us;
 use yew::prelude::*;
 
-thread_local! {
-    /// Flips at every draw of the lock view: the bars' animations alternate their keyframes'
-    /// name, so that each draw starts them anew ([`crate::model::motion`]).
-    static ALTERNATE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-fn cell(c: &Option<Cell>, lang: Lang, now_us: u64, pacing: Pacing, alternate: bool) -> Html {
+fn cell(c: &Option<Cell>, lang: Lang, now_us: u64) -> Html {
     // A free cell has the held cell's spans, empty: a lock taken and released every few frames
     // changes text and classes, and creates or removes no element.
     let Some(c) = c else {
@@ -33,12 +26,8 @@ fn cell(c: &Option<Cell>, lang: Lang, now_us: u64, pacing: Pacing, alternate: bo
         Some(left) => (t!(lang, "over by {time}", time = fmt_us(-left, lang)), true),
         None => ("—".to_string(), false),
     };
-    // The bar starts where the countdown stands now and the browser moves it on at the run's
-    // pace until the lock view draws again.
-    let bar = c
-        .countdown
-        .filter(|_| !over)
-        .map(|cd| cd.style(now_us, pacing, alternate));
+    // The fraction left as a transform (a draw changes no layout).
+    let bar = c.countdown.filter(|_| !over).map(|cd| cd.bar_style(now_us));
     html! {
         <td class={classes!("held", over.then_some("over"))}>
             <span class="who">{ c.holder.clone() }<b>{ format!(" #{}", c.token) }</b></span>
@@ -53,11 +42,7 @@ pub fn lock_view(p: &PanelProps) -> Html {
     let m = LockMatrix::of(&page.playground.world);
     let focus = focus::current(&page);
     let lang = page.lang;
-    let (now_us, pacing) = (page.playground.now_us(), page.pacing());
-    let alternate = ALTERNATE.with(|a| {
-        a.set(!a.get());
-        a.get()
-    });
+    let now_us = page.playground.now_us();
     let head = m.columns.iter().map(|c| {
         let sub = c.table.as_ref().map_or(t!(lang, "crashed").to_string(), |t| format!("#{:04x}", t.digest));
         let title = c.table.as_ref().map_or(t!(lang, "crashed: no table in memory").to_string(), |t| {
@@ -72,7 +57,7 @@ pub fn lock_view(p: &PanelProps) -> Html {
         html! {
             <tr class={classes!(focus.key(k).then_some("focus"))} id={format!("lock-row-{k}")}>
                 <th scope="row">{ k.clone() }</th>
-                { for row.iter().map(|c| cell(c, lang, now_us, pacing, alternate)) }
+                { for row.iter().map(|c| cell(c, lang, now_us)) }
             </tr>
         }
     });

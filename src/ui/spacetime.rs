@@ -5,7 +5,7 @@
 use super::props::PanelProps;
 use crate::check::history::Verdict;
 use crate::lang::{t, Lang};
-use crate::model::motion::Scroll;
+use crate::model::motion::{Countdown, Scroll};
 use crate::model::text::{fmt_us, num};
 use crate::sim::{MessageKind, World};
 use crate::trace::Event as TraceEvent;
@@ -13,12 +13,6 @@ use std::fmt::Write as _;
 use yew::prelude::*;
 
 const SPACETIME_MAX: usize = 300;
-
-thread_local! {
-    /// Flips at every draw: the scroll's animation alternates its keyframes' name, so that each
-    /// draw starts it anew ([`crate::model::motion`]).
-    static ALTERNATE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
 
 /// The history check drawn on the client lanes: each client's operations (invocation → answer),
 /// then either the linearization (each hold as a bar from its linearization point to its end,
@@ -143,19 +137,14 @@ pub fn spacetime(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let w = &page.playground.world;
     let lang = page.lang;
-    let alternate = ALTERNATE.with(|a| {
-        a.set(!a.get());
-        a.get()
-    });
     let verdict = page.history.as_ref().and_then(|h| h.1.as_deref());
     let window_us = 2_000_000u64;
     let now = w.now_us;
     let lanes = w.node_count + w.clients.len() + 1;
     let (width, lane_h, left) = (1100.0, 26.0, 60.0);
     let height = lanes as f64 * lane_h + 20.0;
-    // The marks are drawn at their own time in a group the browser scrolls on at the run's
-    // pace: between two moves of the axis's base a mark is written only when it changes, and
-    // the diagram scrolls at every frame.
+    // The marks are drawn at their own time in a group shifted to the run's moment: between two
+    // moves of the axis's base a mark is written only when it changes.
     let axis = Scroll::new(now, window_us, width - left - 10.0, width - 10.0);
     let t0 = axis.from_us();
     let x_of = |t: u64| axis.x(t);
@@ -172,8 +161,8 @@ pub fn spacetime(p: &PanelProps) -> Html {
             .into_iter()
             .flat_map(|s| s.leases.iter())
             .map(|(k, l)| {
-                let end = slot.clock.true_when(l.deadline_local_us, now);
-                let start = end.saturating_sub(l.lease_ms * 1000 * 1_000_000 / slot.clock.rate_ppm() as u64);
+                let cd = Countdown::of(&slot.clock, l.deadline_local_us, l.lease_ms, now);
+                let (start, end) = (cd.end_us.saturating_sub(cd.span_us), cd.end_us);
                 let (x1, x2) = (x_of(start), x_of(end));
                 // Its tooltip while paused (playing, a busy cluster renews leases at every draw).
                 let tip = (!page.playing).then(|| html! {
@@ -263,7 +252,7 @@ pub fn spacetime(p: &PanelProps) -> Html {
         <svg class="spacetime" viewBox={format!("0 0 {width} {height}")} role="img" aria-label={t!(lang, "Space-time diagram: lanes for nodes, clients and storage; messages as lines; lease intervals as bars")}>
             <g class="lanes">{ for lane_lines }</g>
             <defs><clipPath id="spacetime-clip"><rect x={num(left)} y="0" width={num(width - left)} height={num(height)} /></clipPath></defs>
-            <g clip-path="url(#spacetime-clip)"><g class="scrolls" style={axis.style(now, page.pacing(), alternate)}>
+            <g clip-path="url(#spacetime-clip)"><g class="scrolls" transform={format!("translate({} 0)", num(axis.shift_at(now)))}>
                 <g class="leases">{ for leases }</g>
                 <g class="arrows">{ for arrows }</g>
                 <g class="marks">{ for marks }</g>
