@@ -203,10 +203,17 @@ try {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
   const slow = await counted(6, quick ? 120 : 600);
+  // The same lesson on a classroom projector's screen (1366×768): the lesson, the cluster and the
+  // lock view on screen, the panels below left alone while playing.
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const projector = await counted(6, quick ? 120 : 600);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   row('our work per frame, 4× CPU throttle, 1×', 'as above, the page\'s CPU throttled 4× by CDP (a slower laptop); p50 / p99', `${q(slow.work, 0.5).toFixed(1)} / ${q(slow.work, 0.99).toFixed(1)} ms`, '≤ 16 ms p99');
   row('frames over 20 ms, 4× CPU throttle, 1×', `the same frames: rAF deltas over 20 ms (a visible stutter); frame p50 / p99; DOM writes per frame`,
     `${slow.deltas.filter((x) => x > 20).length} of ${slow.deltas.length} (${(100 * slow.deltas.filter((x) => x > 20).length / slow.deltas.length).toFixed(0)}%); ${q(slow.deltas, 0.5).toFixed(1)} / ${q(slow.deltas, 0.99).toFixed(1)} ms; ${perFrame(slow).text}`, '≤ 10%');
+  row('the same at 1366×768, 4× CPU throttle, 1×', 'a projector\'s screen: the lesson, the cluster and the lock view on screen; frames over 20 ms; our work p50 / p99; DOM writes per frame',
+    `${projector.deltas.filter((x) => x > 20).length} of ${projector.deltas.length} (${(100 * projector.deltas.filter((x) => x > 20).length / projector.deltas.length).toFixed(0)}%); ${q(projector.work, 0.5).toFixed(1)} / ${q(projector.work, 0.99).toFixed(1)} ms; ${perFrame(projector).text}`, '≤ 10%');
 
   await page.close();
 

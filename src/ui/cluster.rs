@@ -3,19 +3,17 @@
 //! storage, and the messages in flight (drawn under the nodes: they never cover a node's name,
 //! role or term). Parts the lesson's caption names are highlighted.
 
+use super::flights;
 use super::props::{send, PanelProps};
-use super::ring::{
-    client_pos, endpoint_pos, hit_area, node_pos, offset_line, Geom, NARROW, STORAGE_POS, WIDE,
-};
+use super::ring::{client_pos, hit_area, node_pos, offset_line, Geom, NARROW, STORAGE_POS, WIDE};
 use crate::lang::{t, Lang};
 use crate::model::focus::{self, FocusSet};
 use crate::model::locks::lease_arc;
-use crate::model::motion::{flight_at, messages_due, FlightPlaces};
 use crate::model::text::{
-    cluster_words, fmt_rate, fmt_tenths, fmt_us, kind_letter, link_label, node_label, node_state,
+    cluster_words, fmt_rate, fmt_tenths, fmt_us, link_label, node_label, node_state,
     node_state_words, num, vote_words,
 };
-use crate::model::{speed_of, Command, Page};
+use crate::model::Command;
 use crate::scenario::Action;
 use crate::sim::World;
 use yew::prelude::*;
@@ -72,38 +70,6 @@ fn links(w: &World, p: &PanelProps, lang: Lang, ids: &str, act: bool) -> Html {
         }
     }
     html! { <g class="links">{ for out }</g> }
-}
-
-thread_local! {
-    /// The places of the messages in flight, for the run's drawing and its twin's.
-    static PLACES: std::cell::RefCell<[FlightPlaces; 2]> = std::cell::RefCell::default();
-}
-
-/// The messages in flight, each in its place ([`FlightPlaces`]), where the run has it.
-fn messages(w: &World, ids: &str, page: &Page) -> Html {
-    let n = w.node_count;
-    let due = messages_due(page.playing, speed_of(page.speed_pos), page.version);
-    PLACES.with_borrow_mut(|places| {
-        let places = &mut places[usize::from(!ids.is_empty())];
-        let places = if due {
-            places.place(&w.in_flight().into_iter().take(300).collect::<Vec<_>>())
-        } else {
-            places.placed()
-        };
-        let msgs = places.iter().map(|(m, flying)| {
-            let off = if m.from < n && m.to < n { 5.0 } else { 0.0 };
-            let (p, q) = offset_line(endpoint_pos(w, m.from), endpoint_pos(w, m.to), off);
-            // A landed message keeps its place, hidden, and its last position.
-            let (x, y) = flight_at(m, p, q, w.now_us);
-            html! {
-                <g class={classes!("msg", m.kind.name(), (!flying).then_some("landed"))} transform={format!("translate({} {})", num(x), num(y))}>
-                    <circle r="7" />
-                    <text y="3.5">{ kind_letter(m.kind) }</text>
-                </g>
-            }
-        });
-        html! { <g class="msgs">{ for msgs }</g> }
-    })
 }
 
 /// How a node is drawn: the caption's focus, the language, the ids' prefix, the geometry, and
@@ -313,7 +279,7 @@ fn draw(
             // and a group keeps that from re-shaping the elements after them.
             <g class="conns">{ for conns }</g>
             { links(w, p, lang, ids, act) }
-            { messages(w, ids, &p.page.borrow()) }
+            { flights::messages(w, ids, &p.page.borrow()) }
             <g class="nodes">{ for (0..n).map(|i| node(w, i, &look, (act && controls).then_some(p))) }</g>
             { clients(w, focus, ids) }
             <g class={classes!("storage", focus.storage.then_some("focus"))} id={format!("{ids}storage-node")}>

@@ -23,6 +23,7 @@ pub mod dialogs;
 pub mod effects;
 pub mod embed;
 pub mod events;
+pub mod flights;
 pub mod host;
 pub mod invariants;
 pub mod keys;
