@@ -110,7 +110,8 @@ test('the messages drawn are the messages in flight, and move on while playing',
         if (d > 0 && d < 20) moves++;
       });
       before = now;
-      if (++frames < 120 && moves < 5) requestAnimationFrame(tick); else resolve(moves);
+      // Up to 600 frames (about 100 ms of the run: two rounds of heartbeats at least).
+      if (++frames < 600 && moves < 5) requestAnimationFrame(tick); else resolve(moves);
     };
     requestAnimationFrame(tick);
   }));
