@@ -4,7 +4,7 @@ export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export CARGO_BUILD_JOBS ?= 2
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 
-.PHONY: setup serve build test lint test-native test-wasm test-e2e size bench bench-quick soak
+.PHONY: setup serve build test lint test-native test-wasm test-e2e size bench bench-quick soak docs-check
 
 setup:
 	@scripts/setup.sh
@@ -24,6 +24,7 @@ test:
 	$(MAKE) test-native
 	$(MAKE) test-wasm
 	$(MAKE) test-e2e
+	$(MAKE) docs-check
 	$(MAKE) bench-quick
 
 ## House style: rustfmt, and clippy with warnings as errors (native and the browser's build)
@@ -64,3 +65,9 @@ bench: build
 bench-quick: build
 	cargo build --release --bin raftlock
 	node scripts/bench.mjs --quick
+
+## Every command the README and docs/ show, run as written (placeholders and long runs with the
+## stand-ins scripts/docs-check.mjs lists)
+docs-check:
+	cargo build --release --bin raftlock
+	node scripts/docs-check.mjs
