@@ -6,7 +6,7 @@
 //! - A message in flight keeps its place among the drawing's messages while it flies
 //!   ([`FlightPlaces`]): a draw moves it (one `transform`), and a new message takes the place of
 //!   one delivered (its kind's class and letter change only when the kind differs). At 1× or
-//!   faster most messages fly for less than a frame, and the set is refreshed on one played
+//!   faster most messages fly for less than a frame, and they are drawn anew on one played
 //!   frame in three ([`messages_due`]).
 //! - The diagram's marks are drawn at their own time relative to a base that moves a whole
 //!   window at a time ([`Scroll`]), in a group shifted by one `transform` at each draw.
@@ -63,10 +63,11 @@ pub fn flight_at(m: &Flight, p: (f64, f64), q: (f64, f64), now_us: u64) -> (f64,
     (p.0 + (q.0 - p.0) * f, p.1 + (q.1 - p.1) * f)
 }
 
-/// Whether the drawing's set of messages in flight is brought up to date at this draw. While a
-/// run plays at 1× or faster most messages fly for less than a frame and the set is new at every
-/// draw: it is refreshed on one played frame in three (20 times a second). Slower, or not
-/// playing (a pause, a step, a seek), at every draw.
+/// Whether the messages in flight are drawn anew at this draw (their set and where they stand).
+/// While a run plays at 1× or faster most messages fly for less than a frame and the set is new
+/// at every draw: it is drawn on one played frame in three (20 times a second), and in the other
+/// two the messages stay where they were. Slower, or not playing (a pause, a step, a seek), at
+/// every draw.
 pub fn messages_due(playing: bool, speed_ppm: u64, version: u64) -> bool {
     !playing || speed_ppm < 1_000_000 || version.is_multiple_of(3)
 }
@@ -125,11 +126,14 @@ impl Scroll {
 #[derive(Debug, Default)]
 pub struct FlightPlaces {
     places: Vec<(Flight, bool)>,
+    at_us: u64,
 }
 
 impl FlightPlaces {
-    /// Places for `flights` (in send order); each place: its message and whether it still flies.
-    pub fn place(&mut self, flights: &[Flight]) -> &[(Flight, bool)] {
+    /// Places for `flights` (in send order), the messages in flight at `now_us`; each place: its
+    /// message and whether it still flies.
+    pub fn place(&mut self, flights: &[Flight], now_us: u64) -> &[(Flight, bool)] {
+        self.at_us = now_us;
         let flying = |seq: u64| flights.binary_search_by_key(&seq, |m| m.seq).is_ok();
         for p in &mut self.places {
             p.1 = p.1 && flying(p.0.seq);
@@ -161,9 +165,11 @@ impl FlightPlaces {
         &self.places
     }
 
-    /// The places as last placed.
-    pub fn placed(&self) -> &[(Flight, bool)] {
-        &self.places
+    /// The places as last placed, and the moment they were placed at: between two refreshes the
+    /// messages are drawn where they stood then, so that a frame that changes nothing else in the
+    /// cluster's drawing writes nothing (and the browser repaints nothing).
+    pub fn placed(&self) -> (&[(Flight, bool)], u64) {
+        (&self.places, self.at_us)
     }
 }
 
@@ -293,13 +299,14 @@ mod tests {
         let mut places = FlightPlaces::default();
         let seqs =
             |p: &[(Flight, bool)]| p.iter().map(|(m, live)| (m.seq, *live)).collect::<Vec<_>>();
-        let now = places.place(&[flight(1), flight(2), flight(3)]).to_vec();
+        let now = places.place(&[flight(1), flight(2), flight(3)], 5).to_vec();
         assert_eq!(seqs(&now), [(1, true), (2, true), (3, true)]);
         // 1 landed, 3 flies on, 4 is new: it takes 1's place; 2 landed and is hidden.
-        let now = places.place(&[flight(3), flight(4)]).to_vec();
+        let now = places.place(&[flight(3), flight(4)], 7).to_vec();
         assert_eq!(seqs(&now), [(4, true), (2, false), (3, true)]);
-        assert_eq!(seqs(places.placed()), seqs(&now));
+        assert_eq!(seqs(places.placed().0), seqs(&now));
+        assert_eq!(places.placed().1, 7);
         // Every message landed: no place is left.
-        assert!(places.place(&[]).is_empty());
+        assert!(places.place(&[], 9).is_empty());
     }
 }

@@ -19,8 +19,9 @@ pub fn messages(w: &World, ids: &str, page: &Page) -> Html {
     let due = messages_due(page.playing, speed_of(page.speed_pos), page.version);
     PLACES.with_borrow_mut(|places| {
         let places = &mut places[usize::from(!ids.is_empty())];
-        let places = if due {
-            places.place(&w.in_flight().into_iter().take(300).collect::<Vec<_>>())
+        let (places, at_us) = if due {
+            let flights: Vec<_> = w.in_flight().into_iter().take(300).collect();
+            (places.place(&flights, w.now_us), w.now_us)
         } else {
             places.placed()
         };
@@ -28,7 +29,7 @@ pub fn messages(w: &World, ids: &str, page: &Page) -> Html {
             let off = if m.from < n && m.to < n { 5.0 } else { 0.0 };
             let (p, q) = offset_line(endpoint_pos(w, m.from), endpoint_pos(w, m.to), off);
             // A landed message keeps its place, hidden, and its last position.
-            let (x, y) = flight_at(m, p, q, w.now_us);
+            let (x, y) = flight_at(m, p, q, at_us);
             html! {
                 <g class={classes!("msg", m.kind.name(), (!flying).then_some("landed"))} transform={format!("translate({} {})", num(x), num(y))}>
                     <circle r="7" />
