@@ -127,16 +127,33 @@ impl Scroll {
 pub struct FlightPlaces {
     places: Vec<(Flight, bool)>,
     at_us: u64,
+    /// The page's version at this drawing's last draw.
+    drawn: Option<u64>,
 }
 
 impl FlightPlaces {
+    /// Records a draw at the page's `version`; whether the drawing also drew at the version
+    /// before. One that did not (a twin shown anew, a drawing that was not drawn for a while)
+    /// draws its messages anew.
+    pub fn follows(&mut self, version: u64) -> bool {
+        let follows = self.drawn.is_some_and(|v| version == v || version == v + 1);
+        self.drawn = Some(version);
+        follows
+    }
+
     /// Places for `flights` (in send order), the messages in flight at `now_us`; each place: its
     /// message and whether it still flies.
     pub fn place(&mut self, flights: &[Flight], now_us: u64) -> &[(Flight, bool)] {
         self.at_us = now_us;
-        let flying = |seq: u64| flights.binary_search_by_key(&seq, |m| m.seq).is_ok();
+        // The same message: the same place in the send order and the same flight (after a seek
+        // or a take-over the run is rebuilt, and a number may name another message).
+        let flying = |m: &Flight| {
+            flights
+                .binary_search_by_key(&m.seq, |f| f.seq)
+                .is_ok_and(|i| flights[i] == *m)
+        };
         for p in &mut self.places {
-            p.1 = p.1 && flying(p.0.seq);
+            p.1 = p.1 && flying(&p.0);
         }
         let mut placed: Vec<u64> = self
             .places
@@ -273,6 +290,17 @@ mod tests {
         );
     }
 
+    /// A drawing that missed versions (a twin shown anew) draws its messages anew.
+    #[test]
+    fn flight_places_follow_the_versions_drawn() {
+        let mut places = FlightPlaces::default();
+        assert!(!places.follows(10));
+        assert!(places.follows(11));
+        assert!(places.follows(11));
+        assert!(!places.follows(15));
+        assert!(places.follows(16));
+    }
+
     #[test]
     fn messages_refreshed_every_draw_unless_playing_fast() {
         let due = |playing, speed| (0..30).filter(|&v| messages_due(playing, speed, v)).count();
@@ -306,6 +334,11 @@ mod tests {
         assert_eq!(seqs(&now), [(4, true), (2, false), (3, true)]);
         assert_eq!(seqs(places.placed().0), seqs(&now));
         assert_eq!(places.placed().1, 7);
+        // A run rebuilt (a seek back): number 3 now names another message, which takes its place.
+        let other = Flight { to: 2, ..flight(3) };
+        let now = places.place(&[other, flight(4)], 8).to_vec();
+        assert!(now.iter().any(|p| p.0 == other && p.1));
+        assert!(!now.iter().any(|p| p.0 == flight(3) && p.1));
         // Every message landed: no place is left.
         assert!(places.place(&[], 9).is_empty());
     }

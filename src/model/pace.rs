@@ -1,8 +1,8 @@
 //! While a run plays, the panels whose content changes faster than anyone can read it are drawn
 //! at a pace, not at every frame: the space-time diagram, the event list and the clocks at most
-//! ten times a second, the lock view and the log five, and a panel off screen not at all. The cluster and the lesson draw every frame. What moves at a known
-//! rate between two draws (the lock view's countdown bars, the messages in flight) the browser
-//! draws every frame from the run's time ([`super::motion`]).
+//! ten times a second, the lock view (its countdown bars too) and the log five, and a panel off
+//! screen not at all. The cluster and the lesson draw every frame ([`super::motion`]: what
+//! moves, drawn with few writes).
 //!
 //! Why: at 1× a busy cluster appends hundreds of entries a second, so the log's window jumps
 //! every frame and every cell changes; drawn each frame it could not be read, and rewriting it

@@ -16,9 +16,10 @@ thread_local! {
 /// The messages in flight, each in its place ([`FlightPlaces`]), where the run has it.
 pub fn messages(w: &World, ids: &str, page: &Page) -> Html {
     let n = w.node_count;
-    let due = messages_due(page.playing, speed_of(page.speed_pos), page.version);
     PLACES.with_borrow_mut(|places| {
         let places = &mut places[usize::from(!ids.is_empty())];
+        let follows = places.follows(page.version);
+        let due = !follows || messages_due(page.playing, speed_of(page.speed_pos), page.version);
         let (places, at_us) = if due {
             let flights: Vec<_> = w.in_flight().into_iter().take(300).collect();
             (places.place(&flights, w.now_us), w.now_us)
