@@ -2,7 +2,7 @@
 //! node's lock (holder and token) and the lease left on that node's own clock; each column
 //! carries the node's table digest. With drift the countdowns differ while the tables agree.
 
-use super::motion::Countdown;
+use crate::lock::server::lease_fraction;
 use crate::sim::World;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,8 +28,15 @@ pub struct Cell {
     /// The countdown on this node's own clock; negative once over (the node waits for a
     /// committed Expire). None: this node has no countdown for this token.
     pub left_us: Option<i64>,
-    /// The same countdown in true time, which the browser animates between two draws.
-    pub countdown: Option<Countdown>,
+}
+
+impl Cell {
+    /// The fraction of the lease left on this node's clock, 0 to 1 (0 once over, or with no
+    /// countdown): the core's [`lease_fraction`].
+    pub fn fraction_left(&self) -> f64 {
+        self.left_us
+            .map_or(0.0, |l| lease_fraction(l, self.lease_ms))
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,7 +75,6 @@ impl LockMatrix {
                         let l = s.machine.locks.get(k.as_str())?;
                         let local = w.local_now(i);
                         let lease = s.leases.get(k.as_str()).filter(|x| x.token == l.token);
-                        let clock = &w.nodes[i].clock;
                         Some(Cell {
                             holder: l
                                 .holder
@@ -76,9 +82,6 @@ impl LockMatrix {
                             token: l.token,
                             lease_ms: l.lease_ms,
                             left_us: lease.map(|x| x.left_us(local)),
-                            countdown: lease.map(|x| {
-                                Countdown::of(clock, x.deadline_local_us, x.lease_ms, w.now_us)
-                            }),
                         })
                     })
                     .collect()

@@ -1,8 +1,9 @@
 //! What moves while a run plays (lease countdowns, messages in flight, the space-time diagram)
 //! drawn with as few DOM writes as keep it exact at every draw.
 //!
-//! - A lease's countdown is a line in true time ([`Countdown`]): the lock view's bar is one
-//!   `transform` a draw, and the diagram's lease bar is written only when its lease changes.
+//! - The lock view's bar is one `transform` a draw (the core's `lease_fraction`); in the
+//!   diagram a lease is its interval in true time ([`Countdown`]), written only when its lease
+//!   changes.
 //! - A message in flight keeps its place among the drawing's messages while it flies
 //!   ([`FlightPlaces`]): a draw moves it (one `transform`), and a new message takes the place of
 //!   one delivered (its kind's class and letter change only when the kind differs). At 1× or
@@ -38,16 +39,6 @@ impl Countdown {
             span_us: (whole_local * PPM_ONE as u128 / clock.rate_ppm().max(1) as u128)
                 .min(u64::MAX as u128) as u64,
         }
-    }
-
-    /// The fraction left at true time `now_us`, 0 to 1.
-    pub fn fraction_at(&self, now_us: u64) -> f64 {
-        ((self.end_us as f64 - now_us as f64) / self.span_us.max(1) as f64).clamp(0.0, 1.0)
-    }
-
-    /// The lock view's bar at `now_us` (a transform: no layout).
-    pub fn bar_style(&self, now_us: u64) -> String {
-        format!("transform:scaleX({:.4})", self.fraction_at(now_us))
     }
 }
 
@@ -195,10 +186,15 @@ mod tests {
     use super::*;
     use crate::lock::server::lease_fraction;
 
-    /// The drawn fraction equals the core's at every moment of the countdown, on a clock at
-    /// any rate, to within a µs of its clock.
+    /// The fraction of `cd` left at true time `now_us`, as its interval in the diagram shows it.
+    fn fraction_at(cd: &Countdown, now_us: u64) -> f64 {
+        ((cd.end_us as f64 - now_us as f64) / cd.span_us.max(1) as f64).clamp(0.0, 1.0)
+    }
+
+    /// A lease's interval in true time ends when the core's countdown does, at every rate: the
+    /// fraction it leaves equals the core's at every moment, to within a µs of the clock.
     #[test]
-    fn countdown_drawn_matches_the_core_on_any_clock_rate() {
+    fn countdown_interval_matches_the_core_on_any_clock_rate() {
         for rate in [
             10_000,
             250_000,
@@ -216,7 +212,7 @@ mod tests {
             for dt in (0..3_000_000u64).step_by(37_003) {
                 let t = 7_000_000 + dt * PPM_ONE as u64 / rate as u64;
                 let core = lease_fraction(deadline - clock.local_at(t), lease_ms);
-                let drawn = cd.fraction_at(t);
+                let drawn = fraction_at(&cd, t);
                 assert!(
                     (core - drawn).abs() < 2e-6,
                     "rate {rate} at {t}: core {core}, drawn {drawn}"
@@ -230,9 +226,8 @@ mod tests {
     fn countdown_over_is_drawn_empty() {
         let clock = Clock::new(0, PPM_ONE);
         let cd = Countdown::of(&clock, 1_000_000, 500, 3_000_000);
-        assert_eq!(cd.fraction_at(3_000_000), 0.0);
-        assert_eq!(cd.fraction_at(9_000_000), 0.0);
-        assert_eq!(cd.bar_style(9_000_000), "transform:scaleX(0.0000)");
+        assert_eq!(fraction_at(&cd, 3_000_000), 0.0);
+        assert_eq!(fraction_at(&cd, 9_000_000), 0.0);
     }
 
     /// A clock jumped or set to another rate gives another line.

@@ -9,7 +9,7 @@ use crate::model::locks::{Agreement, Cell, LockMatrix};
 use crate::model::text::fmt_us;
 use yew::prelude::*;
 
-fn cell(c: &Option<Cell>, lang: Lang, now_us: u64) -> Html {
+fn cell(c: &Option<Cell>, lang: Lang) -> Html {
     // A free cell has the held cell's spans, empty: a lock taken and released every few frames
     // changes text and classes, and creates or removes no element.
     let Some(c) = c else {
@@ -27,7 +27,7 @@ fn cell(c: &Option<Cell>, lang: Lang, now_us: u64) -> Html {
         None => ("—".to_string(), false),
     };
     // The fraction left as a transform (a draw changes no layout).
-    let bar = c.countdown.filter(|_| !over).map(|cd| cd.bar_style(now_us));
+    let bar = format!("transform:scaleX({:.4})", c.fraction_left());
     html! {
         <td class={classes!("held", over.then_some("over"))}>
             <span class="who">{ c.holder.clone() }<b>{ format!(" #{}", c.token) }</b></span>
@@ -42,7 +42,6 @@ pub fn lock_view(p: &PanelProps) -> Html {
     let m = LockMatrix::of(&page.playground.world);
     let focus = focus::current(&page);
     let lang = page.lang;
-    let now_us = page.playground.now_us();
     let head = m.columns.iter().map(|c| {
         let sub = c.table.as_ref().map_or(t!(lang, "crashed").to_string(), |t| format!("#{:04x}", t.digest));
         let title = c.table.as_ref().map_or(t!(lang, "crashed: no table in memory").to_string(), |t| {
@@ -57,7 +56,7 @@ pub fn lock_view(p: &PanelProps) -> Html {
         html! {
             <tr class={classes!(focus.key(k).then_some("focus"))} id={format!("lock-row-{k}")}>
                 <th scope="row">{ k.clone() }</th>
-                { for row.iter().map(|c| cell(c, lang, now_us)) }
+                { for row.iter().map(|c| cell(c, lang)) }
             </tr>
         }
     });

@@ -47,7 +47,6 @@ impl Payload {
     }
 }
 
-/// A message on the wire. Endpoints: nodes `0..n`, clients `n..n+c`, the storage `n+c`.
 /// A message in flight, as the page draws it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Flight {
@@ -61,6 +60,7 @@ pub struct Flight {
     pub at_us: u64,
 }
 
+/// A message on the wire. Endpoints: nodes `0..n`, clients `n..n+c`, the storage `n+c`.
 #[derive(Clone, Debug)]
 pub struct Packet {
     pub from: u32,
