@@ -1,9 +1,13 @@
-//! What each command does to the page (see [`Command`]); [`Page::apply`] calls this.
+//! What each command does to the page (see [`Command`]); `Page::apply` calls this.
 
-use super::{
-    edit, hunt, install_russian, job, playground_from_fragment, text, trace_view, Command, Effect,
-    Export, Page, Russian, SPEED_STOPS,
-};
+use super::command::{Command, Export};
+use super::effect::Effect;
+use super::fragment::{link_refused, playground_from_fragment, split_lang, url_with_lang};
+use super::page::Page;
+use super::quiz::Settled;
+use super::russian::{install_russian, Russian};
+use super::sliders::SPEED_STOPS;
+use super::{edit, hunt, job, trace_view};
 use crate::lang::{both, t, Lang};
 use crate::playground::Playground;
 use crate::scenario::Scenario;
@@ -93,7 +97,7 @@ impl Page {
                 // Read in slices, the first one now: a short file opens at once. A file refused
                 // in its first slice leaves the page as it was; one refused further on leaves
                 // the run shown (the trace it replaced has gone).
-                let (id, lang) = (self.trace_checks + 1, self.lang);
+                let (id, lang) = (self.traces.checks + 1, self.lang);
                 let clock = std::rc::Rc::clone(&self.clock);
                 let t0 = clock();
                 let first = text
@@ -109,54 +113,54 @@ impl Page {
                 match first {
                     Ok((text, reading, view)) => {
                         // The trace shown or being read before is replaced.
-                        self.trace_checks = id;
+                        self.traces.checks = id;
                         self.error = None;
                         self.playing &= view.is_none();
-                        self.trace = view;
-                        self.trace_reading = reading;
+                        self.traces.open = view;
+                        self.traces.reading = reading;
                         fx.push(Effect::CheckTrace { id, text });
                     }
                     Err(e) => self.error = Some(e),
                 }
             }
             Command::TraceChecked(id, answer) => {
-                if let Some(r) = &mut self.trace_reading {
+                if let Some(r) = &mut self.traces.reading {
                     if let Err(e) = r.answered(id, answer, self.lang) {
                         self.drop_reading();
                         self.error = Some(e);
                     }
-                } else if let Some(v) = &mut self.trace {
+                } else if let Some(v) = &mut self.traces.open {
                     if let Err(e) = v.checked(id, answer, self.lang) {
-                        self.trace = None;
+                        self.traces.open = None;
                         self.error = Some(e);
                     }
                 }
             }
             Command::TraceAt(at) => {
-                if let Some(v) = &mut self.trace {
+                if let Some(v) = &mut self.traces.open {
                     v.at = at.min(v.lines.len());
                 }
             }
             Command::TraceLine(n) => {
-                if let Some(v) = &mut self.trace {
+                if let Some(v) = &mut self.traces.open {
                     v.go_to_line(n);
                 }
             }
             Command::CloseTrace => {
-                let reading = self.trace_reading.take().is_some();
-                if self.trace.take().is_some() || reading {
+                let reading = self.traces.reading.take().is_some();
+                if self.traces.open.take().is_some() || reading {
                     fx.push(Effect::StopTraceCheck);
                 }
             }
             Command::OpenFragment(frag) => match playground_from_fragment(
                 {
-                    let (frag, lang) = super::split_lang(&frag);
+                    let (frag, lang) = split_lang(&frag);
                     if let Some(l) = lang.filter(|l| *l != self.lang) {
                         self.set_lang(l, &mut fx);
                     }
                     let (embed, frag) = super::embed::split(&frag);
-                    self.embed = embed;
-                    if let Some(name) = super::builtin_in(frag) {
+                    self.embed.on = embed;
+                    if let Some(name) = super::fragment::builtin_in(frag) {
                         self.load_builtin(name.to_string(), &mut fx);
                         return fx;
                     }
@@ -171,7 +175,7 @@ impl Page {
                     self.open_at(o.moment_us);
                 }
                 Ok(None) => {}
-                Err(why) => self.error = Some(super::link_refused(&why, true, self.lang)),
+                Err(why) => self.error = Some(link_refused(&why, true, self.lang)),
             },
             Command::LessonNext | Command::LessonBack | Command::Answer(_) | Command::Reveal
                 if self.lesson.walking.is_some() =>
@@ -218,7 +222,7 @@ impl Page {
                     &self.playground.scenario,
                     self.playground.now_us(),
                 );
-                let url = super::url_with_lang(&url, self.lang);
+                let url = url_with_lang(&url, self.lang);
                 let frag = url.split_once('#').map_or("", |(_, f)| f);
                 fx.push(Effect::SetFragment(format!("#{frag}")));
                 fx.push(Effect::Clipboard(url.clone()));
@@ -228,7 +232,7 @@ impl Page {
                 let code =
                     super::embed::code(&self.base_url, &self.playground.scenario, self.playground.now_us(), self.lang);
                 fx.push(Effect::Clipboard(code.clone()));
-                self.embed_code = Some(code);
+                self.embed.code = Some(code);
             }
             Command::Export(kind) => {
                 let sc = &self.playground.scenario;
@@ -318,7 +322,7 @@ impl Page {
                 self.help = false;
                 // The "copied" note under Share or Embed goes too (Esc, or its ✕).
                 self.share_url = None;
-                self.embed_code = None;
+                self.embed.code = None;
                 self.node_controls = None;
             }
             Command::Error(e) => self.error = Some(e),
@@ -343,31 +347,13 @@ impl Page {
         }
     }
 
-    /// A page opening: the Russian texts as `main` fetched them for a page that opens in
-    /// Russian, already installed ([`install_russian`], before the page made its first words;
-    /// None: it did not ask). A Russian page without them goes on in English and says why; one
-    /// that opened in Russian without asking (a link index.html read otherwise) asks now.
-    pub fn start_russian(&mut self, installed: Option<Result<(), String>>) -> Vec<Effect> {
-        match installed {
-            Some(installed) => {
-                self.russian = Russian::Coming { wanted: true };
-                let mut fx = Vec::new();
-                self.russian_installed(installed, &mut fx);
-                fx
-            }
-            None if self.lang == Lang::Ru && self.russian == Russian::NotHere => {
-                self.lang = Lang::En;
-                let mut fx = vec![Effect::ShowLang(Lang::En)];
-                fx.extend(self.apply(Command::SetLang(Lang::Ru)));
-                fx
-            }
-            None => Vec::new(),
-        }
-    }
-
     /// The Russian texts came and were installed, or why not: switch if the reader still
     /// wants Russian, or go on in English and say why.
-    fn russian_installed(&mut self, installed: Result<(), String>, fx: &mut Vec<Effect>) {
+    pub(super) fn russian_installed(
+        &mut self,
+        installed: Result<(), String>,
+        fx: &mut Vec<Effect>,
+    ) {
         let wanted = matches!(self.russian, Russian::Coming { wanted: true });
         match installed {
             Ok(()) => {
@@ -397,7 +383,7 @@ impl Page {
 
     /// Switch the page's language. Russian needs its texts: without them, ask for them and
     /// switch when they come ([`Command::RussianArrived`]).
-    fn set_lang(&mut self, l: Lang, fx: &mut Vec<Effect>) {
+    pub(super) fn set_lang(&mut self, l: Lang, fx: &mut Vec<Effect>) {
         match (l, &self.russian) {
             (Lang::Ru, Russian::NotHere | Russian::Failed(_)) => {
                 self.russian = Russian::Coming { wanted: true };
@@ -419,14 +405,14 @@ impl Page {
         // What was written in the other language: the links carry their language, the stop
         // message its words.
         self.share_url = None;
-        self.embed_code = None;
+        self.embed.code = None;
         if self.stopped_at.is_some() {
             self.note_violation();
         }
     }
 
     /// Back: to the previous caption's moment, the exact earlier state (snapshots plus replay).
-    fn lesson_back(&mut self) {
+    pub(super) fn lesson_back(&mut self) {
         self.playing = false;
         let pos = self.lesson_pos();
         match pos {
@@ -441,7 +427,7 @@ impl Page {
     }
 
     /// To a caption's moment, right after its event: a job when the replay is long.
-    fn lesson_job(&mut self, events: u64, t_us: u64) {
+    pub(super) fn lesson_job(&mut self, events: u64, t_us: u64) {
         self.replay_job(job::JobKind::LessonNext, |pg| {
             pg.rewind_events(events, t_us)
         });
@@ -449,7 +435,7 @@ impl Page {
 
     /// Open a built-in now if the page has its document, else fetch it and say it is loading
     /// (the run in view stays until it arrives).
-    fn load_builtin(&mut self, name: String, fx: &mut Vec<Effect>) {
+    pub(super) fn load_builtin(&mut self, name: String, fx: &mut Vec<Effect>) {
         self.start.open = false;
         match self.library.get(&name) {
             Some(sc) => self.open_builtin(&name, sc, fx),
@@ -464,7 +450,12 @@ impl Page {
         }
     }
 
-    fn open_builtin(&mut self, name: &str, sc: crate::scenario::Scenario, fx: &mut Vec<Effect>) {
+    pub(super) fn open_builtin(
+        &mut self,
+        name: &str,
+        sc: crate::scenario::Scenario,
+        fx: &mut Vec<Effect>,
+    ) {
         self.library.loading = None;
         match Playground::new(sc) {
             Ok(pg) => {
@@ -476,16 +467,46 @@ impl Page {
         }
     }
 
-    pub(super) fn note_violation(&mut self) {
-        let w = &self.playground.world;
-        self.stopped_at = w.violations().last().map(|(t, v)| {
-            format!(
-                "t = {} : {} — {}",
-                text::fmt_us(*t as i64, self.lang),
-                text::invariant_label(v.invariant, self.lang),
-                v.detail.get(self.lang)
-            )
-        });
-        self.playing = false;
+    /// Next at a caption whose question has not been settled: ask it, and play nothing yet.
+    /// Returns whether it did.
+    pub(super) fn ask_before_next(&mut self) -> bool {
+        let pos = self.lesson_pos();
+        if !self.asks_before(pos) {
+            return false;
+        }
+        if self.open_question() == Some(pos) {
+            // Asked already: an answer (or Reveal) goes on, not Next.
+            return true;
+        }
+        self.quiz.open = Some(pos);
+        true
+    }
+
+    /// The student's answer to the open question: scored if first, then the moment plays.
+    pub(super) fn answer(&mut self, choice: usize) {
+        let Some(i) = self.open_question() else {
+            self.error = Some(t!(self.lang, "There is no question to answer now.").into());
+            return;
+        };
+        let n = self.question_at(i).map_or(0, |q| q.choices.len());
+        if choice >= n {
+            self.error = Some(t!(self.lang, "Choose one of the {n} answers."));
+            return;
+        }
+        self.quiz.first.entry(i).or_insert(choice);
+        self.quiz.settled.insert(i, Settled::Picked(choice));
+        self.quiz.open = None;
+        self.lesson_next();
+    }
+
+    /// Presenter mode: show the room the right answer, then play the moment.
+    pub(super) fn reveal(&mut self) {
+        let Some(i) = self.open_question() else {
+            self.error = Some(t!(self.lang, "There is no question to reveal now.").into());
+            return;
+        };
+        self.quiz.settled.insert(i, Settled::Revealed);
+        self.quiz.open = None;
+        self.lesson_next();
     }
 }

@@ -2,7 +2,6 @@
 //! count, a design switch, a Raft setting). The run restarts with the edited document, so a
 //! share link carries the change; a refused edit leaves the run as it is.
 
-use super::RaftField;
 use crate::lang::{t, Lang};
 use crate::scenario::Scenario;
 
@@ -46,5 +45,21 @@ impl Edit {
             }
         }
         sc.validate().map_err(|e| e.words(lang))
+    }
+}
+
+/// The Raft settings the page lets a user type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RaftField {
+    MaxBatch,
+    SnapshotEvery,
+}
+
+impl RaftField {
+    pub fn name(self) -> &'static str {
+        match self {
+            RaftField::MaxBatch => "max_batch",
+            RaftField::SnapshotEvery => "snapshot_every",
+        }
     }
 }

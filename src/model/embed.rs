@@ -12,10 +12,12 @@
 //!   the lesson reaches a caption, `raftlock:check` when an expected outcome comes true,
 //!   `raftlock:answer` when a question is answered the first time (the answer the score counts).
 
-use super::{Command, Effect, Page};
+use super::command::Command;
+use super::lesson::LessonView;
 use crate::lang::{t, Lang};
 use crate::scenario::Scenario;
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 
 /// The prefix of an embed fragment.
 pub const PREFIX: &str = "embed";
@@ -56,7 +58,7 @@ pub fn code(base_url: &str, sc: &Scenario, moment_us: u64, lang: Lang) -> String
     };
     format!(
         "<iframe src=\"{base}{}\" width=\"800\" height=\"500\" style=\"border:0;max-width:100%\" title=\"raftlock: {}\" loading=\"lazy\"></iframe>",
-        super::with_lang(&fragment(frag), lang),
+        super::fragment::with_lang(&fragment(frag), lang),
         escape_attr(title)
     )
 }
@@ -101,33 +103,12 @@ pub fn parse(data: &Value) -> Result<Option<Command>, String> {
     }))
 }
 
-impl Page {
-    /// A host page's message: the effects of its command, and the answer for the host (an
-    /// error, or None). A refused message changes nothing.
-    pub fn host_message(&mut self, data: &Value) -> (Vec<Effect>, Option<Value>) {
-        match parse(data) {
-            Ok(None) => (Vec::new(), None),
-            Err(e) => (Vec::new(), Some(error(&e))),
-            Ok(Some(cmd)) => {
-                // A seek ahead of the run plays to it (a seek moves within what was played).
-                let cmd = match cmd {
-                    Command::Seek(t) if t > self.playground.now_us() => Command::RunTo(t),
-                    c => c,
-                };
-                // Until the lesson it asked for has come, a command would act on the run shown
-                // meanwhile, which the lesson then replaces.
-                if let (Some(name), false) = (
-                    &self.library.loading,
-                    matches!(cmd, Command::LoadBuiltin(_) | Command::LoadJson(_)),
-                ) {
-                    return (Vec::new(), Some(error(&format!("raftlock is still loading the lesson \"{name}\": send this again after raftlock:ready"))));
-                }
-                self.error = None;
-                let fx = self.apply(cmd);
-                (fx, self.error.as_deref().map(error))
-            }
-        }
-    }
+/// The player for a course page's `<iframe>` (`#embed/…`): the lesson only.
+#[derive(Clone, Debug, Default)]
+pub struct Embed {
+    pub on: bool,
+    /// The `<iframe>` snippet last copied (*Copy embed code*).
+    pub code: Option<String>,
 }
 
 /// An error answer for the host.
@@ -135,11 +116,25 @@ pub fn error(message: &str) -> Value {
     json!({ "type": "raftlock:error", "message": message })
 }
 
+/// What the player shows now, as the host hears of it ([`Watcher::poll`]).
+pub struct Seen<'a> {
+    /// The built-in on its way, if one is.
+    pub loading: Option<&'a str>,
+    pub error: Option<&'a str>,
+    pub scenario: &'a Scenario,
+    pub lesson: Option<LessonView>,
+    pub now_us: u64,
+    /// The run's number (the page's `loaded`): a new one is a new run.
+    pub loaded: u64,
+    /// Each question's first answer, by caption (from 0).
+    pub first_answers: &'a BTreeMap<usize, usize>,
+}
+
 /// What the host has been told, to tell it what changed: the lesson's position, the expected
 /// outcomes that came true, the questions answered.
 #[derive(Clone, Debug, Default)]
 pub struct Watcher {
-    /// The run told about ([`Page::loaded`]).
+    /// The run told about ([`Seen::loaded`]).
     loaded: Option<u64>,
     pos: Option<usize>,
     checks: Vec<bool>,
@@ -151,34 +146,28 @@ pub struct Watcher {
 
 impl Watcher {
     /// The events since the last call, oldest first.
-    pub fn poll(&mut self, page: &Page) -> Vec<Value> {
+    pub fn poll(&mut self, seen: Seen) -> Vec<Value> {
         let mut out = Vec::new();
         // A lesson on its way (a link or a load message named a built-in): the host hears of
         // the run it asked for, not of the one shown meanwhile.
-        if let Some(name) = &page.library.loading {
-            self.waiting = Some(name.clone());
+        if let Some(name) = seen.loading {
+            self.waiting = Some(name.to_string());
             return out;
         }
         // It did not come (another run is in view): the host hears why.
-        if self
-            .waiting
-            .take()
-            .is_some_and(|n| n != page.playground.scenario.name)
-        {
+        if self.waiting.take().is_some_and(|n| n != seen.scenario.name) {
             out.push(error(
-                page.error
-                    .as_deref()
-                    .unwrap_or("the lesson could not be loaded"),
+                seen.error.unwrap_or("the lesson could not be loaded"),
             ));
         }
-        let sc = &page.playground.scenario;
-        let view = super::lesson::view(page);
-        let now_ms = page.playground.now_us() as f64 / 1000.0;
-        if self.loaded != Some(page.loaded) {
+        let sc = seen.scenario;
+        let view = seen.lesson;
+        let now_ms = seen.now_us as f64 / 1000.0;
+        if self.loaded != Some(seen.loaded) {
             // The outcomes true from the start come with ready, not as news.
             let checks: Vec<_> = view.as_ref().map_or(Vec::new(), |v| v.checks.clone());
             *self = Watcher {
-                loaded: Some(page.loaded),
+                loaded: Some(seen.loaded),
                 checks: checks.iter().map(|c| c.1).collect(),
                 ..Watcher::default()
             };
@@ -212,7 +201,7 @@ impl Watcher {
             self.checks[i] = *ok;
         }
         let lesson = sc.lesson.as_ref();
-        for (&caption, &choice) in &page.quiz.first {
+        for (&caption, &choice) in seen.first_answers {
             if !self.answered.insert(caption) {
                 continue;
             }
@@ -232,6 +221,7 @@ impl Watcher {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::{Effect, Page};
     use crate::playground::Playground;
     use crate::scenario::builtin;
 
@@ -249,12 +239,12 @@ mod tests {
         assert_eq!(split("#embedded"), (false, "embedded"));
         assert_eq!(split("#scenario=gc-pause"), (false, "scenario=gc-pause"));
         let p = Page::from_fragment("#embed/scenario=gc-pause");
-        assert!(p.embed && p.error.is_none());
+        assert!(p.embed.on && p.error.is_none());
         assert_eq!(p.playground.scenario.name, "gc-pause");
-        assert!(!Page::from_fragment("#scenario=gc-pause").embed);
+        assert!(!Page::from_fragment("#scenario=gc-pause").embed.on);
         // A broken player link says so, and still shows the player.
         let bad = Page::from_fragment("#embed/v1.garbage.0");
-        assert!(bad.embed && bad.error.is_some());
+        assert!(bad.embed.on && bad.error.is_some());
         // Loading a built-in keeps the address a player's.
         let mut p = Page::from_fragment("#embed");
         let fx = p.apply(Command::LoadBuiltin("ghost-lock".into()));
@@ -267,13 +257,13 @@ mod tests {
         p.base_url = "https://example.org/raftlock/".into();
         p.apply(Command::RunTo(1_500_000));
         let fx = p.apply(Command::CopyEmbed);
-        let code = p.embed_code.clone().unwrap();
+        let code = p.embed.code.clone().unwrap();
         assert!(fx.contains(&Effect::Clipboard(code.clone())));
         assert!(code.starts_with("<iframe src=\"https://example.org/raftlock/#embed/v1."));
         assert!(code.contains("width=\"800\" height=\"500\""));
         let src = code.split('"').nth(1).unwrap();
         let opened = Page::from_fragment(src.split_once('#').unwrap().1);
-        assert!(opened.embed);
+        assert!(opened.embed.on);
         assert_eq!(opened.playground.scenario, p.playground.scenario);
         assert_eq!(opened.playground.now_us(), 1_500_000);
         // Titles are escaped in the attribute.
@@ -353,14 +343,14 @@ mod tests {
             None
         );
         assert_eq!(p.playground.scenario.name, "drift-and-jump");
-        assert!(p.embed, "still the player");
+        assert!(p.embed.on, "still the player");
     }
 
     #[test]
     fn the_host_hears_ready_moments_checks_and_answers() {
         let mut p = Page::new(Playground::new(builtin::get("gc-pause").unwrap()).unwrap());
         let mut w = Watcher::default();
-        let first = w.poll(&p);
+        let first = p.host_events(&mut w);
         assert_eq!(types(&first), ["raftlock:ready", "raftlock:moment"]);
         assert_eq!(first[0]["scenario"], "gc-pause");
         assert_eq!(first[1]["pos"], 0);
@@ -370,21 +360,24 @@ mod tests {
             .iter()
             .filter(|c| c["ok"] == true)
             .count();
-        assert!(w.poll(&p).is_empty(), "nothing new, nothing told");
+        assert!(
+            p.host_events(&mut w).is_empty(),
+            "nothing new, nothing told"
+        );
         p.host_message(&json!({"type": "raftlock:next"}));
-        let mut all = w.poll(&p);
+        let mut all = p.host_events(&mut w);
         assert_eq!(types(&all), ["raftlock:moment"]);
         assert_eq!(all[0]["pos"], 1);
-        assert_eq!(all[0]["caption"], lesson::view(&p).unwrap().caption);
+        assert_eq!(all[0]["caption"], p.lesson_view().unwrap().caption);
         // To the first question (caption 4), answered wrong; told once.
         while p.lesson_pos() < 3 {
             p.apply(Command::LessonNext);
-            all.extend(w.poll(&p));
+            all.extend(p.host_events(&mut w));
         }
         p.apply(Command::LessonNext);
-        all.extend(w.poll(&p));
+        all.extend(p.host_events(&mut w));
         p.apply(Command::Answer(0));
-        let ev = w.poll(&p);
+        let ev = p.host_events(&mut w);
         let answer = ev
             .iter()
             .find(|e| e["type"] == "raftlock:answer")
@@ -400,22 +393,22 @@ mod tests {
         all.extend(ev);
         p.apply(Command::LessonBack);
         p.apply(Command::LessonNext);
-        let ev = w.poll(&p);
+        let ev = p.host_events(&mut w);
         assert!(
             !types(&ev).contains(&"raftlock:answer"),
             "a second pick is not a first answer"
         );
         all.extend(ev);
         // To the end: every expected outcome that comes true is told once.
-        while lesson::view(&p).unwrap().button.1 {
+        while p.lesson_view().unwrap().button.1 {
             p.apply(Command::LessonNext);
             if p.open_question().is_some() {
                 p.apply(Command::Answer(1));
             }
-            all.extend(w.poll(&p));
+            all.extend(p.host_events(&mut w));
         }
         let told = all.iter().filter(|e| e["type"] == "raftlock:check").count();
-        let view = lesson::view(&p).unwrap();
+        let view = p.lesson_view().unwrap();
         assert_eq!(
             told + ok_at_start,
             view.checks.iter().filter(|c| c.1).count()
@@ -433,8 +426,6 @@ mod tests {
         );
         // A new scenario is a new ready.
         p.apply(Command::LoadBuiltin("ghost-lock".into()));
-        assert_eq!(types(&w.poll(&p))[0], "raftlock:ready");
+        assert_eq!(types(&p.host_events(&mut w))[0], "raftlock:ready");
     }
-
-    use super::super::lesson;
 }

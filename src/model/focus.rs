@@ -1,7 +1,8 @@
 //! What the current lesson caption is about, resolved to parts of the page: the components mark
 //! them (class `focus`) and the page brings them into view.
 
-use super::Page;
+use super::lesson::LessonTrack;
+use crate::playground::Playground;
 use crate::scenario::lesson::Focus;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -76,14 +77,13 @@ impl FocusSet {
 }
 
 /// The current caption's focus: its own `focus`, else what its event named.
-pub fn current(page: &Page) -> FocusSet {
+pub fn current(track: &LessonTrack, run: &Playground) -> FocusSet {
     let mut set = FocusSet::default();
-    let pos = page.lesson_pos();
+    let pos = track.position(&run.world);
     if pos == 0 {
         return set;
     }
-    let Some(caption) = page
-        .playground
+    let Some(caption) = run
         .scenario
         .lesson
         .as_ref()
@@ -92,11 +92,11 @@ pub fn current(page: &Page) -> FocusSet {
         return set;
     };
     let items: &[Focus] = if caption.focus.is_empty() {
-        page.lesson.mark(pos - 1).map_or(&[], |m| &m.focus)
+        track.mark(pos - 1).map_or(&[], |m| &m.focus)
     } else {
         &caption.focus
     };
-    let w = &page.playground.world;
+    let w = &run.world;
     for f in items {
         match f {
             Focus::Node(k) if *k >= 1 && *k <= w.node_count && !set.nodes.contains(&(k - 1)) => {

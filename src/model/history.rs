@@ -3,11 +3,12 @@
 //! with the verdict. The page keeps its frame rate meanwhile and does not carry the checker. An
 //! answer for a check since stopped or replaced is ignored.
 
+use super::effect::Effect;
 use super::job::{JobKind, Progress};
 use super::text::fmt_count;
-use super::{Effect, Page};
-use crate::check::history::verdict_from_json;
+use crate::check::history::{verdict_from_json, Verdict};
 use crate::lang::{t, Lang};
+use crate::playground::Playground;
 use std::rc::Rc;
 
 /// A check in the worker.
@@ -67,53 +68,69 @@ impl HistoryCheck {
     }
 }
 
-impl Page {
-    /// Ask the worker for the clients' history at this moment: it replays the run's document
-    /// (the scenario plus what was done during play) to this very event.
-    pub(super) fn start_check(&mut self) -> Effect {
-        self.history = None;
-        self.history_checks += 1;
+/// The clients' history checks: the last verdict, and the check in progress in the worker
+/// (play goes on meanwhile).
+#[derive(Clone, Debug, Default)]
+pub struct Checks {
+    /// The last check's answer: (moment checked, verdict; None: clocks drifted, not checked).
+    pub last: Option<(u64, Option<Rc<Verdict>>)>,
+    pub running: Option<HistoryCheck>,
+    /// The checks asked for so far: the number of the latest.
+    pub asked: u32,
+}
+
+impl Checks {
+    /// Ask the worker for the clients' history at this moment of `run`: it replays the run's
+    /// document (the scenario plus what was done during play) to this very event.
+    pub fn start(&mut self, run: &Playground) -> Effect {
+        self.last = None;
+        self.asked += 1;
         let check = HistoryCheck {
-            id: self.history_checks,
-            at_us: self.playground.now_us(),
-            target: self.playground.world.stats.events,
+            id: self.asked,
+            at_us: run.now_us(),
+            target: run.world.stats.events,
             events: 0,
             first: None,
             reported_ms: 0.0,
         };
         let effect = Effect::CheckHistory {
             id: check.id,
-            doc: self.playground.scenario.to_json(),
+            doc: run.scenario.to_json(),
             target: check.target,
-            hash: self.playground.world.trace.hash_hex(),
+            hash: run.world.trace.hash_hex(),
         };
-        self.checking = Some(check);
+        self.running = Some(check);
         effect
     }
 
-    /// The worker's report for check `id`.
-    pub(super) fn history_report(&mut self, id: u32, report: HistoryReport) {
-        let Some(check) = self.checking.as_mut().filter(|c| c.id == id) else {
-            return;
+    /// The worker's report for check `id`, at `now_ms` on the page's clock. Returns whether
+    /// the check moved on (its bar redraws), or why it could not answer.
+    pub fn report(
+        &mut self,
+        id: u32,
+        report: HistoryReport,
+        now_ms: f64,
+        lang: Lang,
+    ) -> Result<bool, String> {
+        let Some(check) = self.running.as_mut().filter(|c| c.id == id) else {
+            return Ok(false);
         };
         match report {
             HistoryReport::Progress(events) => {
                 check.events = events;
-                check.reported_ms = (self.clock)();
-                check.first.get_or_insert((check.reported_ms, events));
-                self.job_tick += 1;
+                check.reported_ms = now_ms;
+                check.first.get_or_insert((now_ms, events));
+                Ok(true)
             }
             HistoryReport::Done(answer) => {
                 let at = check.at_us;
-                self.checking = None;
+                self.running = None;
                 match answer.and_then(|json| verdict_from_json(&json)) {
-                    Ok(verdict) => self.history = Some((at, verdict.map(Rc::new))),
-                    Err(e) => {
-                        self.error = Some(t!(
-                            self.lang,
-                            "The clients' history could not be checked: {e}"
-                        ))
+                    Ok(verdict) => {
+                        self.last = Some((at, verdict.map(Rc::new)));
+                        Ok(false)
                     }
+                    Err(e) => Err(t!(lang, "The clients' history could not be checked: {e}")),
                 }
             }
         }
@@ -124,7 +141,7 @@ impl Page {
 mod tests {
     use super::*;
     use crate::model::job::JobCommand;
-    use crate::model::Command;
+    use crate::model::{Command, Page};
     use crate::playground::HistoryReplay;
     use crate::scenario::Scenario;
 
@@ -165,25 +182,25 @@ mod tests {
             panic!("{fx:?}")
         };
         assert_eq!(target, p.playground.world.stats.events);
-        assert!(p.checking.is_some() && p.history.is_none());
+        assert!(p.history.running.is_some() && p.history.last.is_none());
         // The page's frames do not carry it: it is the worker's.
         assert!(!p.busy());
-        let (version, tick) = (p.version, p.job_tick);
+        let (version, tick) = (p.version, p.jobs.tick);
         p.apply(Command::HistoryReport(
             id,
             HistoryReport::Progress(target / 2),
         ));
         // Its bar draws again, and nothing else.
-        assert_eq!((p.version, p.job_tick), (version, tick + 1));
+        assert_eq!((p.version, p.jobs.tick), (version, tick + 1));
         let g = &p.progress()[0];
         assert_eq!(g.kind, JobKind::History);
         assert!((g.fraction - 0.5).abs() < 0.01, "{}", g.fraction);
         let json = worker(&fx);
         p.apply(Command::HistoryReport(id, HistoryReport::Done(json)));
-        let (at, verdict) = p.history.clone().unwrap();
+        let (at, verdict) = p.history.last.clone().unwrap();
         assert_eq!(at, 120_000_000);
         assert_eq!(verdict.as_deref(), whole.as_ref());
-        assert!(p.checking.is_none() && p.progress().is_empty());
+        assert!(p.history.running.is_none() && p.progress().is_empty());
     }
 
     #[test]
@@ -260,7 +277,7 @@ mod tests {
             *first,
             HistoryReport::Done(Ok(json.clone())),
         ));
-        assert!(p.history.is_none() && p.checking.is_none());
+        assert!(p.history.last.is_none() && p.history.running.is_none());
         // A second check, answered by the first one's number: still checking.
         let fx = p.apply(Command::CheckHistory);
         let [Effect::CheckHistory { id: second, .. }] = &fx[..] else {
@@ -271,7 +288,7 @@ mod tests {
             *first,
             HistoryReport::Done(Ok(json.clone())),
         ));
-        assert!(p.history.is_none() && p.checking.is_some());
+        assert!(p.history.last.is_none() && p.history.running.is_some());
         // A changed document stops it too.
         let fx = p.apply(Command::LoadJson(
             crate::bench::history_scenario(1_000).to_json(),
@@ -281,7 +298,7 @@ mod tests {
             *second,
             HistoryReport::Done(Ok(json)),
         ));
-        assert!(p.history.is_none() && p.checking.is_none());
+        assert!(p.history.last.is_none() && p.history.running.is_none());
     }
 
     #[test]
@@ -297,7 +314,7 @@ mod tests {
                 panic!("{fx:?}")
             };
             p.apply(Command::HistoryReport(*id, HistoryReport::Done(answer)));
-            assert!(p.checking.is_none() && p.history.is_none());
+            assert!(p.history.running.is_none() && p.history.last.is_none());
             let e = p.error.take().unwrap();
             assert!(
                 e.starts_with("The clients' history could not be checked: "),

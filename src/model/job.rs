@@ -7,17 +7,15 @@
 //! would take long is announced first, with the choice to open it at the start instead.
 
 use super::text::{fmt_count, fmt_span};
-use super::Page;
 use crate::lang::{t, Lang};
 use crate::playground::{Goal, Slice};
-use std::rc::Rc;
 
 /// Events between two looks at the clock (a fraction of a millisecond in the browser).
 pub const SLICE_EVENTS: u32 = 256;
 /// A frame's share of work while a job runs: the rest of the frame draws and answers input.
 pub const FRAME_BUDGET_MS: f64 = 8.0;
 
-/// The slices of long work the page did between two reads ([`super::Page::take_slices`]): how
+/// The slices of long work the page did between two reads (the page's `take_slices`): how
 /// many, the longest as the page's clock measured it, and the budget each was given. A slice
 /// checks the clock after each batch of [`SLICE_EVENTS`] events, so it ends within one batch of
 /// its budget.
@@ -29,7 +27,7 @@ pub struct SliceLog {
 }
 
 impl SliceLog {
-    fn add(&mut self, took_ms: f64, budget_ms: f64) {
+    pub(super) fn add(&mut self, took_ms: f64, budget_ms: f64) {
         self.count += 1;
         self.longest_ms = self.longest_ms.max(took_ms);
         self.budget_ms = self.budget_ms.max(budget_ms);
@@ -134,7 +132,7 @@ pub struct Job {
     /// Cancelled: the job waits for Go (a run job only).
     pub stopped: bool,
     /// Announced once: a job the user let go on is not announced again.
-    confirmed: bool,
+    pub(super) confirmed: bool,
     /// Where the replay stood after `WARM_MS` of work: (wall ms, virtual µs).
     warm: Option<(f64, u64)>,
 }
@@ -182,7 +180,7 @@ impl Job {
     /// Slices of the job's work on the page's run until `budget_ms` since
     /// `t0` is spent, counting events and wall time. Returns how the job ended, if it did. A
     /// link not yet confirmed is timed and, when projected long, announced (it then waits).
-    fn work_for(
+    pub(super) fn work_for(
         &mut self,
         pg: &mut crate::playground::Playground,
         clock: &dyn Fn() -> f64,
@@ -291,221 +289,38 @@ impl Progress {
     }
 }
 
-impl Page {
-    /// Start `job` as the run's job (replacing one in progress) and do its first slice now: a
-    /// short one finishes before the page draws again, as if it had run in one go.
-    pub(super) fn start_job(&mut self, job: Job) {
-        self.playing = false;
-        self.job_serial += 1;
-        self.job = Some(job);
-        self.work_jobs(FRAME_BUDGET_MS);
-    }
+/// The run's long work: the job in progress, and what the page keeps of its jobs.
+pub struct Jobs {
+    /// The run's job (a far link, a seek, Next, Run to).
+    pub run: Option<Job>,
+    /// Bumped by every frame of a job (the progress bar follows it; the panels follow the
+    /// page's `version`, bumped a few times a second during a job).
+    pub tick: u64,
+    /// When the panels were last asked to redraw during a job (the page's clock, ms).
+    pub redrawn_at: f64,
+    /// The slices of long work since a test last asked (the page's `take_slices`).
+    pub slices: SliceLog,
+    /// Counts the jobs started (a command that starts one keeps it).
+    pub serial: u64,
+}
 
-    /// Whether a job still has work to do (the UI keeps its frame loop running).
-    pub fn busy(&self) -> bool {
-        self.job.as_ref().is_some_and(|j| !j.waiting())
-            || self.lesson.walking.is_some()
-            || self.twin_lags()
-            || self.trace_reading.is_some()
-    }
-
-    /// Run the run's jobs to their end now (the `window.raftlock` handle's synchronous calls,
-    /// and the native tests); a history check goes on in the worker, a trace file's reading in
-    /// the frames.
-    pub fn finish_jobs(&mut self) {
-        let reading = self.trace_reading.take();
-        while self.busy() {
-            self.work_jobs(f64::INFINITY);
+impl Default for Jobs {
+    fn default() -> Jobs {
+        Jobs {
+            run: None,
+            tick: 0,
+            redrawn_at: f64::NEG_INFINITY,
+            slices: SliceLog::default(),
+            serial: 0,
         }
-        self.trace_reading = reading;
-    }
-
-    /// Work on the jobs for about `budget_ms` of wall time. Returns whether work is left.
-    pub fn work_jobs(&mut self, budget_ms: f64) -> bool {
-        let clock = Rc::clone(&self.clock);
-        let t0 = clock();
-        let settled = self.settled;
-        let mut worked = false;
-        if self.job.as_ref().is_some_and(|j| !j.waiting()) {
-            worked = true;
-            self.work_run(&*clock, t0, budget_ms);
-        }
-        if self.twin_lags() {
-            worked = true;
-            let t = self.playground.now_us();
-            if let Some(twin) = &mut self.twin {
-                twin.catch_up(t, &|| clock() - t0 >= budget_ms);
-            }
-        }
-        if self.trace_reading.is_some() {
-            worked = true;
-            self.work_reading(&*clock, t0, budget_ms);
-        }
-        if self.lesson.walking.is_some() {
-            worked = true;
-            while !self.lesson.walk(SLICE_EVENTS as u64) {
-                if clock() - t0 >= budget_ms {
-                    break;
-                }
-            }
-            if self.lesson.walking.is_none() {
-                self.settled += 1;
-            }
-        }
-        if worked {
-            if budget_ms.is_finite() {
-                self.slices.add(clock() - t0, budget_ms);
-            }
-            self.job_tick += 1;
-            // The panels follow a long replay a few times a second, and at once when it ends.
-            let now = clock();
-            if self.settled != settled || now - self.redrawn_at >= REDRAW_EVERY_MS {
-                self.redrawn_at = now;
-                self.version += 1;
-            }
-        }
-        self.busy()
-    }
-
-    fn work_run(&mut self, clock: &dyn Fn() -> f64, t0: f64, budget_ms: f64) {
-        let Some(job) = self.job.as_mut() else { return };
-        match job.work_for(&mut self.playground, clock, t0, budget_ms) {
-            None => {
-                if job.announced.is_some() {
-                    self.settled += 1;
-                }
-            }
-            Some(end) => {
-                self.job = None;
-                self.settled += 1;
-                if end == Slice::Violated {
-                    self.note_violation();
-                }
-            }
-        }
-    }
-
-    pub(super) fn job_command(&mut self, c: JobCommand) {
-        match c {
-            JobCommand::Cancel => {
-                if let Some(j) = self.job.as_mut() {
-                    if j.announced.take().is_some() || !j.stopped {
-                        j.stopped = true;
-                    } else {
-                        // A second Cancel forgets the stopped job.
-                        self.job = None;
-                    }
-                }
-            }
-            // (`apply` tells the worker to stop.)
-            JobCommand::CancelCheck => self.checking = None,
-            JobCommand::CancelRead => self.drop_reading(),
-            JobCommand::Go => {
-                if let Some(j) = self.job.as_mut() {
-                    j.announced = None;
-                    j.stopped = false;
-                    j.confirmed = true;
-                }
-                self.work_jobs(FRAME_BUDGET_MS);
-            }
-            JobCommand::AtStart => {
-                if self.job.as_ref().is_some_and(|j| j.kind == JobKind::Link) {
-                    self.job = None;
-                    self.playground.seek(0);
-                }
-            }
-        }
-    }
-
-    /// The progress of the run's job, of the history check and of a lesson's walk, for the
-    /// progress bars.
-    pub fn progress(&self) -> Vec<Progress> {
-        let now = self.playground.now_us();
-        let walk = self.lesson.walking.as_ref().map(|w| {
-            let (found, of) = (w.found().len(), w.captions().max(1));
-            Progress {
-                kind: JobKind::Lesson,
-                fraction: found as f64 / of as f64,
-                reached: t!(
-                    self.lang,
-                    "{found} of {of} captions ({} events replayed)",
-                    fmt_count(w.events())
-                ),
-                events: w.events(),
-                events_per_s: 0.0,
-                virtual_per_s: 0.0,
-                left_ms: None,
-                announced: None,
-                stopped: false,
-            }
-        });
-        let check = self.checking.as_ref().map(|c| c.progress(self.lang));
-        let reading = self.trace_reading.as_ref().map(|r| r.progress(self.lang));
-        self.job
-            .iter()
-            .map(|j| j.progress(now, self.lang))
-            .chain(check)
-            .chain(reading)
-            .chain(walk)
-            .collect()
-    }
-
-    /// What `window.raftlock.job()` returns: {jobs: [{kind, fraction, reached, line, events,
-    /// eventsPerS, virtualPerS, leftMs, announced, stopped}] (empty when none), announcement,
-    /// busy, snapshots: the moments the scrubber's snapshots hold (a seek replays from the
-    /// latest before its moment)}.
-    pub fn job_report(&self) -> serde_json::Value {
-        let jobs: Vec<_> = self
-            .progress()
-            .into_iter()
-            .map(|g| {
-                serde_json::json!({
-                    "kind": format!("{:?}", g.kind), "fraction": g.fraction, "reached": g.reached,
-                    "line": g.line(self.lang), "eventsPerS": g.events_per_s, "virtualPerS": g.virtual_per_s,
-                    "leftMs": g.left_ms, "announced": g.announced, "stopped": g.stopped, "events": g.events,
-                })
-            })
-            .collect();
-        serde_json::json!({ "jobs": jobs, "announcement": self.announcement(), "busy": self.busy(),
-            "snapshots": self.playground.snapshot_times() })
-    }
-
-    /// The slices of long work since the last call, as the page's clock measured them (and a
-    /// new count from here): a test asks that the work was split and each slice kept near its
-    /// budget, which a busy machine does not change the way it stretches the gaps between frames.
-    pub fn take_slices(&mut self) -> SliceLog {
-        std::mem::take(&mut self.slices)
-    }
-
-    /// What the announcement says: "This link replays 24 h of a 7-node cluster with 16
-    /// clients: about 3 min here."
-    pub fn announcement(&self) -> Option<String> {
-        let j = self.job.as_ref()?;
-        let left = j.announced?;
-        let sc = &self.playground.scenario;
-        let (lang, span, nodes, wall) = (
-            self.lang,
-            fmt_span(j.to, self.lang),
-            sc.nodes,
-            fmt_wall(left, self.lang),
-        );
-        Some(match sc.clients.len() {
-            1 => t!(
-                lang,
-                "This link replays {span} of a {nodes}-node cluster with 1 client: {wall} here."
-            ),
-            n => t!(
-                lang,
-                "This link replays {span} of a {nodes}-node cluster with {n} clients: {wall} here."
-            ),
-        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Effect;
+    use crate::model::{Effect, Page};
+    use std::rc::Rc;
 
     #[test]
     fn wall_times_and_counts_read_as_people_say_them() {
@@ -551,12 +366,12 @@ mod tests {
         let frag = long_link();
         let mut p = page_with_clock(frag.split_once('#').unwrap().1, 0.1);
         // Opened: nothing ran yet beyond one slice.
-        assert!(p.job.is_some(), "a far link becomes a job");
+        assert!(p.jobs.run.is_some(), "a far link becomes a job");
         let mut frames = 0;
         while p.busy() {
             p.work_jobs(FRAME_BUDGET_MS);
             frames += 1;
-            if let Some(j) = &p.job {
+            if let Some(j) = &p.jobs.run {
                 if j.announced.is_some() {
                     assert!(p.announcement().unwrap().contains("10 min"));
                     p.apply(Command::Job(JobCommand::Go));
@@ -585,14 +400,14 @@ mod tests {
         while p.busy() {
             p.work_jobs(FRAME_BUDGET_MS);
         }
-        let j = p.job.as_ref().expect("the job waits");
+        let j = p.jobs.run.as_ref().expect("the job waits");
         assert!(j.announced.unwrap() > ANNOUNCE_OVER_MS);
         assert!(p
             .announcement()
             .unwrap()
             .starts_with("This link replays 10 min"));
         p.apply(Command::Job(JobCommand::AtStart));
-        assert!(p.job.is_none());
+        assert!(p.jobs.run.is_none());
         assert_eq!(p.playground.now_us(), 0);
     }
 
@@ -632,15 +447,15 @@ mod tests {
             Command::Speed(4),
         ] {
             p.apply(idle.clone());
-            assert!(p.job.is_some(), "{idle:?} stopped the replay");
+            assert!(p.jobs.run.is_some(), "{idle:?} stopped the replay");
         }
         p.apply(Command::Step);
-        assert!(p.job.is_none());
+        assert!(p.jobs.run.is_none());
         assert!(p.playground.now_us() < 600_000_000);
         // Play, too, stops a replay: it plays on from where the replay stood.
         let mut p = page_with_clock(frag.split_once('#').unwrap().1, 0.1);
         p.apply(Command::Play(true));
-        assert!(p.job.is_none() && p.playing);
+        assert!(p.jobs.run.is_none() && p.playing);
     }
 
     #[test]
@@ -727,7 +542,7 @@ mod tests {
             &fx[..],
             [Effect::CheckTrace { id: 1, .. }, Effect::StartFrames]
         ));
-        assert!(p.trace.is_none() && p.busy());
+        assert!(p.traces.open.is_none() && p.busy());
         let g = &p.progress()[0];
         assert_eq!(g.kind, JobKind::TraceRead);
         assert!(g.fraction > 0.0 && g.fraction < 1.0, "{}", g.fraction);
@@ -749,7 +564,7 @@ mod tests {
         }
         assert!(frames > 3, "{frames}");
         let whole = TraceView::open("big.jsonl", &text, 1, Lang::En).unwrap();
-        let v = p.trace.as_ref().unwrap();
+        let v = p.traces.open.as_ref().unwrap();
         assert_eq!((v.lines.len(), v.at), (whole.lines.len(), whole.at));
         assert_eq!(v.lines, whole.lines);
         assert!(v.report().is_some_and(|r| r.ok()));
@@ -775,13 +590,13 @@ mod tests {
             })
             .collect();
         p.apply(Command::OpenTrace("bad.jsonl".into(), Ok(bad)));
-        assert!(p.trace_reading.is_some() && p.error.is_none());
+        assert!(p.traces.reading.is_some() && p.error.is_none());
         while p.busy() {
             p.work_jobs(FRAME_BUDGET_MS);
         }
         let e = p.error.take().unwrap();
         assert!(e.contains(&format!("line {n}")), "{e}");
-        assert!(p.trace.is_none());
+        assert!(p.traces.open.is_none());
         assert_eq!(p.playground.world.trace.hash(), hash);
         assert_eq!(
             p.take_effects(),
@@ -793,7 +608,7 @@ mod tests {
         let fx = p.apply(Command::Job(JobCommand::CancelRead));
         assert_eq!(fx, vec![Effect::StopTraceCheck]);
         p.apply(Command::TraceChecked(2, Ok(String::new())));
-        assert!(p.trace.is_none() && p.trace_reading.is_none() && !p.busy());
+        assert!(p.traces.open.is_none() && p.traces.reading.is_none() && !p.busy());
         assert!(p.error.is_none());
         // A short file opened while a large one is read: its own check goes on (the large
         // one's worker is replaced by its), and it gets its verdict.
@@ -805,11 +620,12 @@ mod tests {
             "{:?}",
             fx.len()
         );
-        assert!(p.trace_reading.is_none());
+        assert!(p.traces.reading.is_none());
         let answer = crate::check::trace::Checked::of_text_json(&short);
         p.apply(Command::TraceChecked(4, Ok(answer)));
         assert!(p
-            .trace
+            .traces
+            .open
             .as_ref()
             .is_some_and(|v| v.name == "short.jsonl" && v.report().is_some()));
         // A file refused in its first lines leaves the trace shown as it was.
@@ -818,7 +634,11 @@ mod tests {
             Ok("{not json\n".into()),
         ));
         assert!(p.error.take().is_some());
-        assert!(p.trace.as_ref().is_some_and(|v| v.name == "short.jsonl"));
+        assert!(p
+            .traces
+            .open
+            .as_ref()
+            .is_some_and(|v| v.name == "short.jsonl"));
         // The worker's refusal, come while the file is read, refuses it at once.
         p.apply(Command::OpenTrace("big.jsonl".into(), Ok(text.clone())));
         let refusal = crate::check::trace::Checked::Refused(crate::check::trace::LineError {
@@ -830,7 +650,7 @@ mod tests {
             Ok(serde_json::to_string(&refusal).unwrap()),
         ));
         assert_eq!(fx, vec![Effect::StopTraceCheck]);
-        assert!(p.trace_reading.is_none() && p.trace.is_none());
+        assert!(p.traces.reading.is_none() && p.traces.open.is_none());
         assert!(p.error.take().is_some_and(|e| e.contains("line 7")));
         // A short trace opens in the command that opens it.
         let short: String = text.lines().take(200).map(|l| format!("{l}\n")).collect();
@@ -839,6 +659,6 @@ mod tests {
         );
         let fx = p.apply(Command::OpenTrace("short.jsonl".into(), Ok(short)));
         assert!(matches!(&fx[..], [Effect::CheckTrace { id: 1, .. }]));
-        assert!(p.trace.is_some() && p.trace_reading.is_none());
+        assert!(p.traces.open.is_some() && p.traces.reading.is_none());
     }
 }

@@ -3,7 +3,7 @@
 //! no lesson text: it fetches `scenarios/NAME.json` when a lesson is chosen (the service worker
 //! keeps them for offline use) and keeps what it fetched for the session.
 
-use super::Effect;
+use super::effect::Effect;
 use crate::scenario::{builtin, Scenario};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -58,7 +58,7 @@ impl Default for Library {
             fetched: BTreeMap::new(),
             failed: BTreeMap::new(),
             asked: BTreeSet::new(),
-            free: Rc::new(super::default_scenario()),
+            free: Rc::new(super::fragment::default_scenario()),
         }
     }
 }
@@ -291,9 +291,12 @@ mod tests {
     fn an_embedding_page_hears_ready_for_the_lesson_it_asked_for_once_it_arrived() {
         let mut p = fetching_at("#embed/scenario=gc-pause");
         let mut w = crate::model::embed::Watcher::default();
-        assert!(w.poll(&p).is_empty(), "nothing of the run shown meanwhile");
+        assert!(
+            p.host_events(&mut w).is_empty(),
+            "nothing of the run shown meanwhile"
+        );
         p.apply(Command::Fetched("gc-pause".into(), file("gc-pause")));
-        let out = w.poll(&p);
+        let out = p.host_events(&mut w);
         assert_eq!(out[0]["type"], "raftlock:ready");
         assert_eq!(out[0]["scenario"], "gc-pause");
         let (fx, reply) =
@@ -302,9 +305,9 @@ mod tests {
             (fx, reply),
             (vec![Effect::Fetch("ghost-lock".into())], None)
         );
-        assert!(w.poll(&p).is_empty());
+        assert!(p.host_events(&mut w).is_empty());
         p.apply(Command::Fetched("ghost-lock".into(), file("ghost-lock")));
-        assert_eq!(w.poll(&p)[0]["scenario"], "ghost-lock");
+        assert_eq!(p.host_events(&mut w)[0]["scenario"], "ghost-lock");
     }
 
     #[test]
@@ -333,7 +336,7 @@ mod tests {
     fn an_embedding_page_hears_why_a_lesson_did_not_come_and_waits_for_it() {
         let mut p = fetching_at("#embed/scenario=gc-pause");
         let mut w = crate::model::embed::Watcher::default();
-        assert!(w.poll(&p).is_empty());
+        assert!(p.host_events(&mut w).is_empty());
         // A command meanwhile is refused with a reason, not done to the run shown meanwhile.
         let (fx, reply) = p.host_message(&serde_json::json!({"type": "raftlock:next"}));
         assert!(fx.is_empty());
@@ -345,7 +348,7 @@ mod tests {
             "gc-pause".into(),
             Err(Missing::Status(404)),
         ));
-        let out = w.poll(&p);
+        let out = p.host_events(&mut w);
         assert_eq!(out[0]["type"], "raftlock:error");
         assert!(
             out[0]["message"].as_str().unwrap().contains("HTTP 404"),

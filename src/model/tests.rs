@@ -2,7 +2,8 @@
 //! command for every control.
 
 use super::*;
-use crate::scenario::builtin;
+use crate::playground::Playground;
+use crate::scenario::{builtin, Action};
 
 fn page(name: &str) -> Page {
     Page::new(Playground::new(builtin::get(name).expect("a built-in")).expect("valid"))
@@ -75,7 +76,7 @@ fn lesson_next_reaches_each_caption_and_back_restores_the_exact_state() {
         );
     }
     // The first time through, the lesson stopped right after each caption's event.
-    let view = lesson::view(&p).expect("a lesson");
+    let view = p.lesson_view().expect("a lesson");
     assert_eq!(view.caption, p.playground.scenario.description.en);
     assert_eq!(view.next.as_deref(), Some("until a leader is elected"));
 }
@@ -92,7 +93,7 @@ fn the_lesson_follows_a_seek_run_to_and_step_back() {
         expect,
         "runTo(4 s) puts the lesson at the caption of 4 s"
     );
-    let v = lesson::view(&p).expect("a lesson");
+    let v = p.lesson_view().expect("a lesson");
     assert_eq!(v.pos, expect);
     assert_ne!(v.caption, p.playground.scenario.description.en);
     p.apply(Command::Seek(0));
@@ -109,11 +110,11 @@ fn the_lesson_follows_a_seek_run_to_and_step_back() {
 #[test]
 fn focus_comes_from_the_caption_or_its_event() {
     let mut p = page("gc-pause");
-    assert!(focus::current(&p).is_empty(), "no caption yet");
+    assert!(p.focus().is_empty(), "no caption yet");
     while p.lesson_pos() < p.lesson.marks.len() {
         next_caption(&mut p);
     }
-    let f = focus::current(&p);
+    let f = p.focus();
     assert!(f.storage, "the rejected write: the storage");
     assert!(f.client("A"), "and the client who wrote");
     assert!(f.key("k"));
@@ -297,7 +298,7 @@ fn a_command_for_every_control() {
     );
     p.apply(Command::Compare(None));
     let fx = p.apply(Command::CheckHistory);
-    assert!(matches!(&fx[..], [Effect::CheckHistory { .. }]) && p.checking.is_some());
+    assert!(matches!(&fx[..], [Effect::CheckHistory { .. }]) && p.history.running.is_some());
     let fx = p.apply(Command::Share);
     assert!(
         matches!(&fx[..], [Effect::SetFragment(f), Effect::Clipboard(u)] if f.starts_with("#v1.") && u.starts_with("https://example.org/raftlock/#v1."))
@@ -376,9 +377,9 @@ fn a_command_for_every_control() {
         p.apply(cmd);
         assert!(check(&p));
     }
-    assert_eq!(Command::from_key(" ", &p), Some(Command::TogglePlay));
-    assert_eq!(Command::from_key("n", &p), Some(Command::LessonNext));
-    assert_eq!(Command::from_key("z", &p), None);
+    assert_eq!(p.shortcut(" "), Some(Command::TogglePlay));
+    assert_eq!(p.shortcut("n"), Some(Command::LessonNext));
+    assert_eq!(p.shortcut("z"), None);
 }
 
 #[test]
@@ -405,10 +406,10 @@ fn a_found_hunt_opens_its_scenario_and_makes_its_link() {
 #[test]
 fn a_break_it_lesson_shows_what_is_broken_and_marks_the_expected_violation() {
     let mut p = page("gc-pause-no-fencing");
-    assert!(lesson::view(&p).unwrap().broken.is_empty());
+    assert!(p.lesson_view().unwrap().broken.is_empty());
     p.apply(Command::RunTo(6_000_000));
     p.apply(Command::RunTo(6_000_000));
-    let v = lesson::view(&p).unwrap();
+    let v = p.lesson_view().unwrap();
     assert_eq!(v.broken, vec!["storage_accepts_stale_token"]);
     assert!(v.checks.iter().any(|(what, ok, violation)| *ok
         && *violation
@@ -504,7 +505,7 @@ fn a_question_is_asked_before_its_moment_scored_once_and_revealed_in_presenter_m
         p.apply(Command::LessonNext);
     }
     assert!(p.question_view().is_none());
-    let button = |p: &Page| lesson::view(p).unwrap().button;
+    let button = |p: &Page| p.lesson_view().unwrap().button;
     assert_eq!(
         button(&p),
         ("Next: a question".into(), true),
@@ -540,7 +541,7 @@ fn a_question_is_asked_before_its_moment_scored_once_and_revealed_in_presenter_m
     let lesson = p.playground.scenario.lesson.clone().unwrap();
     assert_eq!(p.quiz.score(&lesson), (0, 1, 3));
     assert_eq!(
-        lesson::view(&p).unwrap().score_line.as_deref(),
+        p.lesson_view().unwrap().score_line.as_deref(),
         Some("0 of 1 right on the first try · 3 questions")
     );
     // Back over the question, and Next again: straight to the moment, the score unchanged.
@@ -554,7 +555,7 @@ fn a_question_is_asked_before_its_moment_scored_once_and_revealed_in_presenter_m
     assert_eq!(p.lesson_pos(), 5);
     p.apply(Command::LessonNext);
     assert_eq!(p.lesson_pos(), 5);
-    let key = Command::from_key("2", &p).expect("keys answer an open question");
+    let key = p.shortcut("2").expect("keys answer an open question");
     assert_eq!(key, Command::Answer(1));
     p.apply(key);
     assert_eq!(p.lesson_pos(), 6);
@@ -603,7 +604,7 @@ fn set_lang_switches_every_word_keeps_the_run_and_rides_in_the_share_link() {
     let mut p = page("gc-pause");
     next_caption(&mut p);
     let (h, now) = (hash(&p), p.playground.world.now_us);
-    let en = lesson::view(&p).unwrap().caption;
+    let en = p.lesson_view().unwrap().caption;
     let fx = p.apply(Command::SetLang(Lang::Ru));
     assert!(fx.contains(&Effect::Lang(Lang::Ru)));
     assert_eq!(
@@ -611,7 +612,7 @@ fn set_lang_switches_every_word_keeps_the_run_and_rides_in_the_share_link() {
         (h, now),
         "the same run, the same moment"
     );
-    let ru = lesson::view(&p).unwrap().caption;
+    let ru = p.lesson_view().unwrap().caption;
     assert_ne!(ru, en);
     assert!(ru.chars().any(|c| ('а'..='я').contains(&c)), "{ru}");
     let fx = p.apply(Command::Share);
@@ -814,10 +815,7 @@ fn shortcuts_work_on_a_russian_keyboard_layout() {
     assert_eq!(shortcut_key("?", "Slash"), "?");
     assert_eq!(shortcut_key("ArrowRight", "ArrowRight"), "ArrowRight");
     let p = page("gc-pause");
-    assert_eq!(
-        Command::from_key(&shortcut_key("т", "KeyN"), &p),
-        Command::from_key("n", &p)
-    );
+    assert_eq!(p.shortcut(&shortcut_key("т", "KeyN")), p.shortcut("n"));
 }
 
 #[test]
@@ -918,18 +916,18 @@ fn a_trace_opens_at_once_and_the_worker_checks_it() {
             text: text.clone().into()
         }]
     );
-    assert!(p.trace.as_ref().unwrap().findings().is_empty());
+    assert!(p.traces.open.as_ref().unwrap().findings().is_empty());
     // Opened again before the answer: the first check's answer is stale.
     let fx = p.apply(Command::OpenTrace("b.jsonl".into(), Ok(text.clone())));
     assert!(matches!(&fx[..], [Effect::CheckTrace { id: 2, .. }]));
     let answer = || Ok(crate::check::trace::Checked::of_text_json(&text));
     p.apply(Command::TraceChecked(1, answer()));
     assert_eq!(
-        p.trace.as_ref().unwrap().check,
+        p.traces.open.as_ref().unwrap().check,
         trace_view::TraceCheck::Running(2)
     );
     p.apply(Command::TraceChecked(2, answer()));
-    let v = p.trace.as_ref().unwrap();
+    let v = p.traces.open.as_ref().unwrap();
     assert_eq!(v.name, "b.jsonl");
     assert_eq!(
         v.report().unwrap().findings[0].rule.name(),
@@ -938,14 +936,14 @@ fn a_trace_opens_at_once_and_the_worker_checks_it() {
     // Closed: the worker is told to stop, a late answer finds no trace, and the run is as it was.
     assert_eq!(p.apply(Command::CloseTrace), vec![Effect::StopTraceCheck]);
     p.apply(Command::TraceChecked(2, answer()));
-    assert!(p.trace.is_none() && p.error.is_none());
+    assert!(p.traces.open.is_none() && p.error.is_none());
     assert_eq!(hash(&p), before);
     // A malformed file is refused at once and asks the worker nothing.
     let fx = p.apply(Command::OpenTrace(
         "c.jsonl".into(),
         Ok("{\"ev\": oops}".into()),
     ));
-    assert!(fx.is_empty() && p.trace.is_none());
+    assert!(fx.is_empty() && p.traces.open.is_none());
     assert!(p.error.as_deref().unwrap().contains("line 1"));
 }
 
@@ -1094,7 +1092,7 @@ fn a_link_past_its_end_opens_at_the_end_and_a_bad_link_says_what_it_kept() {
         !note.contains("µs") && !note.contains(" ms"),
         "one unit: {note}"
     );
-    let v = lesson::view(&p).expect("the lesson is kept");
+    let v = p.lesson_view().expect("the lesson is kept");
     assert_eq!(v.pos, v.count, "at its last step");
     // The same link pasted into an open tab.
     let mut q = page("drift-and-jump");

@@ -727,32 +727,36 @@ impl TraceView {
     }
 }
 
-impl super::Page {
-    /// Read the trace file on in slices; once read, it is shown, or refused (the worker's check
-    /// then stops too).
-    pub(super) fn work_reading(&mut self, clock: &dyn Fn() -> f64, t0: f64, budget_ms: f64) {
-        let lang = self.lang;
-        let Some(r) = self.trace_reading.as_mut() else {
-            return;
-        };
-        let read = r.read_for(clock, t0, budget_ms, lang);
+/// A trace file opened read-only (*Open a trace*), shown instead of the run while open; or one
+/// being read, in slices as a job, shown once read.
+#[derive(Default)]
+pub struct Traces {
+    pub open: Option<TraceView>,
+    pub reading: Option<Reading>,
+    /// The traces opened so far: the number of the latest one's check.
+    pub checks: u32,
+}
+
+impl Traces {
+    /// Read the trace file on in slices for `budget_ms` of `clock` from `t0`. Returns None
+    /// while reading goes on (or nothing is read); once read, it is open (Ok), or refused with
+    /// why (its check in the worker must then stop).
+    pub fn read_on(
+        &mut self,
+        clock: &dyn Fn() -> f64,
+        t0: f64,
+        budget_ms: f64,
+        lang: Lang,
+    ) -> Option<Result<(), String>> {
+        let read = self.reading.as_mut()?.read_for(clock, t0, budget_ms, lang);
         if read == Ok(false) {
-            return;
+            return None;
         }
-        let Some(r) = self.trace_reading.take() else {
-            return;
-        };
-        self.settled += 1;
-        match read.and_then(|_| r.finish(lang)) {
-            Ok(v) => {
-                self.playing = false;
-                self.trace = Some(v);
-            }
-            Err(e) => {
-                self.pending.push(super::Effect::StopTraceCheck);
-                self.error = Some(e);
-            }
-        }
+        let r = self.reading.take()?;
+        Some(
+            read.and_then(|_| r.finish(lang))
+                .map(|v| self.open = Some(v)),
+        )
     }
 }
 

@@ -4,6 +4,7 @@
 //! run's document (an action recorded in the run rebuilds it) and its moment (back at once, a
 //! seek from its snapshots; forward in slices with the page's jobs).
 
+use super::focus::FocusSet;
 use super::job::SLICE_EVENTS;
 use super::text::{invariant_label, node_state_words};
 use crate::check::Invariant;
@@ -83,39 +84,25 @@ impl Twin {
 }
 
 /// The switch *Show the safe twin* opens again: a lesson that has a twin but hides it.
-pub fn offer(page: &super::Page) -> Option<&'static str> {
-    let wants = page.twin.is_none()
-        && page.trace.is_none()
-        && page
-            .playground
-            .scenario
-            .lesson
-            .as_ref()
-            .is_some_and(|l| l.checks_twin());
+pub fn offer(run: &Scenario, shown: bool) -> Option<&'static str> {
+    let wants = !shown && run.lesson.as_ref().is_some_and(|l| l.checks_twin());
     wants
-        .then(|| {
-            broken_switches(&page.playground.scenario)
-                .first()
-                .map(|s| s.name())
-        })
+        .then(|| broken_switches(run).first().map(|s| s.name()))
         .flatten()
 }
 
 /// The two halves' labels (the run's, the twin's), without the rest of [`view`]'s work.
-pub fn labels(page: &super::Page) -> Option<(String, String)> {
-    let twin = page.twin.as_ref()?;
+pub fn labels(run: &Scenario, twin: Option<&Twin>, lang: Lang) -> Option<(String, String)> {
+    let twin = twin?;
     let label = |sc: &Scenario| {
         let broken = broken_switches(sc);
         twin.flips
             .iter()
-            .map(|s| safeguard_words(*s, !broken.contains(s), page.lang))
+            .map(|s| safeguard_words(*s, !broken.contains(s), lang))
             .collect::<Vec<_>>()
             .join(", ")
     };
-    Some((
-        label(&page.playground.scenario),
-        label(&twin.playground.scenario),
-    ))
+    Some((label(run), label(&twin.playground.scenario)))
 }
 
 /// One half of the stage: which run, its safeguards in words, what is broken in it, and the
@@ -136,14 +123,17 @@ pub struct HalfView {
 }
 
 /// The two halves, the run's first; `None` without a twin.
-pub fn view(page: &super::Page) -> Option<[HalfView; 2]> {
-    let twin = page.twin.as_ref()?;
-    let lang = page.lang;
-    let focus = super::focus::current(page);
-    let (a, b) = (&page.playground, &twin.playground);
-    let fa = facts(&a.world, &b.world, &focus, lang);
-    let fb = facts(&b.world, &a.world, &focus, lang);
-    let labels = labels(page)?;
+pub fn view(
+    run: &Playground,
+    twin: Option<&Twin>,
+    focus: &FocusSet,
+    lang: Lang,
+) -> Option<[HalfView; 2]> {
+    let twin = twin?;
+    let (a, b) = (run, &twin.playground);
+    let fa = facts(&a.world, &b.world, focus, lang);
+    let fb = facts(&b.world, &a.world, focus, lang);
+    let labels = labels(&run.scenario, Some(twin), lang)?;
     let half = |pg: &Playground, mine: &[Fact], other: &[Fact], is_run: bool| {
         let safe = twin.is_safe(&pg.scenario);
         // What differs first: a half shows a few lines.
@@ -365,7 +355,7 @@ mod tests {
     #[test]
     fn a_break_it_lesson_opens_with_its_safe_twin_labelled_in_words() {
         let p = lesson_page("gc-pause-no-fencing");
-        let [a, b] = view(&p).expect("a twin");
+        let [a, b] = p.twin_view().expect("a twin");
         assert_eq!(
             (a.label.as_str(), a.safe, a.is_run),
             ("fencing off", false, true)
@@ -387,7 +377,7 @@ mod tests {
     fn a_second_leader_is_marked_on_the_half_that_has_it() {
         let mut p = lesson_page("break-no-check-quorum");
         run_to(&mut p, 2_000_000);
-        let [a, b] = view(&p).unwrap();
+        let [a, b] = p.twin_view().unwrap();
         let leader = |h: &HalfView| h.lines.iter().find(|l| l.0 == "leader").cloned().unwrap();
         let (la, lb) = (leader(&a), leader(&b));
         assert!(
@@ -433,7 +423,7 @@ mod tests {
     fn at_the_end_of_break_token_counter_the_twin_breaks_nothing_and_differs_in_the_token() {
         let mut p = lesson_page("break-token-counter");
         run_to(&mut p, 3_200_000);
-        let [a, b] = view(&p).unwrap();
+        let [a, b] = p.twin_view().unwrap();
         assert!(
             a.broken.iter().any(|x| x.contains("tokens")),
             "{:?}",
@@ -468,13 +458,13 @@ mod tests {
     fn compare_opens_a_twin_for_a_switch_and_closes_it() {
         let mut p = Page::new(Playground::new(crate::model::default_scenario()).unwrap());
         p.apply(Command::Compare(Some("storage_ignores_tokens")));
-        let [a, b] = view(&p).unwrap();
+        let [a, b] = p.twin_view().unwrap();
         assert_eq!(
             (a.label.as_str(), b.label.as_str()),
             ("fencing on", "fencing off")
         );
         assert!(a.safe && !b.safe);
         p.apply(Command::Compare(None));
-        assert!(view(&p).is_none());
+        assert!(p.twin_view().is_none());
     }
 }

@@ -94,10 +94,10 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
     let p = pg.clone();
     let lesson = Closure::<dyn Fn() -> JsValue>::new(move || {
         let page = p.borrow();
-        let Some(v) = crate::model::lesson::view(&page) else {
+        let Some(v) = page.lesson_view() else {
             return JsValue::NULL;
         };
-        let f = crate::model::focus::current(&page);
+        let f = page.focus();
         let out = serde_json::json!({
             "pos": v.pos, "count": v.count, "caption": v.caption, "next": v.next,
             "focus": { "nodes": f.nodes.iter().map(|i| i + 1).collect::<Vec<_>>(), "clients": f.clients, "storage": f.storage, "keys": f.keys, "log": f.log },
@@ -271,7 +271,7 @@ pub fn install(pg: Shared, link: Callback<Vec<Effect>>, frames: FrameLog) {
     let p = pg.clone();
     let trace_fn = Closure::<dyn Fn() -> JsValue>::new(move || {
         let page = p.borrow();
-        let Some(v) = &page.trace else {
+        let Some(v) = &page.traces.open else {
             return JsValue::NULL;
         };
         js_sys::JSON::parse(&v.summary().to_string()).unwrap_or(JsValue::NULL)

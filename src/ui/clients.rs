@@ -3,7 +3,6 @@
 
 use super::props::{send, PanelProps};
 use crate::lang::{t, Lang};
-use crate::model::focus;
 use crate::model::text::fmt_us;
 use crate::model::Command;
 use crate::scenario::Action;
@@ -50,7 +49,7 @@ fn actions(w: &World, c: usize, p: &PanelProps, lang: Lang) -> Html {
 pub fn clients(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let w = &page.playground.world;
-    let focus = focus::current(&page);
+    let focus = page.focus();
     let lang = page.lang;
     // In a lesson the table only reports; the buttons are tools.
     let tools = !page.in_lesson() || page.tools_open;
@@ -106,7 +105,7 @@ pub fn clients(p: &PanelProps) -> Html {
 pub fn storage(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let w = &page.playground.world;
-    let focus = focus::current(&page);
+    let focus = page.focus();
     let lang = page.lang;
     let shown = if page.in_lesson() { 4 } else { 8 };
     let rows = w.storage.writes.iter().rev().take(shown).map(|x| {

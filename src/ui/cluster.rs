@@ -7,7 +7,7 @@ use super::flights;
 use super::props::{send, PanelProps};
 use super::ring::{client_pos, hit_area, node_pos, offset_line, Geom, NARROW, STORAGE_POS, WIDE};
 use crate::lang::{t, Lang};
-use crate::model::focus::{self, FocusSet};
+use crate::model::focus::FocusSet;
 use crate::model::locks::lease_arc;
 use crate::model::text::{
     cluster_words, fmt_rate, fmt_tenths, fmt_us, link_label, node_label, node_state,
@@ -213,10 +213,10 @@ pub fn cluster(p: &PanelProps) -> Html {
     draw(
         &page.playground.world,
         p,
-        &focus::current(&page),
+        &page.focus(),
         page.lang,
         "",
-        !page.embed,
+        !page.embed.on,
         g,
     )
 }
@@ -228,7 +228,7 @@ pub fn twin_cluster(p: &PanelProps) -> Html {
         Some(twin) => draw(
             &twin.playground.world,
             p,
-            &focus::current(&page),
+            &page.focus(),
             page.lang,
             "twin-",
             false,

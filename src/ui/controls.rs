@@ -104,7 +104,7 @@ pub fn scenario_bar(p: &PanelProps) -> Html {
             </select>
             // What Share and Embed copied: a note that says so, over the page rather than in the
             // bar, with the text to copy by hand where the clipboard is not allowed.
-            { if let Some(code) = &page.embed_code { html! {
+            { if let Some(code) = &page.embed.code { html! {
                 <div class="copied" role="status" id="embed-copied">
                     <strong>{ t!(lang, "✓ Embed code copied") }</strong>
                     <input id="embed-code" class="share-url" readonly=true value={code.clone()} aria-label={t!(lang, "Embed code (copied to the clipboard)")} />

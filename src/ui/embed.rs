@@ -5,7 +5,7 @@
 use super::props::{send, Panel, PanelProps};
 use super::{clients, cluster, dialogs, lesson, locks, log};
 use crate::lang::t;
-use crate::model::focus::{self, Side};
+use crate::model::focus::Side;
 use crate::model::text::fmt_us;
 use crate::model::Command;
 use wasm_bindgen::JsCast;
@@ -55,7 +55,7 @@ pub fn clock(p: &PanelProps) -> Html {
 
 /// The side panel the caption names (the lock view when it names none).
 pub fn side(p: &PanelProps) -> Html {
-    let which = focus::current(&p.page.borrow()).side();
+    let which = p.page.borrow().focus().side();
     match which {
         Side::Locks => locks::lock_view(p),
         Side::Log => log::log_focus(p),
@@ -76,7 +76,7 @@ pub fn page(page: &crate::model::Page, props: impl Fn(u64) -> PanelProps) -> Htm
                 { panel(clock, props(v)) }
             </div>
             { panel(dialogs::banners, props(settled)) }
-            { panel(dialogs::progress, props(v + page.job_tick)) }
+            { panel(dialogs::progress, props(v + page.jobs.tick)) }
             // While a question is asked, the lesson and the cluster stand side by side: stacked,
             // the question would leave the cluster a strip too thin to read.
             <div class={classes!("embed-body", page.open_question().is_some().then_some("asking"))}>

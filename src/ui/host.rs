@@ -51,7 +51,7 @@ impl Host {
 
     /// Tell the host what changed since the last time.
     pub fn tell(&mut self, page: &Page) {
-        for event in self.watcher.poll(page) {
+        for event in page.host_events(&mut self.watcher) {
             self.send(&event);
         }
     }

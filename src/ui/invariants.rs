@@ -31,6 +31,7 @@ pub fn invariants(p: &PanelProps) -> Html {
     });
     let verdict = match page
         .history
+        .last
         .as_ref()
         .map(|(t, v)| (*t as i64, v.as_deref()))
     {
@@ -52,8 +53,8 @@ pub fn invariants(p: &PanelProps) -> Html {
         <>
             <ul class="invariants">{ for items }</ul>
             <div class="history">
-                <button id="check-history" onclick={send(p, Command::CheckHistory)} disabled={page.checking.is_some()}>
-                    { if page.checking.is_some() { t!(lang, "Checking the clients' history…") } else { t!(lang, "Check the clients' history") } }
+                <button id="check-history" onclick={send(p, Command::CheckHistory)} disabled={page.history.running.is_some()}>
+                    { if page.history.running.is_some() { t!(lang, "Checking the clients' history…") } else { t!(lang, "Check the clients' history") } }
                 </button>
                 { verdict }
             </div>

@@ -1,5 +1,5 @@
 //! The keyboard: a key pressed outside a text field becomes the page model's command
-//! (`Command::from_key`; a Russian layout's letters are read from the key's position).
+//! (`Page::shortcut`; a Russian layout's letters are read from the key's position).
 
 use crate::model::Command;
 use crate::ui::props::Shared;
@@ -42,7 +42,7 @@ pub fn listen(page: Shared, send: impl Fn(Command) + 'static) -> EventListener {
             return;
         }
         let key = crate::model::shortcut_key(&e.key(), &e.code());
-        let cmd = Command::from_key(&key, &page.borrow());
+        let cmd = page.borrow().shortcut(&key);
         if let Some(cmd) = cmd {
             e.prevent_default();
             send(cmd);

@@ -10,7 +10,6 @@ use super::{
 use crate::lang::t;
 use crate::model::focus::Side;
 use crate::model::pace::{Pace, Paced};
-use crate::model::twin;
 use crate::model::Command;
 use yew::prelude::*;
 
@@ -33,7 +32,7 @@ pub fn page(shared: &Shared, send: &Callback<Command>, pace: &Pace) -> Html {
     // the caption's index when it names one, the storage, the clients, the expected outcomes.
     // On a projector, the panels the caption does not name fold to their title (a click
     // opens one): what it names and the expected outcomes keep the room.
-    let focus = crate::model::focus::current(&page);
+    let focus = page.focus();
     let fold = page.presenter && lesson;
     let side = [
         (
@@ -70,7 +69,7 @@ pub fn page(shared: &Shared, send: &Callback<Command>, pace: &Pace) -> Html {
         page.presenter.then_some("presenter"),
         lesson.then_some("lesson-mode")
     );
-    if page.embed {
+    if page.embed.on {
         return embed::page(&page, props);
     }
     html! {
@@ -78,13 +77,13 @@ pub fn page(shared: &Shared, send: &Callback<Command>, pace: &Pace) -> Html {
             <header class="bar">
                 { panel(controls::scenario_bar, props(settled)) }
                 // A trace open read-only has its own scrubber: the run's controls wait.
-                { if page.trace.is_none() { panel(controls::controls, props(v)) } else { html! {} } }
+                { if page.traces.open.is_none() { panel(controls::controls, props(v)) } else { html! {} } }
                 { if tools { panel(controls::run_tools, props(settled)) } else { html! {} } }
                 // In the bar, so that the stage below still fits the screen.
                 { panel(dialogs::banners, props(settled)) }
-                { panel(dialogs::progress, props(v + page.job_tick)) }
+                { panel(dialogs::progress, props(v + page.jobs.tick)) }
             </header>
-            { if page.trace.is_some() { html! { { panel(trace::trace_panel, props(v)) } } } else { html! { <>
+            { if page.traces.open.is_some() { html! { { panel(trace::trace_panel, props(v)) } } } else { html! { <>
             <div class={classes!("stage", twinned.then_some("with-twin"))}>
                 { if lesson { html! { { panel(lesson::lesson_panel, props(v)) } } } else { html! {} } }
                 { if twinned { html! {
@@ -107,7 +106,7 @@ pub fn page(shared: &Shared, send: &Callback<Command>, pace: &Pace) -> Html {
                 } } }
                 <div class="side">
                     // With the twin beside the run, the side panels are the run's.
-                    { for twin::labels(&page).map(|(run, _)| html! {
+                    { for page.twin_labels().map(|(run, _)| html! {
                         <p class="side-of-run" id="side-of-run">{ t!(lang, "Beside it: this run ({label})", label = run) }</p>
                     }) }
                     { for side }
@@ -147,7 +146,7 @@ pub fn page(shared: &Shared, send: &Callback<Command>, pace: &Pace) -> Html {
             </> } } }
             // A phone keeps Play, the time and the lesson's Back and Next at the bottom.
             // (Not under a dialog: the start screen, the help or the list has the screen.)
-            { if page.trace.is_none() && !page.start.open && !page.help && !page.list_open {
+            { if page.traces.open.is_none() && !page.start.open && !page.help && !page.list_open {
                 html! { { panel(super::phone_bar::phone_bar, props(v)) } }
             } else { html! {} } }
             { if page.help { html! { { panel(dialogs::help, props(settled)) } } } else { html! {} } }

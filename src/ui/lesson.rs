@@ -8,13 +8,13 @@ use yew::prelude::*;
 
 pub fn lesson_panel(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    let Some(v) = lesson::view(&page) else {
+    let Some(v) = page.lesson_view() else {
         return html! {};
     };
     let (label, enabled) = v.button.clone();
     let lang = page.lang;
     // While a question is asked the outcomes stay hidden: they would answer it.
-    let outcomes_line = if page.embed || page.open_question().is_some() {
+    let outcomes_line = if page.embed.on || page.open_question().is_some() {
         html! {}
     } else {
         outcomes(&v, lang)

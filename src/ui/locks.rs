@@ -4,7 +4,6 @@
 
 use super::props::PanelProps;
 use crate::lang::{t, Lang};
-use crate::model::focus;
 use crate::model::locks::{Agreement, Cell, LockMatrix};
 use crate::model::text::fmt_us;
 use yew::prelude::*;
@@ -40,7 +39,7 @@ fn cell(c: &Option<Cell>, lang: Lang) -> Html {
 pub fn lock_view(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let m = LockMatrix::of(&page.playground.world);
-    let focus = focus::current(&page);
+    let focus = page.focus();
     let lang = page.lang;
     let head = m.columns.iter().map(|c| {
         let sub = c.table.as_ref().map_or(t!(lang, "crashed").to_string(), |t| format!("#{:04x}", t.digest));

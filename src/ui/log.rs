@@ -6,7 +6,7 @@ use crate::lang::t;
 use crate::lock::{ApplyResult, LockOp};
 use crate::model::commit::{self, Commit};
 use crate::model::next::Peer;
-use crate::model::{focus, Command};
+use crate::model::Command;
 use yew::prelude::*;
 
 const LOG_COLS: u64 = 16;
@@ -14,7 +14,7 @@ const LOG_COLS: u64 = 16;
 pub fn log(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let (w, log_from) = (&page.playground.world, page.log_from);
-    let focus = focus::current(&page);
+    let focus = page.focus();
     let lang = page.lang;
     // A cell's tooltip while paused: playing, the cells change faster than a pointer can rest on
     // one, and each tooltip would be one more write per cell at every draw.
@@ -121,7 +121,7 @@ pub fn log(p: &PanelProps) -> Html {
 /// committed on that node, and the result it had when that node applied it.
 pub fn log_focus(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    let focus = focus::current(&page);
+    let focus = page.focus();
     if focus.log.is_empty() && !focus.next {
         return html! {};
     }

@@ -12,7 +12,7 @@ pub fn phone_bar(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let lang = page.lang;
     let now = page.playground.world.now_us as i64;
-    let lesson = lesson::view(&page);
+    let lesson = page.lesson_view();
     html! {
         <nav class="phone-bar" id="phone-bar" aria-label={t!(lang, "Play and the lesson, kept on screen")}>
             <button id="phone-play" class="primary" onclick={send(p, Command::TogglePlay)} aria-pressed={page.playing.to_string()}

@@ -137,7 +137,7 @@ pub fn spacetime(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let w = &page.playground.world;
     let lang = page.lang;
-    let verdict = page.history.as_ref().and_then(|h| h.1.as_deref());
+    let verdict = page.history.last.as_ref().and_then(|h| h.1.as_deref());
     let window_us = 2_000_000u64;
     let now = w.now_us;
     let lanes = w.node_count + w.clients.len() + 1;

@@ -11,7 +11,7 @@ use yew::prelude::*;
 
 pub fn trace_panel(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    let Some(v) = &page.trace else {
+    let Some(v) = &page.traces.open else {
         return html! {};
     };
     let lang = page.lang;

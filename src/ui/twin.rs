@@ -5,7 +5,7 @@
 use super::cluster;
 use super::props::{send, PanelProps};
 use crate::lang::t;
-use crate::model::twin::{self, HalfView};
+use crate::model::twin::HalfView;
 use crate::model::Command;
 use yew::prelude::*;
 
@@ -22,7 +22,7 @@ pub fn twin_half(p: &PanelProps) -> Html {
 fn half(p: &PanelProps, which: usize) -> Html {
     let page = p.page.borrow();
     let lang = page.lang;
-    let Some(halves) = twin::view(&page) else {
+    let Some(halves) = page.twin_view() else {
         return html! {};
     };
     let h: &HalfView = &halves[which];
@@ -72,7 +72,7 @@ fn half(p: &PanelProps, which: usize) -> Html {
 /// In a lesson that has a safe twin but hides it: the button that shows it again.
 pub fn show_twin(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    match twin::offer(&page) {
+    match page.twin_offer() {
         Some(name) => html! {
             <button id="show-twin" onclick={send(p, Command::Compare(Some(name)))}>{ t!(page.lang, "Show the safe twin") }</button>
         },
