@@ -38,61 +38,7 @@ fn resolve(
         Some(EndpointRef::Client(c)) => c,
         _ => unreachable!("a validated action names a client"),
     };
-    match a {
-        Action::Crash { node } => Fault::Crash(node - 1),
-        Action::Restart { node } => Fault::Restart(node - 1),
-        Action::Pause { node } => Fault::Pause(node - 1),
-        Action::Resume { node } => Fault::Resume(node - 1),
-        Action::Partition { groups } => Fault::Partition(
-            groups
-                .iter()
-                .map(|g| g.iter().map(|k| k - 1).collect())
-                .collect(),
-        ),
-        Action::Isolate { node } => Fault::Isolate(node - 1),
-        Action::Cut { from, to } => Fault::Cut {
-            from: end(from),
-            to: end(to),
-        },
-        Action::Heal { from, to } => Fault::Heal {
-            from: end(from),
-            to: end(to),
-        },
-        Action::HealAll => Fault::HealAll,
-        Action::SetRate { node, rate_ppm } => Fault::SetRate {
-            node: node - 1,
-            rate_ppm: *rate_ppm,
-        },
-        Action::Jump { node, ms } => Fault::Jump {
-            node: node - 1,
-            ms: *ms,
-        },
-        Action::ClientPause { client: c } => Fault::ClientPause(client(c)),
-        Action::ClientResume { client: c } => Fault::ClientResume(client(c)),
-        Action::ClientCrash { client: c } => Fault::ClientCrash(client(c)),
-        Action::ClientRestart { client: c } => Fault::ClientRestart(client(c)),
-        Action::ClientDisconnect { client: c } => Fault::ClientDisconnect(client(c)),
-        Action::ClientReconnect { client: c } => Fault::ClientReconnect(client(c)),
-        Action::ClientJump { client: c, ms } => Fault::ClientJump {
-            client: client(c),
-            ms: *ms,
-        },
-        Action::ClientAcquire {
-            client: c,
-            key,
-            lease_ms,
-        } => Fault::ClientAcquire {
-            client: client(c),
-            key: key.clone(),
-            lease_ms: *lease_ms,
-        },
-        Action::ClientRelease { client: c, key } => Fault::ClientRelease {
-            client: client(c),
-            key: key.clone(),
-        },
-        Action::DuplicateExpire { key } => Fault::DuplicateExpire { key: key.clone() },
-        Action::Calm => Fault::Calm,
-    }
+    a.resolve(|node| node - 1, |c| client(c), |e| end(e))
 }
 
 fn timed(at_us: u64, a: &Action, fault: Fault) -> TimedFault {

@@ -114,93 +114,11 @@ fn one_ppm() -> u32 {
     1_000_000
 }
 
-/// A fault or change at a moment of the run. Nodes are numbered from 1; an endpoint is `n1`..`n7`,
-/// a client's name, or `storage`. Read through [`ActionFields`] (see there why).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "do", rename_all = "snake_case")]
-pub enum Action {
-    Crash {
-        node: usize,
-    },
-    Restart {
-        node: usize,
-    },
-    Pause {
-        node: usize,
-    },
-    Resume {
-        node: usize,
-    },
-    /// Cut every node link between groups, e.g. `[[1,2],[3,4,5]]`; heals links inside groups.
-    Partition {
-        groups: Vec<Vec<usize>>,
-    },
-    Isolate {
-        node: usize,
-    },
-    /// Cut one direction only.
-    Cut {
-        from: String,
-        to: String,
-    },
-    Heal {
-        from: String,
-        to: String,
-    },
-    HealAll,
-    SetRate {
-        node: usize,
-        rate_ppm: u32,
-    },
-    Jump {
-        node: usize,
-        ms: i64,
-    },
-    ClientPause {
-        client: String,
-    },
-    ClientResume {
-        client: String,
-    },
-    ClientCrash {
-        client: String,
-    },
-    ClientRestart {
-        client: String,
-    },
-    /// Cut the client's links to and from every node (its connection breaks).
-    ClientDisconnect {
-        client: String,
-    },
-    ClientReconnect {
-        client: String,
-    },
-    /// Jump the client's own clock forward (positive) or back (negative): its lease countdowns
-    /// jump with it. A jump back past its margin makes it believe a lease it no longer has.
-    ClientJump {
-        client: String,
-        ms: i64,
-    },
-    /// A user's request from the page: the client acquires `key` next (after its current step).
-    ClientAcquire {
-        client: String,
-        key: String,
-        lease_ms: u64,
-    },
-    /// The client releases `key` next.
-    ClientRelease {
-        client: String,
-        key: String,
-    },
-    /// The leader proposes again the last Expire it committed for `key` (a duplicated or
-    /// retried proposal, as a resend layer might make): it applies late, after a re-grant.
-    DuplicateExpire {
-        key: String,
-    },
-    /// The end of a fault schedule: heal the network, resume and restart everything, set every
-    /// clock back to rate 1, and let clients finish (they start no new step).
-    Calm,
-}
+/// A fault or change at a moment of the run, as the document says it: nodes are numbered from
+/// 1, and clients and link endpoints are named (an endpoint is `n1`..`n7`, a client's name, or
+/// `storage`). The world's [`crate::sim::Fault`] is the same vocabulary resolved to indexes.
+/// Read through [`ActionFields`] (see there why).
+pub type Action = crate::sim::fault::Act<String, String>;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TimedAction {

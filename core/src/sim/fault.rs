@@ -7,26 +7,44 @@ use crate::client::ClientConfig;
 use crate::lock::server::Switches;
 use crate::raft::RaftConfig;
 use crate::sim::network::NetworkSettings;
+use serde::Serialize;
 use std::rc::Rc;
 
-/// A fault, or something a user does, at one moment.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Fault {
-    Crash(usize),
-    Restart(usize),
-    Pause(usize),
-    Resume(usize),
-    /// Groups of nodes; links between groups are cut, within a group healed.
-    Partition(Vec<Vec<usize>>),
-    Isolate(usize),
-    /// One direction of one link, by endpoint.
+/// A fault, or something a user does, at one moment: one vocabulary for the scenario document
+/// and the world. The document ([`crate::scenario::Action`]) numbers nodes from 1 and names
+/// clients and link endpoints (`C`, `E` = `String`); the world's [`Fault`] has them resolved to
+/// indexes from 0 (nodes `0..n`, then clients, then the storage). [`Act::resolve`] converts one
+/// into the other, at the one edge between them (`scenario::compile`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "do", rename_all = "snake_case")]
+pub enum Act<C, E> {
+    Crash {
+        node: usize,
+    },
+    Restart {
+        node: usize,
+    },
+    Pause {
+        node: usize,
+    },
+    Resume {
+        node: usize,
+    },
+    /// Cut every node link between groups, e.g. `[[1,2],[3,4,5]]`; heals links inside groups.
+    Partition {
+        groups: Vec<Vec<usize>>,
+    },
+    Isolate {
+        node: usize,
+    },
+    /// Cut one direction only.
     Cut {
-        from: usize,
-        to: usize,
+        from: E,
+        to: E,
     },
     Heal {
-        from: usize,
-        to: usize,
+        from: E,
+        to: E,
     },
     HealAll,
     SetRate {
@@ -37,31 +55,120 @@ pub enum Fault {
         node: usize,
         ms: i64,
     },
-    ClientPause(usize),
-    ClientResume(usize),
-    ClientCrash(usize),
-    ClientRestart(usize),
-    ClientDisconnect(usize),
-    ClientReconnect(usize),
+    ClientPause {
+        client: C,
+    },
+    ClientResume {
+        client: C,
+    },
+    ClientCrash {
+        client: C,
+    },
+    ClientRestart {
+        client: C,
+    },
+    /// Cut the client's links to and from every node (its connection breaks).
+    ClientDisconnect {
+        client: C,
+    },
+    ClientReconnect {
+        client: C,
+    },
+    /// Jump the client's own clock forward (positive) or back (negative): its lease countdowns
+    /// jump with it. A jump back past its margin makes it believe a lease it no longer has.
     ClientJump {
-        client: usize,
+        client: C,
         ms: i64,
     },
+    /// A user's request from the page: the client acquires `key` next (after its current step).
     ClientAcquire {
-        client: usize,
+        client: C,
         key: String,
         lease_ms: u64,
     },
+    /// The client releases `key` next.
     ClientRelease {
-        client: usize,
+        client: C,
         key: String,
     },
-    /// The leader proposes again the last committed Expire of `key`.
+    /// The leader proposes again the last Expire it committed for `key` (a duplicated or
+    /// retried proposal, as a resend layer might make): it applies late, after a re-grant.
     DuplicateExpire {
         key: String,
     },
-    /// Faults stop: heal, restart, resume, clocks true, clients finish what they do.
+    /// The end of a fault schedule: heal the network, resume and restart everything, set every
+    /// clock back to rate 1, and let clients finish (they start no new step).
     Calm,
+}
+
+/// A fault as the world applies it: nodes, clients and endpoints by index.
+pub type Fault = Act<usize, usize>;
+
+impl<C, E> Act<C, E> {
+    /// The same act with its nodes renumbered by `node`, its clients by `client` and its link
+    /// endpoints by `end`.
+    pub fn resolve<C2, E2>(
+        &self,
+        node: impl Fn(usize) -> usize,
+        client: impl Fn(&C) -> C2,
+        end: impl Fn(&E) -> E2,
+    ) -> Act<C2, E2> {
+        match self {
+            Act::Crash { node: n } => Act::Crash { node: node(*n) },
+            Act::Restart { node: n } => Act::Restart { node: node(*n) },
+            Act::Pause { node: n } => Act::Pause { node: node(*n) },
+            Act::Resume { node: n } => Act::Resume { node: node(*n) },
+            Act::Partition { groups } => Act::Partition {
+                groups: groups
+                    .iter()
+                    .map(|g| g.iter().map(|k| node(*k)).collect())
+                    .collect(),
+            },
+            Act::Isolate { node: n } => Act::Isolate { node: node(*n) },
+            Act::Cut { from, to } => Act::Cut {
+                from: end(from),
+                to: end(to),
+            },
+            Act::Heal { from, to } => Act::Heal {
+                from: end(from),
+                to: end(to),
+            },
+            Act::HealAll => Act::HealAll,
+            Act::SetRate { node: n, rate_ppm } => Act::SetRate {
+                node: node(*n),
+                rate_ppm: *rate_ppm,
+            },
+            Act::Jump { node: n, ms } => Act::Jump {
+                node: node(*n),
+                ms: *ms,
+            },
+            Act::ClientPause { client: c } => Act::ClientPause { client: client(c) },
+            Act::ClientResume { client: c } => Act::ClientResume { client: client(c) },
+            Act::ClientCrash { client: c } => Act::ClientCrash { client: client(c) },
+            Act::ClientRestart { client: c } => Act::ClientRestart { client: client(c) },
+            Act::ClientDisconnect { client: c } => Act::ClientDisconnect { client: client(c) },
+            Act::ClientReconnect { client: c } => Act::ClientReconnect { client: client(c) },
+            Act::ClientJump { client: c, ms } => Act::ClientJump {
+                client: client(c),
+                ms: *ms,
+            },
+            Act::ClientAcquire {
+                client: c,
+                key,
+                lease_ms,
+            } => Act::ClientAcquire {
+                client: client(c),
+                key: key.clone(),
+                lease_ms: *lease_ms,
+            },
+            Act::ClientRelease { client: c, key } => Act::ClientRelease {
+                client: client(c),
+                key: key.clone(),
+            },
+            Act::DuplicateExpire { key } => Act::DuplicateExpire { key: key.clone() },
+            Act::Calm => Act::Calm,
+        }
+    }
 }
 
 /// A fault on the timeline. `what` is how the trace names it (`ev: "fault"`): the document's

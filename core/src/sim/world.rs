@@ -1077,15 +1077,15 @@ impl World {
         let now = self.now_us;
         let what = t.what.clone();
         match &t.fault {
-            Fault::Crash(i) => self.crash(*i),
-            Fault::Restart(i) => self.restart(*i),
-            Fault::Pause(i) => self.pause(*i),
-            Fault::Resume(i) => self.resume(*i),
-            Fault::Partition(groups) => {
+            Fault::Crash { node: i } => self.crash(*i),
+            Fault::Restart { node: i } => self.restart(*i),
+            Fault::Pause { node: i } => self.pause(*i),
+            Fault::Resume { node: i } => self.resume(*i),
+            Fault::Partition { groups } => {
                 self.net.partition(self.node_count, groups);
                 self.fault(what);
             }
-            Fault::Isolate(i) => {
+            Fault::Isolate { node: i } => {
                 self.net.isolate(self.node_count, *i, false);
                 self.fault(what);
             }
@@ -1113,7 +1113,7 @@ impl World {
                 self.clock_changed(*node);
                 self.fault(what);
             }
-            Fault::ClientPause(c) => {
+            Fault::ClientPause { client: c } => {
                 self.clients[*c].paused = true;
                 self.clients[*c].timer.invalidate();
                 self.fault(what);
@@ -1126,23 +1126,23 @@ impl World {
                 self.reschedule_client(c);
                 self.fault(what);
             }
-            Fault::ClientResume(c) => {
+            Fault::ClientResume { client: c } => {
                 self.resume_client(*c);
                 self.fault(what);
             }
-            Fault::ClientCrash(c) => {
+            Fault::ClientCrash { client: c } => {
                 let c = *c;
                 self.clients[c].crashed = true;
                 self.drop_client_buffer(c);
                 self.clients[c].timer.invalidate();
                 self.fault(what);
             }
-            Fault::ClientRestart(c) => {
+            Fault::ClientRestart { client: c } => {
                 self.restart_client(*c);
                 self.fault(what);
             }
-            Fault::ClientDisconnect(c) | Fault::ClientReconnect(c) => {
-                let up = matches!(t.fault, Fault::ClientReconnect(_));
+            Fault::ClientDisconnect { client: c } | Fault::ClientReconnect { client: c } => {
+                let up = matches!(t.fault, Fault::ClientReconnect { client: _ });
                 let e = self.node_count + c;
                 for p in 0..self.node_count {
                     self.net.set(e, p, up);
