@@ -216,7 +216,7 @@ impl Page {
                 .map(|c| {
                     let mut what = match c {
                         // The invariant in words, as the stage names it.
-                        crate::scenario::lesson::Check::Violated { invariant } => {
+                        crate::scenario::lesson::Claim::Violated { invariant } => {
                             crate::check::Invariant::from_name(invariant).map_or_else(
                                 || c.describe_in(lang),
                                 |i| {
@@ -230,7 +230,7 @@ impl Page {
                         }
                         _ => c.describe_in(lang),
                     };
-                    if matches!(c, crate::scenario::lesson::Check::NoViolations)
+                    if matches!(c, crate::scenario::lesson::Claim::NoViolations)
                         && !unchecked.is_empty()
                     {
                         what += &t!(
@@ -246,7 +246,7 @@ impl Page {
                     (
                         what,
                         c.passed(w),
-                        matches!(c, crate::scenario::lesson::Check::Violated { .. }),
+                        matches!(c, crate::scenario::lesson::Claim::Violated { .. }),
                     )
                 })
                 .collect(),

@@ -470,7 +470,7 @@ fn every_break_it_lesson_has_a_safe_twin_that_breaks_nothing_and_ends_on_what_it
         assert!(
             lesson
                 .twin_checks
-                .contains(&raftlock::scenario::lesson::Check::NoViolations),
+                .contains(&raftlock::scenario::lesson::Claim::NoViolations),
             "{name}: its outcomes say the twin breaks nothing"
         );
         let last = lesson.captions.last().unwrap();

@@ -176,7 +176,7 @@ fn every_action_round_trips_through_the_document() {
 /// Lesson checks read back as written, and a misspelt or misplaced field is refused.
 #[test]
 fn every_lesson_check_round_trips_and_strays_are_refused() {
-    use raftlock::scenario::lesson::Check;
+    use raftlock::scenario::lesson::Claim;
     let mut seen = std::collections::BTreeSet::new();
     for name in raftlock::scenario::builtin::names() {
         for c in raftlock::scenario::builtin::get(name)
@@ -186,18 +186,18 @@ fn every_lesson_check_round_trips_and_strays_are_refused() {
             .unwrap_or_default()
         {
             let text = serde_json::to_string(&c).unwrap();
-            assert_eq!(serde_json::from_str::<Check>(&text).unwrap(), c, "{text}");
+            assert_eq!(serde_json::from_str::<Claim>(&text).unwrap(), c, "{text}");
             seen.insert(text.split('"').nth(3).unwrap().to_string());
         }
     }
     for c in [
-        Check::TokensIncrease,
-        Check::LeaderChanges { at_least: 2 },
-        Check::TermAtMost { node: 1, term: 3 },
-        Check::Grants { exactly: 1 },
+        Claim::TokensIncrease,
+        Claim::LeaderChanges { at_least: 2 },
+        Claim::TermAtMost { node: 1, term: 3 },
+        Claim::Grants { exactly: 1 },
     ] {
         assert_eq!(
-            serde_json::from_str::<Check>(&serde_json::to_string(&c).unwrap()).unwrap(),
+            serde_json::from_str::<Claim>(&serde_json::to_string(&c).unwrap()).unwrap(),
             c
         );
     }
@@ -205,7 +205,7 @@ fn every_lesson_check_round_trips_and_strays_are_refused() {
         seen.len() >= 8,
         "the built-ins use many kinds of check: {seen:?}"
     );
-    let e = |t: &str| serde_json::from_str::<Check>(t).unwrap_err().to_string();
+    let e = |t: &str| serde_json::from_str::<Claim>(t).unwrap_err().to_string();
     assert!(e(r#"{"expect":"granted","client":"A"}"#).contains("missing field `key`"));
     assert!(
         e(r#"{"expect":"granted","client":"A","key":"k","existed":true}"#)

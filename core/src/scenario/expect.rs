@@ -8,11 +8,11 @@ use serde::{Deserialize, Serialize};
 
 /// A claim about the run. Outcomes such as `write_rejected` hold from the moment they happen
 /// on; facts such as `lock` or `node` describe the state at the moment they are read. Read
-/// through [`CheckFields`] (as actions are: serde's derive for a tagged enum is large in the
+/// through [`ClaimFields`] (as actions are: serde's derive for a tagged enum is large in the
 /// wasm).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "expect", rename_all = "snake_case")]
-pub enum Check {
+pub enum Claim {
     /// A storage write by `client` was rejected (a stale token) / accepted.
     WriteRejected {
         client: String,
@@ -131,7 +131,7 @@ pub const OP_NAMES: &[&str] = &["grant", "release", "expire", "noop", "none"];
 /// A check as the document spells it: `"expect"` and that check's fields, no other.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct CheckFields {
+struct ClaimFields {
     expect: String,
     client: Option<String>,
     existed: Option<bool>,
@@ -175,10 +175,10 @@ pub const CHECK_NAMES: &[&str] = &[
     "progress",
 ];
 
-impl<'de> Deserialize<'de> for Check {
+impl<'de> Deserialize<'de> for Claim {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         use serde::de::Error;
-        let f = CheckFields::deserialize(d)?;
+        let f = ClaimFields::deserialize(d)?;
         fn need<T, E: Error>(v: Option<T>, name: &'static str) -> Result<T, E> {
             v.ok_or_else(|| E::missing_field(name))
         }
@@ -201,68 +201,68 @@ impl<'de> Deserialize<'de> for Check {
             ("next", f.next.is_some()),
             ("matched", f.matched.is_some()),
         ];
-        let (check, takes): (Check, &[&str]) = match f.expect.as_str() {
+        let (check, takes): (Claim, &[&str]) = match f.expect.as_str() {
             "write_rejected" => (
-                Check::WriteRejected {
+                Claim::WriteRejected {
                     client: need(f.client, "client")?,
                 },
                 &["client"],
             ),
             "write_accepted" => (
-                Check::WriteAccepted {
+                Claim::WriteAccepted {
                     client: need(f.client, "client")?,
                 },
                 &["client"],
             ),
-            "tokens_increase" => (Check::TokensIncrease, &[]),
+            "tokens_increase" => (Claim::TokensIncrease, &[]),
             "expired" => (
-                Check::Expired {
+                Claim::Expired {
                     existed: need(f.existed, "existed")?,
                 },
                 &["existed"],
             ),
-            "ghost_release" => (Check::GhostRelease, &[]),
+            "ghost_release" => (Claim::GhostRelease, &[]),
             "leader_changes" => (
-                Check::LeaderChanges {
+                Claim::LeaderChanges {
                     at_least: need(f.at_least, "at_least")?,
                 },
                 &["at_least"],
             ),
             "granted" => (
-                Check::Granted {
+                Claim::Granted {
                     client: need(f.client, "client")?,
                     key: need(f.key, "key")?,
                 },
                 &["client", "key"],
             ),
-            "no_violations" => (Check::NoViolations, &[]),
+            "no_violations" => (Claim::NoViolations, &[]),
             "violated" => (
-                Check::Violated {
+                Claim::Violated {
                     invariant: need(f.invariant, "invariant")?,
                 },
                 &["invariant"],
             ),
             "term_at_most" => (
-                Check::TermAtMost {
+                Claim::TermAtMost {
                     node: need(f.node, "node")?,
                     term: need(f.term, "term")?,
                 },
                 &["node", "term"],
             ),
             "grants" => (
-                Check::Grants {
+                Claim::Grants {
                     exactly: need(f.exactly, "exactly")?,
                 },
                 &["exactly"],
             ),
             "snapshot_installed" => (
-                Check::SnapshotInstalled {
+                Claim::SnapshotInstalled {
                     node: need(f.node, "node")?,
                 },
                 &["node"],
             ),
             "holds" => (
-                Check::Holds {
+                Claim::Holds {
                     client: need(f.client, "client")?,
                     key: need(f.key, "key")?,
                     token: f.token,
@@ -270,14 +270,14 @@ impl<'de> Deserialize<'de> for Check {
                 &["client", "key", "token"],
             ),
             "not_holding" => (
-                Check::NotHolding {
+                Claim::NotHolding {
                     client: need(f.client, "client")?,
                     key: need(f.key, "key")?,
                 },
                 &["client", "key"],
             ),
             "lock" => (
-                Check::Lock {
+                Claim::Lock {
                     key: need(f.key, "key")?,
                     node: f.node,
                     client: f.client,
@@ -286,14 +286,14 @@ impl<'de> Deserialize<'de> for Check {
                 &["key", "node", "client", "token"],
             ),
             "no_lock" => (
-                Check::NoLock {
+                Claim::NoLock {
                     key: need(f.key, "key")?,
                     node: f.node,
                 },
                 &["key", "node"],
             ),
             "node" => (
-                Check::Node {
+                Claim::Node {
                     node: need(f.node, "node")?,
                     role: f.role,
                     term: f.term,
@@ -301,9 +301,9 @@ impl<'de> Deserialize<'de> for Check {
                 },
                 &["node", "role", "term", "applied"],
             ),
-            "no_leader" => (Check::NoLeader, &[]),
+            "no_leader" => (Claim::NoLeader, &[]),
             "log_entry" => (
-                Check::LogEntry {
+                Claim::LogEntry {
                     node: need(f.node, "node")?,
                     index: need(f.index, "index")?,
                     op: need(f.op, "op")?,
@@ -312,7 +312,7 @@ impl<'de> Deserialize<'de> for Check {
                 &["node", "index", "op", "term"],
             ),
             "progress" => (
-                Check::Progress {
+                Claim::Progress {
                     node: need(f.node, "node")?,
                     peer: need(f.peer, "peer")?,
                     state: f.state,
@@ -348,7 +348,7 @@ fn running(w: &World, k: usize) -> bool {
     w.nodes[k].server().is_some() && !w.nodes[k].paused
 }
 
-impl Check {
+impl Claim {
     /// The fact in English (the CLI's words).
     pub fn describe(&self) -> String {
         self.describe_in(Lang::En)
@@ -360,26 +360,26 @@ impl Check {
             None => t!(lang, "every running node's table").into(),
         };
         match self {
-            Check::WriteRejected { client } => t!(lang, "the storage rejects a write by {client}"),
-            Check::WriteAccepted { client } => t!(lang, "the storage accepts a write by {client}"),
-            Check::TokensIncrease => t!(lang, "accepted tokens strictly increase").into(),
-            Check::Expired { existed } => t!(lang, "an Expire applies with existed: {existed}"),
-            Check::GhostRelease => t!(lang, "the leader releases a ghost lock").into(),
-            Check::LeaderChanges { at_least } => t!(lang, "at least {at_least} leader election(s)"),
-            Check::Granted { client, key } => t!(lang, "{client} is granted {key}"),
-            Check::NoViolations => t!(lang, "no invariant is violated").into(),
-            Check::Violated { invariant } => t!(lang, "{invariant} is violated"),
-            Check::TermAtMost { node, term } => t!(lang, "n{node} stays at term {term} or below"),
-            Check::Grants { exactly } => t!(lang, "exactly {exactly} Grant(s) commit"),
-            Check::SnapshotInstalled { node } => t!(lang, "n{node} installs the leader's snapshot"),
-            Check::Holds { client, key, token } => match token {
+            Claim::WriteRejected { client } => t!(lang, "the storage rejects a write by {client}"),
+            Claim::WriteAccepted { client } => t!(lang, "the storage accepts a write by {client}"),
+            Claim::TokensIncrease => t!(lang, "accepted tokens strictly increase").into(),
+            Claim::Expired { existed } => t!(lang, "an Expire applies with existed: {existed}"),
+            Claim::GhostRelease => t!(lang, "the leader releases a ghost lock").into(),
+            Claim::LeaderChanges { at_least } => t!(lang, "at least {at_least} leader election(s)"),
+            Claim::Granted { client, key } => t!(lang, "{client} is granted {key}"),
+            Claim::NoViolations => t!(lang, "no invariant is violated").into(),
+            Claim::Violated { invariant } => t!(lang, "{invariant} is violated"),
+            Claim::TermAtMost { node, term } => t!(lang, "n{node} stays at term {term} or below"),
+            Claim::Grants { exactly } => t!(lang, "exactly {exactly} Grant(s) commit"),
+            Claim::SnapshotInstalled { node } => t!(lang, "n{node} installs the leader's snapshot"),
+            Claim::Holds { client, key, token } => match token {
                 Some(t) => t!(lang, "{client} believes it holds {key} with token {t}"),
                 None => t!(lang, "{client} believes it holds {key}"),
             },
-            Check::NotHolding { client, key } => {
+            Claim::NotHolding { client, key } => {
                 t!(lang, "{client} does not believe it holds {key}")
             }
-            Check::Lock {
+            Claim::Lock {
                 key,
                 node,
                 client,
@@ -393,8 +393,8 @@ impl Check {
                     (None, None) => t!(lang, "{table} has {key}"),
                 }
             }
-            Check::NoLock { key, node } => t!(lang, "{} has no lock on {key}", on(node)),
-            Check::Node {
+            Claim::NoLock { key, node } => t!(lang, "{} has no lock on {key}", on(node)),
+            Claim::Node {
                 node,
                 role,
                 term,
@@ -413,8 +413,8 @@ impl Check {
                 }
                 format!("n{node} {}", parts.join(", "))
             }
-            Check::NoLeader => t!(lang, "no running node is leader").into(),
-            Check::LogEntry {
+            Claim::NoLeader => t!(lang, "no running node is leader").into(),
+            Claim::LogEntry {
                 node,
                 index,
                 op,
@@ -435,7 +435,7 @@ impl Check {
                     None => t!(lang, "n{node}'s log has {what} at index {index}"),
                 }
             }
-            Check::Progress {
+            Claim::Progress {
                 node,
                 peer,
                 state,
@@ -474,44 +474,44 @@ impl Check {
                 .and_then(|s| s.machine.locks.get(key))
         };
         match self {
-            Check::WriteRejected { client } => w
+            Claim::WriteRejected { client } => w
                 .storage
                 .summary
                 .rejected_from
                 .iter()
                 .any(|&c| name(c) == *client),
-            Check::WriteAccepted { client } => w
+            Claim::WriteAccepted { client } => w
                 .storage
                 .summary
                 .accepted_from
                 .iter()
                 .any(|&c| name(c) == *client),
-            Check::TokensIncrease => !w.storage.summary.accepted_tokens_not_increasing,
-            Check::Expired { existed } => w.trace.summary.expire_applies[*existed as usize] > 0,
-            Check::GhostRelease => w.trace.summary.ghost_releases > 0,
-            Check::LeaderChanges { at_least } => w.stats.leader_changes >= *at_least,
-            Check::Granted { client, key } => w
+            Claim::TokensIncrease => !w.storage.summary.accepted_tokens_not_increasing,
+            Claim::Expired { existed } => w.trace.summary.expire_applies[*existed as usize] > 0,
+            Claim::GhostRelease => w.trace.summary.ghost_releases > 0,
+            Claim::LeaderChanges { at_least } => w.stats.leader_changes >= *at_least,
+            Claim::Granted { client, key } => w
                 .trace
                 .summary
                 .granted
                 .iter()
                 .any(|(c, k)| c == client && k == key),
-            Check::NoViolations => w.violations().is_empty(),
-            Check::Violated { invariant } => w
+            Claim::NoViolations => w.violations().is_empty(),
+            Claim::Violated { invariant } => w
                 .violations()
                 .iter()
                 .any(|(_, v)| v.invariant == invariant.as_str()),
             // A pre-candidate's event names the term it would campaign in; it does not adopt it.
-            Check::TermAtMost { node, term } => {
+            Claim::TermAtMost { node, term } => {
                 w.trace.summary.max_term.get(node).is_none_or(|t| t <= term)
             }
-            Check::Grants { exactly } => w.stats.grants == *exactly,
-            Check::SnapshotInstalled { node } => w.trace.summary.installed_snapshot.contains(node),
-            Check::Holds { client, key, token } => {
+            Claim::Grants { exactly } => w.stats.grants == *exactly,
+            Claim::SnapshotInstalled { node } => w.trace.summary.installed_snapshot.contains(node),
+            Claim::Holds { client, key, token } => {
                 belief(w, client, key).is_some_and(|t| token.is_none_or(|want| t == want))
             }
-            Check::NotHolding { client, key } => belief(w, client, key).is_none(),
-            Check::Lock {
+            Claim::NotHolding { client, key } => belief(w, client, key).is_none(),
+            Claim::Lock {
                 key,
                 node,
                 client,
@@ -528,11 +528,11 @@ impl Check {
                         })
                     })
             }
-            Check::NoLock { key, node } => {
+            Claim::NoLock { key, node } => {
                 let on = nodes(node);
                 !on.is_empty() && on.into_iter().all(|k| lock_of(k, key).is_none())
             }
-            Check::Node {
+            Claim::Node {
                 node,
                 role,
                 term,
@@ -545,9 +545,9 @@ impl Check {
                         && applied.is_none_or(|a| a == s.machine.applied)
                 }
             },
-            Check::NoLeader => !(0..w.node_count)
+            Claim::NoLeader => !(0..w.node_count)
                 .any(|k| running(w, k) && w.nodes[k].server().unwrap().raft.is_leader()),
-            Check::LogEntry {
+            Claim::LogEntry {
                 node,
                 index,
                 op,
@@ -571,7 +571,7 @@ impl Check {
                     }
                 }
             }
-            Check::Progress {
+            Claim::Progress {
                 node,
                 peer,
                 state,
@@ -603,17 +603,17 @@ impl Check {
     ) -> Option<(&'static str, Text)> {
         let node_ok = |n: usize| (1..=nodes).contains(&n);
         let (node, client) = match self {
-            Check::TermAtMost { node, .. } | Check::SnapshotInstalled { node } => {
+            Claim::TermAtMost { node, .. } | Claim::SnapshotInstalled { node } => {
                 (Some(*node), None)
             }
-            Check::WriteRejected { client }
-            | Check::WriteAccepted { client }
-            | Check::Granted { client, .. }
-            | Check::Holds { client, .. }
-            | Check::NotHolding { client, .. } => (None, Some(client.as_str())),
-            Check::Lock { node, client, .. } => (*node, client.as_deref()),
-            Check::NoLock { node, .. } => (*node, None),
-            Check::Node {
+            Claim::WriteRejected { client }
+            | Claim::WriteAccepted { client }
+            | Claim::Granted { client, .. }
+            | Claim::Holds { client, .. }
+            | Claim::NotHolding { client, .. } => (None, Some(client.as_str())),
+            Claim::Lock { node, client, .. } => (*node, client.as_deref()),
+            Claim::NoLock { node, .. } => (*node, None),
+            Claim::Node {
                 node,
                 role,
                 term,
@@ -630,7 +630,7 @@ impl Check {
                 }
                 (Some(*node), None)
             }
-            Check::Progress {
+            Claim::Progress {
                 node,
                 peer,
                 state,
@@ -657,7 +657,7 @@ impl Check {
                 }
                 (Some(*node), None)
             }
-            Check::LogEntry { node, op, .. } => {
+            Claim::LogEntry { node, op, .. } => {
                 if !OP_NAMES.contains(&op.as_str()) {
                     return Some((
                         "op",

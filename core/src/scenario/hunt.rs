@@ -342,7 +342,7 @@ pub fn shrink_seed(switches: &[&str], seed: u64) -> Result<Option<Found>, String
             question: None,
             twin_checks: Vec::new(),
         }],
-        checks: vec![super::lesson::Check::Violated {
+        checks: vec![super::lesson::Claim::Violated {
             invariant: invariant.to_string(),
         }],
         twin_checks: Vec::new(),

@@ -8,7 +8,7 @@ use crate::sim::World;
 use crate::trace::Event;
 use serde::{Deserialize, Serialize};
 
-pub use super::expect::Check;
+pub use super::expect::Claim;
 
 /// Named events a caption (or a "run until") can wait for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -62,14 +62,14 @@ pub struct Caption {
     /// The facts the caption states, checked at its moment: `raftlock run` fails naming the
     /// caption when one does not hold, and the page shows each with its verdict.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub checks: Vec<Check>,
+    pub checks: Vec<Claim>,
     /// Asked before the caption's moment is played: the student predicts, then watches.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub question: Option<super::question::Question>,
     /// Facts checked on the safe twin ([`super::twin`]) at the same true time: what the
     /// safeguard this "Break it" lesson turns off prevents there.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub twin_checks: Vec<Check>,
+    pub twin_checks: Vec<Claim>,
 }
 
 /// A part of the page a caption can name: `"n2"` (a node), `"leader"` (whoever leads at that
@@ -172,10 +172,10 @@ pub struct Lesson {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub captions: Vec<Caption>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub checks: Vec<Check>,
+    pub checks: Vec<Claim>,
     /// The expected outcomes on the safe twin ([`super::twin`]), read at the same moments.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub twin_checks: Vec<Check>,
+    pub twin_checks: Vec<Claim>,
 }
 
 impl Lesson {

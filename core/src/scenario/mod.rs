@@ -616,17 +616,17 @@ impl Scenario {
         Ok(())
     }
 
-    fn validate_check(&self, f: &str, c: &lesson::Check) -> Result<(), ScenarioError> {
+    fn validate_check(&self, f: &str, c: &lesson::Claim) -> Result<(), ScenarioError> {
         let has_client = |name: &str| self.clients.iter().any(|c| c.name == name);
         if let Some((field, message)) = c.mistake(self.nodes, has_client) {
             return err(format!("{f}.{field}"), message);
         }
         match c {
-            lesson::Check::Lock { key, .. }
-            | lesson::Check::NoLock { key, .. }
-            | lesson::Check::Holds { key, .. }
-            | lesson::Check::NotHolding { key, .. }
-            | lesson::Check::Granted { key, .. } => check_key(&format!("{f}.key"), key),
+            lesson::Claim::Lock { key, .. }
+            | lesson::Claim::NoLock { key, .. }
+            | lesson::Claim::Holds { key, .. }
+            | lesson::Claim::NotHolding { key, .. }
+            | lesson::Claim::Granted { key, .. } => check_key(&format!("{f}.key"), key),
             _ => Ok(()),
         }
     }

@@ -3,7 +3,7 @@
 //! (`checks`, evaluated at the caption's moment), so a question cannot ship with a wrong
 //! "right" answer: `raftlock run` and the tests fail naming it.
 
-use super::expect::Check;
+use super::expect::Claim;
 use crate::lang::{both, Lang, Text};
 use serde::{Deserialize, Serialize};
 
@@ -22,7 +22,7 @@ pub struct Question {
     /// Facts that are true at the caption's moment because the answer is right. Without any,
     /// the answer is not checked by the run, and the page says so.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub checks: Vec<Check>,
+    pub checks: Vec<Claim>,
 }
 
 impl Question {

@@ -181,7 +181,7 @@ impl Walker {
             let (twin_facts, twin_outcomes) = match self.twin.as_mut() {
                 Some(twin) => {
                     twin.run_until(w.now_us);
-                    let read = |cs: &[super::lesson::Check]| -> Vec<bool> {
+                    let read = |cs: &[super::lesson::Claim]| -> Vec<bool> {
                         cs.iter().map(|f| f.passed(twin)).collect()
                     };
                     let outcomes = if last {
@@ -316,7 +316,7 @@ pub fn verdict(sc: &Scenario, mut at: impl FnMut(usize, &World)) -> Verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::lesson::{Check, Moment};
+    use crate::scenario::lesson::{Claim, Moment};
 
     fn gc_pause() -> Scenario {
         crate::scenario::builtin::get("gc-pause").unwrap()
@@ -329,7 +329,7 @@ mod tests {
         let sc = crate::scenario::builtin::get("consistency-check").unwrap();
         let mut w = crate::sim::World::new(&sc, false).unwrap();
         w.run_until(2_100_000);
-        let fact = |s: &str| serde_json::from_str::<Check>(s).unwrap().passed(&w);
+        let fact = |s: &str| serde_json::from_str::<Claim>(s).unwrap().passed(&w);
         assert!(fact(
             r#"{"expect":"progress","node":4,"peer":2,"state":"probe","next":9}"#
         ));
@@ -342,7 +342,7 @@ mod tests {
             "n1 does not lead"
         );
         w.run_until(2_260_000);
-        let fact = |s: &str| serde_json::from_str::<Check>(s).unwrap().passed(&w);
+        let fact = |s: &str| serde_json::from_str::<Claim>(s).unwrap().passed(&w);
         assert!(fact(
             r#"{"expect":"progress","node":4,"peer":2,"state":"replicate","next":10,"matched":9}"#
         ));
@@ -355,8 +355,8 @@ mod tests {
         // With fencing off A's late write is accepted; on the twin it is rejected.
         let lesson = sc.lesson.as_mut().unwrap();
         let last = lesson.captions.last_mut().unwrap();
-        last.twin_checks = vec![Check::WriteAccepted { client: "A".into() }];
-        lesson.twin_checks.push(Check::Violated {
+        last.twin_checks = vec![Claim::WriteAccepted { client: "A".into() }];
+        lesson.twin_checks.push(Claim::Violated {
             invariant: "storage_accepts_stale_token".into(),
         });
         let wrong = verdict(&sc, |_, _| {}).wrong;
@@ -391,7 +391,7 @@ mod tests {
         }
     }
 
-    fn fact(json: &str) -> Check {
+    fn fact(json: &str) -> Claim {
         serde_json::from_str(json).expect(json)
     }
 
@@ -512,7 +512,7 @@ mod tests {
             let e = sc.validate().unwrap_err();
             assert_eq!(e.field, format!("lesson.captions[1].{field}"), "{json}");
         }
-        let e = serde_json::from_str::<Check>(r#"{"expect":"no_leader","node":2}"#).unwrap_err();
+        let e = serde_json::from_str::<Claim>(r#"{"expect":"no_leader","node":2}"#).unwrap_err();
         assert!(e.to_string().contains("unknown field `node`"), "{e}");
     }
 }

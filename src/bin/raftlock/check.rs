@@ -10,7 +10,7 @@ use std::io::BufRead;
 use std::process::ExitCode;
 
 #[derive(Args)]
-pub struct Check {
+pub struct CheckTrace {
     /// A trace in the project's JSON Lines format (docs/formats.md; what to write: docs/cli.md).
     trace: String,
     /// A machine-readable report on stdout (for autograding).
@@ -27,7 +27,7 @@ fn open(path: &str) -> Result<std::io::BufReader<std::fs::File>, String> {
         .map_err(|e| format!("{path}: {e}"))
 }
 
-impl Check {
+impl CheckTrace {
     pub fn exec(self) -> ExitCode {
         match self.run() {
             Ok(true) => ExitCode::SUCCESS,

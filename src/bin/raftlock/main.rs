@@ -41,7 +41,7 @@ enum Command {
     /// Random faults with design switches on until an invariant breaks; shrink the schedule.
     Hunt(hunt::Hunt),
     /// Check a trace from any implementation against the seed's rules (exit 0 pass, 1 fail, 2 unreadable).
-    Check(check::Check),
+    Check(check::CheckTrace),
     /// Print the example scenario of docs/formats.md.
     Example,
 }
