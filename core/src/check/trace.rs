@@ -260,23 +260,10 @@ fn result_of(r: &RawResult) -> Result<ApplyResult, Text> {
 }
 
 fn op_of(c: &RawCmd) -> Result<Option<LockOp>, Text> {
-    let key = || c.key.clone().ok_or_else(|| both!("{} without a key", c.op));
-    Ok(Some(match c.op.as_str() {
-        "noop" => return Ok(None),
-        "grant" => LockOp::Grant {
-            key: key()?.into(),
-            lease_ms: c.lease_ms.ok_or_else(|| both!("grant without lease_ms"))?,
-        },
-        "release" => LockOp::Release {
-            key: key()?.into(),
-            token: c.token,
-        },
-        "expire" => LockOp::Expire {
-            key: key()?.into(),
-            token: c.token.ok_or_else(|| both!("expire without a token"))?,
-        },
-        other => return Err(both!("unknown command \"{other}\"")),
-    }))
+    match c.op.as_str() {
+        "noop" => Ok(None),
+        op => LockOp::from_trace(op, c.key.as_deref(), c.lease_ms, c.token).map(Some),
+    }
 }
 
 fn describe(op: &Option<LockOp>) -> String {

@@ -29,44 +29,6 @@ pub enum LockOp {
     },
 }
 
-impl LockOp {
-    pub fn key(&self) -> &str {
-        match self {
-            LockOp::Grant { key, .. }
-            | LockOp::Release { key, .. }
-            | LockOp::Expire { key, .. } => key,
-        }
-    }
-
-    /// The command's name in the trace (`cmd.op`) and in the page's styles: `grant`, `release`,
-    /// `expire`; with [`LockOp::name_of`], `noop` for an entry without one.
-    pub fn name(&self) -> &'static str {
-        match self {
-            LockOp::Grant { .. } => "grant",
-            LockOp::Release { .. } => "release",
-            LockOp::Expire { .. } => "expire",
-        }
-    }
-
-    /// The name of an entry's command, `noop` for a Raft no-op.
-    pub fn name_of(op: Option<&LockOp>) -> &'static str {
-        op.map_or("noop", LockOp::name)
-    }
-
-    /// As the seed writes it: `Grant{k, 1500 ms}`, `Release{k}`, `Expire{k, 4}`.
-    pub fn describe(&self) -> String {
-        match self {
-            LockOp::Grant { key, lease_ms } => format!("Grant{{{key}, {lease_ms} ms}}"),
-            LockOp::Release { key, token: None } => format!("Release{{{key}}}"),
-            LockOp::Release {
-                key,
-                token: Some(t),
-            } => format!("Release{{{key}, {t}}}"),
-            LockOp::Expire { key, token } => format!("Expire{{{key}, {token}}}"),
-        }
-    }
-}
-
 /// A log entry's command: the seed's fields plus metadata (who asked, and the request number
 /// used for deduplication). Never a token in a Grant.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

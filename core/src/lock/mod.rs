@@ -9,6 +9,7 @@
 
 pub mod machine;
 pub mod server;
+pub mod words;
 
 pub use machine::{ApplyResult, Lock, LockCommand, LockMachine, LockOp};
 pub use server::{ClientReply, ClientRequest, ReplyLost, RequestOp, Server, ServerEvent, Switches};

@@ -11,7 +11,7 @@ use super::observe::{BrokenInvariant, Observer};
 use crate::client::{Client, ClientOutput, Storage};
 use crate::lock::server::Switches;
 use crate::lock::server::{ClientReply, ClientRequest, Output, ReplyLost, Server, ServerEvent};
-use crate::lock::{ApplyResult, ClientId, Key, LockCommand, LockOp, Token};
+use crate::lock::{ApplyResult, ClientId, Key, LockCommand, Token};
 use crate::raft::{HardState, Message, NodeId, NodeSetup, RaftConfig};
 use crate::rng::Rng;
 use crate::trace::{CmdView, Event as TraceEvent, Trace};
@@ -1359,14 +1359,7 @@ fn cmd_ref<'a>(
             .get(c as usize)
             .map_or("?", |s| s.client.cfg.name.as_str())
     });
-    let r = |op, key: &'a crate::lock::Key, lease_ms, token| crate::trace::CmdRef {
-        op,
-        key: Some(&**key),
-        lease_ms,
-        token,
-        client,
-    };
-    match cmd.map(|c| &c.op) {
+    match cmd {
         None => crate::trace::CmdRef {
             op: "noop",
             key: None,
@@ -1374,14 +1367,17 @@ fn cmd_ref<'a>(
             token: None,
             client: None,
         },
-        Some(op @ LockOp::Grant { key, lease_ms }) => r(
-            op.name(),
-            key,
-            Some(*lease_ms),
-            cmd.and_then(|c| c.counter_token),
-        ),
-        Some(op @ LockOp::Release { key, token }) => r(op.name(), key, None, *token),
-        Some(op @ LockOp::Expire { key, token }) => r(op.name(), key, None, Some(*token)),
+        Some(c) => {
+            let f = c.op.trace_fields();
+            crate::trace::CmdRef {
+                op: f.op,
+                key: Some(&**f.key),
+                lease_ms: f.lease_ms,
+                // A Grant carries a token only under `token_from_leader_counter`.
+                token: f.token.or(c.counter_token),
+                client,
+            }
+        }
     }
 }
 
