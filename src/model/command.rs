@@ -4,7 +4,13 @@
 use super::edit::{self, RaftField};
 use super::{history, hunt, job, library, start};
 use crate::lang::Lang;
-use crate::scenario::Action;
+
+/// What the user does to the run (cut a link, crash a node, a client's acquire): the core's
+/// action, which [`Command::Act`] carries and the scenario document records with its time.
+pub use crate::scenario::Action;
+
+/// The largest scenario file [`Command::Import`] takes (a link's document has the same bound).
+pub use crate::scenario::link::DOC_BYTES_MAX;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Export {

@@ -2,7 +2,7 @@
 
 use super::command::{Command, Export};
 use super::effect::Effect;
-use super::fragment::{link_refused, playground_from_fragment, split_lang, url_with_lang};
+use super::fragment::{link_refused, playground_from_fragment, split_lang};
 use super::page::Page;
 use super::quiz::Settled;
 use super::russian::{install_russian, Russian};
@@ -217,12 +217,7 @@ impl Page {
                 }
             }
             Command::Share => {
-                let url = crate::scenario::link::encode_url(
-                    &self.base_url,
-                    &self.playground.scenario,
-                    self.playground.now_us(),
-                );
-                let url = url_with_lang(&url, self.lang);
+                let url = self.share_link();
                 let frag = url.split_once('#').map_or("", |(_, f)| f);
                 fx.push(Effect::SetFragment(format!("#{frag}")));
                 fx.push(Effect::Clipboard(url.clone()));

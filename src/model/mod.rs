@@ -11,6 +11,9 @@
 //! - [`library`]: the built-in scenarios, fetched as files when the build does not carry them;
 //! - [`embed`]: the player for a course page's `<iframe>`, and its `postMessage` API;
 //! - [`twin`], [`hunt`], [`start`], [`edit`], [`focus`], [`locks`], [`motion`], [`pace`], [`next`];
+//! - what a panel draws, read off the run: [`catalog`] (the built-ins' menu), [`clients`] (and
+//!   the storage), [`clocks`], [`invariants`] (and the history verdict), [`switches`], [`log`],
+//!   [`events`], [`presets`]; a component takes these, not the core's types;
 //! - [`text`], [`sliders`], [`fragment`], [`russian`]: words, slider stops, links, languages.
 //!
 //! The page itself ([`page`]) holds one of each. Over them, and importing none of this file:
@@ -19,36 +22,44 @@
 //! does. This file dispatches: a command ([`Page::apply`]), a frame ([`Page::frame`]), a host
 //! page's message.
 
+pub mod catalog;
+pub mod clients;
+pub mod clocks;
 pub mod command;
 mod commands;
 pub mod commit;
 pub mod edit;
 pub mod effect;
 pub mod embed;
+pub mod events;
 pub mod focus;
 pub mod fragment;
 pub mod history;
 pub mod hunt;
+pub mod invariants;
 pub mod job;
 pub mod lesson;
 pub mod library;
 pub mod locks;
+pub mod log;
 pub mod motion;
 pub mod next;
 mod open;
 pub mod pace;
 pub mod page;
+pub mod presets;
 pub mod quiz;
 pub mod russian;
 pub mod sliders;
 pub mod start;
+pub mod switches;
 pub mod text;
 pub mod trace_view;
 pub mod twin;
 mod views;
 mod work;
 
-pub use command::{shortcut_key, Command, Export};
+pub use command::{shortcut_key, Action, Command, Export};
 pub use edit::RaftField;
 pub use effect::Effect;
 pub use fragment::{
@@ -81,10 +92,7 @@ impl Page {
         // While a built-in's document is coming, a command for the run is refused with the
         // reason (the run shown meanwhile is about to be replaced: doing it there would be lost).
         if let Some(name) = self.library.loading.clone().filter(|_| cmd.moves_the_run()) {
-            let title = crate::scenario::builtin::title(&name)
-                .map(|t| t.get(self.lang).to_string())
-                .filter(|t| !t.is_empty())
-                .unwrap_or(name);
+            let title = catalog::title_or_name(&name, self.lang);
             self.error = Some(t!(
                 self.lang,
                 "The lesson \"{title}\" is still loading: try again when it has come."

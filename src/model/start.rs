@@ -2,6 +2,7 @@
 //! lesson, free play, the lessons as numbered cards, and the lesson a returning reader left. A
 //! share link or a deep link opens straight on its scenario instead.
 
+use crate::lang::{t, Lang};
 use crate::scenario::builtin;
 
 /// Where a reader left off: a built-in lesson and how many of its captions they had reached.
@@ -49,6 +50,56 @@ pub struct Start {
 /// play left out (it has its own button).
 pub fn lessons() -> impl Iterator<Item = &'static str> {
     builtin::names().filter(|n| *n != "playground")
+}
+
+/// A lesson's card on the start screen. It comes with the page: the lessons' files are
+/// fetched only when one opens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Card {
+    /// Its number on the screen, from 1 (as [`Choice::Lesson`] counts).
+    pub n: usize,
+    pub name: &'static str,
+    pub title: String,
+    /// The first sentence of its story.
+    pub story: Option<String>,
+    /// Under the story: its number of steps and the length of its run, after "Break it" for
+    /// one that breaks a safeguard.
+    pub length: String,
+    pub break_it: bool,
+}
+
+/// The lessons' cards, numbered as [`lessons`] orders them.
+pub fn cards(lang: Lang) -> Vec<Card> {
+    lessons()
+        .enumerate()
+        .map(|(i, name)| {
+            let (story, length) = match builtin::card(name) {
+                Some((line, steps, run_ms)) => (
+                    Some(line.get(lang).to_string()),
+                    t!(
+                        lang,
+                        "{steps} steps · {} s of run",
+                        run_ms / 1000,
+                        steps = steps + 1
+                    ),
+                ),
+                None => (None, String::new()),
+            };
+            let break_it = builtin::is_break_it(name);
+            Card {
+                n: i + 1,
+                name,
+                title: super::catalog::title_or_name(name, lang),
+                story,
+                length: if break_it {
+                    format!("{} · {length}", t!(lang, "Break it"))
+                } else {
+                    length
+                },
+                break_it,
+            }
+        })
+        .collect()
 }
 
 /// The built-in a choice opens (`None`: free play, or a number out of range, or nothing left).
@@ -101,6 +152,37 @@ mod tests {
         );
         assert_eq!(chosen(&Choice::Continue, None), None);
         assert!(lessons().all(|n| n != "playground"));
+    }
+
+    #[test]
+    fn the_start_screen_numbers_every_lesson_with_its_title_story_and_length() {
+        let en = cards(Lang::En);
+        assert_eq!(en.len(), lessons().count());
+        assert!(en.iter().enumerate().all(|(i, c)| c.n == i + 1));
+        let first = &en[0];
+        assert_eq!(first.name, "gc-pause");
+        assert_eq!(first.title, "GC pause and fencing tokens");
+        assert!(first.story.as_deref().is_some_and(|s| !s.is_empty()));
+        assert!(
+            first.length.ends_with(" s of run") && first.length.contains(" steps · "),
+            "{}",
+            first.length
+        );
+        let broken = en.iter().find(|c| c.name == "break-figure-8").unwrap();
+        assert!(broken.break_it && broken.length.starts_with("Break it · "));
+        // The lesson a choice opens is the card of that number.
+        assert_eq!(
+            chosen(&Choice::Lesson(3), None).as_deref(),
+            Some(en[2].name)
+        );
+        let ru = cards(Lang::Ru);
+        assert_ne!(ru[0].title, first.title);
+        assert!(ru
+            .iter()
+            .find(|c| c.break_it)
+            .unwrap()
+            .length
+            .starts_with("Ломаем"));
     }
 
     #[test]

@@ -646,6 +646,25 @@ fn set_lang_switches_every_word_keeps_the_run_and_rides_in_the_share_link() {
     assert_eq!(q.lang, Lang::Ru);
 }
 
+#[test]
+fn the_players_link_to_the_whole_page_is_the_share_link_at_this_moment_in_the_pages_language() {
+    let mut p = page("gc-pause");
+    p.base_url = "https://example.org/raftlock/".into();
+    p.apply(Command::RunTo(1_500_000));
+    let link = p.share_link();
+    assert!(
+        link.starts_with("https://example.org/raftlock/#v1."),
+        "{link}"
+    );
+    p.apply(Command::Share);
+    assert_eq!(p.share_url.as_deref(), Some(link.as_str()));
+    p.apply(Command::SetLang(Lang::Ru));
+    assert!(p.share_link().ends_with("&lang=ru"));
+    let (frag, _) = split_lang(link.split_once('#').unwrap().1);
+    let q = Page::from_fragment_with_clock(&frag, std::rc::Rc::new(|| 0.0), Lang::En);
+    assert_eq!(q.playground.now_us(), 1_500_000, "it opens at this moment");
+}
+
 /// `ru.json` as the page's build serves it (scripts/ru-texts.mjs): the values by sorted key.
 fn ru_file() -> String {
     let map: std::collections::BTreeMap<String, String> =

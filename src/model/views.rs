@@ -4,6 +4,7 @@
 use super::command::Command;
 use super::embed::{Seen, Watcher};
 use super::focus::{self, FocusSet};
+use super::fragment::url_with_lang;
 use super::lesson::LessonView;
 use super::page::Page;
 use super::quiz::{QuestionState, QuestionView, Settled};
@@ -32,6 +33,17 @@ impl Page {
             "Escape" => Command::DismissError,
             _ => return None,
         })
+    }
+
+    /// The link that reproduces this run at this moment, on the page's own address and in its
+    /// language: what Share copies, and where the player's bar links to the whole page.
+    pub fn share_link(&self) -> String {
+        let link = crate::scenario::link::encode_url(
+            &self.base_url,
+            &self.playground.scenario,
+            self.playground.now_us(),
+        );
+        url_with_lang(&link, self.lang)
     }
 
     /// What the current caption names, resolved to parts of the page.

@@ -4,10 +4,9 @@
 
 use super::props::{input_value, send, PanelProps};
 use crate::lang::{t, Lang};
-use crate::model::text::{fmt_rate, fmt_us, node_state, node_state_words, rate_tooltip};
-use crate::model::{rate_of, rate_pos, Command, RATE_MID, RATE_STOPS};
-use crate::scenario::Action;
-use crate::sim::World;
+use crate::model::clocks::{ClocksView, NodeClock};
+use crate::model::text::{fmt_rate, fmt_us, node_state_words, rate_tooltip};
+use crate::model::{rate_of, rate_pos, Action, Command, RATE_MID, RATE_STOPS};
 use yew::prelude::*;
 
 /// Node `k`'s clock-rate slider (id `id`): it snaps to [`RATE_STOPS`], reads "×2", and says
@@ -39,40 +38,38 @@ fn jumps(p: &PanelProps, k: usize, lang: Lang) -> Html {
 }
 
 /// Node `k`'s process: crash or restart, pause or resume; `ids` prefixes their ids.
-fn process(p: &PanelProps, w: &World, k: usize, lang: Lang, ids: &str) -> Html {
-    let slot = &w.nodes[k - 1];
-    let up = slot.server().is_some();
+fn process(p: &PanelProps, c: &NodeClock, lang: Lang, ids: &str) -> Html {
+    let (k, up) = (c.node + 1, c.up);
     let crash = if up {
         Action::Crash { node: k }
     } else {
         Action::Restart { node: k }
     };
-    let pause = if slot.paused {
+    let pause = if c.paused {
         Action::Resume { node: k }
     } else {
         Action::Pause { node: k }
     };
     html! { <>
         <button id={format!("{ids}crash-{k}")} onclick={send(p, Command::Act(crash))}>{ if up { t!(lang, "Crash") } else { t!(lang, "Restart") } }</button>
-        <button id={format!("{ids}pause-{k}")} disabled={!up} onclick={send(p, Command::Act(pause))}>{ if slot.paused { t!(lang, "Resume") } else { t!(lang, "Pause") } }</button>
+        <button id={format!("{ids}pause-{k}")} disabled={!up} onclick={send(p, Command::Act(pause))}>{ if c.paused { t!(lang, "Resume") } else { t!(lang, "Pause") } }</button>
     </> }
 }
 
 pub fn clocks(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    let w = &page.playground.world;
+    let v = ClocksView::of(&page.playground.world);
     let lang = page.lang;
-    let rows = (0..w.node_count).map(|i| {
-        let k = i + 1;
-        let rate = w.nodes[i].clock.rate_ppm();
+    let rows = v.nodes.iter().map(|c| {
+        let (k, rate) = (c.node + 1, c.rate_ppm);
         html! {
             <tr>
                 <th scope="row">{ format!("n{k}") }</th>
                 <td>{ rate_slider(p, k, rate, lang, format!("rate-{k}")) }</td>
                 <td class="num" title={rate_tooltip(rate, lang)}>{ fmt_rate(rate, lang) }</td>
-                <td class="num">{ fmt_us(w.local_now(i), lang) }</td>
+                <td class="num">{ fmt_us(c.local_us, lang) }</td>
                 <td class="jumps">{ jumps(p, k, lang) }</td>
-                <td class="process">{ process(p, w, k, lang, "") }</td>
+                <td class="process">{ process(p, c, lang, "") }</td>
             </tr>
         }
     });
@@ -81,7 +78,7 @@ pub fn clocks(p: &PanelProps) -> Html {
         <table class="clocks">
             <thead><tr><th>{ t!(lang, "node") }</th><th>{ t!(lang, "clock rate (×0.25–×4)") }</th><th>{ t!(lang, "rate") }</th><th>{ t!(lang, "local time") }</th><th>{ t!(lang, "jump") }</th><th>{ t!(lang, "process") }</th></tr></thead>
             <tbody>{ for rows }</tbody>
-            <tfoot><tr><td colspan="6">{ t!(lang, "true time {time}", time = fmt_us(w.now_us as i64, lang)) }</td></tr></tfoot>
+            <tfoot><tr><td colspan="6">{ t!(lang, "true time {time}", time = fmt_us(v.now_us as i64, lang)) }</td></tr></tfoot>
         </table>
     </> }
 }
@@ -93,15 +90,14 @@ pub fn node_controls(p: &PanelProps) -> Html {
     let Some(i) = page.node_controls_open() else {
         return html! {};
     };
-    let (w, lang, k) = (&page.playground.world, page.lang, i + 1);
-    let slot = &w.nodes[i];
-    let rate = slot.clock.rate_ppm();
-    let state = node_state(w, i);
+    let (lang, k) = (page.lang, i + 1);
+    let c = NodeClock::of(&page.playground.world, i);
+    let rate = c.rate_ppm;
     html! {
         <div class="node-controls" id="node-controls" role="group" aria-labelledby="node-controls-title" tabindex="-1">
             <p class="title" id="node-controls-title">
-                <strong>{ format!("n{k}") }</strong>{ " · " }{ node_state_words(state, lang) }{ " · " }
-                { t!(lang, "local clock {clock}", clock = fmt_us(w.local_now(i), lang)) }
+                <strong>{ format!("n{k}") }</strong>{ " · " }{ node_state_words(c.state, lang) }{ " · " }
+                { t!(lang, "local clock {clock}", clock = fmt_us(c.local_us, lang)) }
             </p>
             <label class="rate">
                 { t!(lang, "clock rate") }{ " " }
@@ -109,7 +105,7 @@ pub fn node_controls(p: &PanelProps) -> Html {
                 <output for="node-rate" title={rate_tooltip(rate, lang)}>{ fmt_rate(rate, lang) }</output>
             </label>
             <span class="jumps">{ jumps(p, k, lang) }</span>
-            <span class="process">{ process(p, w, k, lang, "node-") }</span>
+            <span class="process">{ process(p, &c, lang, "node-") }</span>
             <button class="close" id="node-controls-close" onclick={send(p, Command::NodeControls(None))} aria-label={t!(lang, "Close n{k}'s controls", k = k)}>{ "✕" }</button>
         </div>
     }

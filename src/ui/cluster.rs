@@ -13,8 +13,7 @@ use crate::model::text::{
     cluster_words, fmt_rate, fmt_tenths, fmt_us, link_label, node_label, node_state,
     node_state_words, num, vote_words,
 };
-use crate::model::Command;
-use crate::scenario::Action;
+use crate::model::{Action, Command};
 use crate::sim::World;
 use yew::prelude::*;
 

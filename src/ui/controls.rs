@@ -3,6 +3,8 @@
 
 use super::props::{input_value, select_value, send, PanelProps};
 use crate::lang::t;
+use crate::model::catalog::{catalog, is_builtin};
+use crate::model::command::DOC_BYTES_MAX;
 use crate::model::edit::Edit;
 use crate::model::text::{fmt_speed, fmt_us};
 use crate::model::{speed_of, Command, Export, SPEED_STOPS};
@@ -69,14 +71,14 @@ pub fn scenario_bar(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let lang = page.lang;
     let current = page.playground.scenario.name.clone();
+    let catalog = catalog(lang);
     let options = |break_it: bool| {
-        let current = current.clone();
-        crate::scenario::builtin::names().filter(move |n| crate::scenario::builtin::is_break_it(n) == break_it).map(move |name| {
-            let title = crate::scenario::builtin::title(name).map(|t| t.get(lang).to_string()).filter(|t| !t.is_empty()).unwrap_or_else(|| t!(lang, "free play").to_string());
+        catalog.iter().filter(move |e| e.break_it == break_it).map(|e| {
+            let (name, title) = (e.name, e.title.as_deref().unwrap_or(t!(lang, "free play")));
             html! { <option value={name} selected={name == current}>{ format!("{name} — {title}") }</option> }
         })
     };
-    let own = !crate::scenario::builtin::is_builtin(&current);
+    let own = !is_builtin(&current);
     html! {
         <div class="scenario-bar" role="group" aria-label={t!(lang, "Scenarios and sharing")}>
             <h1>{ "raftlock" }</h1>
@@ -162,7 +164,7 @@ pub fn run_tools(p: &PanelProps) -> Html {
     let lang = page.lang;
     let on_file = read_file(
         p,
-        crate::scenario::link::DOC_BYTES_MAX,
+        DOC_BYTES_MAX,
         move |size| {
             t!(
                 lang,

@@ -3,8 +3,8 @@
 
 use super::props::{send, PanelProps};
 use crate::lang::t;
+use crate::model::catalog::{catalog, story, title_or_name, Story};
 use crate::model::job::{JobCommand, JobKind};
-use crate::model::library::Doc;
 use crate::model::{Command, Russian};
 use yew::prelude::*;
 
@@ -24,7 +24,7 @@ pub fn banners(p: &PanelProps) -> Html {
         { if let Some(name) = &page.library.loading { html! {
             <div class="banner progress" role="status" id="loading-lesson">
                 <progress aria-label={t!(lang, "Loading the lesson")} />
-                <span>{ t!(lang, "Loading the lesson “{}”…", crate::scenario::builtin::title(name).map(|t| t.get(lang).to_string()).filter(|t| !t.is_empty()).unwrap_or_else(|| name.clone())) }</span>
+                <span>{ t!(lang, "Loading the lesson “{}”…", title_or_name(name, lang)) }</span>
             </div>
         } } else { html! {} } }
         { if let Some(v) = &page.stopped_at { html! {
@@ -84,21 +84,22 @@ pub fn progress(p: &PanelProps) -> Html {
 pub fn scenario_list(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let lang = page.lang;
+    let catalog = catalog(lang);
     let cards = |break_it: bool| {
-        crate::scenario::builtin::names().filter(move |n| crate::scenario::builtin::is_break_it(n) == break_it).map(|name| {
-        let title = crate::scenario::builtin::title(name).map(|t| t.get(lang).to_string()).filter(|t| !t.is_empty()).unwrap_or_else(|| t!(lang, "Free play").to_string());
-        let n = name.to_string();
+        catalog.iter().filter(move |e| e.break_it == break_it).map(|e| {
+        let (name, n) = (e.name, e.name.to_string());
+        let title = e.title.clone().unwrap_or_else(|| t!(lang, "Free play").to_string());
         // The stories come with the documents (fetched when the list opens).
-        let story = match page.library.doc(name) {
-            Some(Doc::Here(sc)) => html! { <>
-                <p>{ sc.description.get(lang).to_string() }</p>
-                <small>{ t!(lang, "{name} · {} nodes · {} clients · {} s", sc.nodes, sc.clients.len(), sc.until_ms / 1000) }</small>
+        let story = match story(&page.library, name, lang) {
+            Story::Here { text, facts } => html! { <>
+                <p>{ text }</p>
+                <small>{ facts }</small>
             </> },
-            Some(Doc::Failed(why)) => html! { <p class="failed">{ t!(lang, "Its file could not be loaded: {why}.") }</p> },
-            _ => html! { <p class="coming">{ t!(lang, "Loading…") }</p> },
+            Story::Failed(why) => html! { <p class="failed">{ t!(lang, "Its file could not be loaded: {why}.") }</p> },
+            Story::Coming => html! { <p class="coming">{ t!(lang, "Loading…") }</p> },
         };
         html! {
-            <li class={classes!("card", crate::scenario::builtin::is_break_it(name).then_some("break"))}>
+            <li class={classes!("card", e.break_it.then_some("break"))}>
                 <h3><a href={format!("#scenario={name}")} onclick={p.send.reform(move |e: MouseEvent| { e.prevent_default(); Command::LoadBuiltin(n.clone()) })}>{ title }</a></h3>
                 { story }
             </li>

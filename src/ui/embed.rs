@@ -15,21 +15,11 @@ use yew::prelude::*;
 /// at the click, at the moment the run has reached (while it plays too).
 pub fn bar(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    let link = |page: &crate::model::Page| {
-        crate::model::url_with_lang(
-            &crate::scenario::link::encode_url(
-                &page.base_url,
-                &page.playground.scenario,
-                page.playground.now_us(),
-            ),
-            page.lang,
-        )
-    };
-    let full = link(&page);
+    let full = page.share_link();
     let lang = page.lang;
     let shared = p.page.clone();
     let at_click = Callback::from(move |e: MouseEvent| {
-        let url = link(&shared.borrow());
+        let url = shared.borrow().share_link();
         if let Some(a) = e
             .current_target()
             .and_then(|t| t.dyn_into::<web_sys::HtmlAnchorElement>().ok())

@@ -3,101 +3,58 @@
 
 use super::props::{input_value, send, PanelProps};
 use crate::lang::t;
-use crate::lock::{ApplyResult, LockOp};
-use crate::model::commit::{self, Commit};
+use crate::model::commit::Commit;
+use crate::model::log::{Cell, FocusLog, LogView, Window};
 use crate::model::next::Peer;
 use crate::model::Command;
 use yew::prelude::*;
 
-const LOG_COLS: u64 = 16;
-
 pub fn log(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    let (w, log_from) = (&page.playground.world, page.log_from);
+    let log_from = page.log_from;
     let focus = page.focus();
     let lang = page.lang;
     // A cell's tooltip while paused: playing, the cells change faster than a pointer can rest on
     // one, and each tooltip would be one more write per cell at every draw.
     let tips = !page.playing;
-    let last = (0..w.node_count)
-        .map(|i| match (w.nodes[i].server(), w.nodes[i].persisted()) {
-            (Some(s), _) => s.raft.log().last_index(),
-            (None, Some(h)) => h.log.last_index(),
-            _ => 0,
-        })
-        .max()
-        .unwrap_or(0);
-    let max_from = last.saturating_sub(LOG_COLS - 1).max(1);
-    // Following the end, the window moves half a table at a time: the columns stand still while
-    // entries fill them (readable while playing, and a frame patches only the cells that
-    // changed instead of shifting every cell by one for each new entry).
-    let step = LOG_COLS / 2;
-    let follow_from = 1 + step * last.saturating_sub(LOG_COLS).div_ceil(step);
-    let from = log_from.map_or(follow_from, |f| f.clamp(1, max_from));
-    let max_from = max_from.max(from);
-    let to = from + LOG_COLS - 1;
+    let LogView { window, rows } = LogView::of(&page.playground.world, log_from);
+    let Window { from, to, max_from } = window;
     let header = (from..=to).map(|i| html! { <th scope="col" class={classes!(focus.log.contains(&i).then_some("focus"))}>{ i }</th> });
-    let rows = (0..w.node_count).map(|i| {
-        let slot = &w.nodes[i];
-        let (log, results) = match (slot.server(), slot.persisted()) {
-            (Some(s), _) => (Some(s.raft.log()), Some(s)),
-            (None, Some(h)) => (Some(&h.log), None),
-            _ => (None, None),
-        };
-        let cells = (from..=to).map(|idx| {
+    let rows = rows.into_iter().enumerate().map(|(i, row)| {
+        let cells = (from..=to).zip(row.cells).map(|(idx, cell)| {
             // Every cell has the same three spans, empty or not: while playing, a cell that fills
             // only changes text and classes (no elements created or removed).
-            let Some(e) = log.and_then(|l| l.entry(idx)) else {
-                if log.is_some_and(|l| idx <= l.start()) {
+            let e = match cell {
+                Cell::Entry(e) => e,
+                Cell::Compacted => {
                     // Dropped by log compaction (§7): the node's snapshot holds its effect.
                     let title = tips.then(|| t!(lang, "index {idx}: compacted, its effect is in n{n}'s snapshot", n = i + 1));
                     return html! { <td class="compacted" title={title}><span class="txt">{ "" }</span><span class="meta">{ t!(lang, "snap") }</span><span class="res">{ "" }</span></td> };
                 }
-                return html! { <td class="empty"><span class="txt">{ "" }</span><span class="meta">{ "" }</span><span class="res">{ "" }</span></td> };
+                Cell::Empty => return html! { <td class="empty"><span class="txt">{ "" }</span><span class="meta">{ "" }</span><span class="res">{ "" }</span></td> },
             };
-            let op = e.cmd.as_ref().map(|c| &c.op);
-            let kind = LockOp::name_of(op);
-            let text = match op {
-                None => "no-op".to_string(),
-                Some(LockOp::Grant { key, lease_ms }) => t!(lang, "G {key} {lease_ms}ms"),
-                Some(LockOp::Release { key, .. }) => format!("R {key}"),
-                Some(LockOp::Expire { key, token }) => format!("E {key}·{token}"),
-            };
-            let applied = results.and_then(|s| s.result_at(idx));
-            let result = applied.map(|r| match r {
-                ApplyResult::Granted { token } => format!("Granted{{token {token}}}"),
-                ApplyResult::GrantRejected => "GrantRejected".into(),
-                ApplyResult::Released => "Released".into(),
-                ApplyResult::NotFound => "NotFound".into(),
-                ApplyResult::Expired { existed } => format!("Expired{{existed: {existed}}}"),
-                ApplyResult::Noop => "Noop".into(),
-            });
+            let text = e.label(lang);
             // In the cell, the seed's form with the value in place of the field's name (the
             // token is what matters and must fit); the title has the whole result.
-            let short = applied.map(|r| match r {
-                ApplyResult::Granted { token } => format!("Granted{{{token}}}"),
-                ApplyResult::Expired { existed } => format!("Expired{{{existed}}}"),
-                _ => result.clone().unwrap_or_default(),
-            });
-            let state = commit::of(w, i, idx, e);
-            let (class, mark, says) = match state {
+            let short = e.result_short();
+            let (class, mark, says) = match e.commit {
                 Commit::Known => ("committed", "", ""),
                 Commit::InCluster => ("cluster", " ◦", t!(lang, " (committed in the cluster; this node does not know it yet)")),
                 Commit::No => ("pending", " ⋯", t!(lang, " (not committed)")),
             };
             let title = tips.then(|| {
-                let outcome = result.as_ref().map_or(t!(lang, " (not applied here)").to_string(), |r| format!(" → {r}"));
+                let outcome = e.result().map_or(t!(lang, " (not applied here)").to_string(), |r| format!(" → {r}"));
                 t!(lang, "index {idx}, term {term}: {text}{outcome}{says}", term = e.term)
             });
             html! {
-                <td class={classes!("entry", kind, class, format!("t{}", e.term % 6), focus.log.contains(&idx).then_some("focus"))} title={title}>
+                <td class={classes!("entry", e.kind, class, format!("t{}", e.term % 6), focus.log.contains(&idx).then_some("focus"))} title={title}>
                     <span class="txt">{ text }</span>
                     <span class="meta">{ t!(lang, "t{term}{mark}", term = e.term) }</span>
                     <span class="res">{ short.unwrap_or_default() }</span>
                 </td>
             }
         });
-        let snap = slot.snapshot_index();
+        let snap = row.snapshot;
         let snap_title = if snap > 0 { t!(lang, "snapshot at index {snap}") } else { t!(lang, "no snapshot yet").to_string() };
         html! { <tr><th scope="row" title={snap_title}>{ format!("n{}", i + 1) }</th>{ for cells }</tr> }
     });
@@ -125,49 +82,20 @@ pub fn log_focus(p: &PanelProps) -> Html {
     if focus.log.is_empty() && !focus.next {
         return html! {};
     }
-    let w = &page.playground.world;
     let lang = page.lang;
+    let f = FocusLog::of(&page.playground.world, focus.log.iter().take(3).copied());
     // One row per index, one column per node: the shape of the lock view.
-    let cell = |i: usize, at: u64| {
-        let slot = &w.nodes[i];
-        let (log, server) = match (slot.server(), slot.persisted()) {
-            (Some(s), _) => (Some(s.raft.log()), Some(s)),
-            (None, Some(h)) => (Some(&h.log), None),
-            _ => (None, None),
-        };
-        let Some(e) = log.and_then(|l| l.entry(at)) else {
+    let draw = |i: usize, at: u64, cell: &Cell| {
+        let e = match cell {
+            Cell::Entry(e) => e,
             // Compacted into the node's snapshot: the log's grey "snap".
-            if log.is_some_and(|l| at <= l.start()) {
-                return html! { <td class="entry compacted" title={t!(lang, "in its snapshot")}><span class="meta">{ t!(lang, "snap") }</span></td> };
+            Cell::Compacted => {
+                return html! { <td class="entry compacted" title={t!(lang, "in its snapshot")}><span class="meta">{ t!(lang, "snap") }</span></td> }
             }
-            return html! { <td class="none">{ "—" }</td> };
+            Cell::Empty => return html! { <td class="none">{ "—" }</td> },
         };
-        let op = e.cmd.as_ref().map(|c| &c.op);
-        let kind = LockOp::name_of(op);
-        let text = match op {
-            None => "no-op".to_string(),
-            Some(LockOp::Grant { key, lease_ms }) => {
-                // Whose Grant: two Grants of one key differ only in their client.
-                let grant = t!(lang, "Grant {key} {lease_ms}ms");
-                match e
-                    .cmd
-                    .as_ref()
-                    .and_then(|c| c.client)
-                    .and_then(|c| w.clients.get(c as usize))
-                {
-                    Some(cs) => format!("{grant} → {}", cs.client.cfg.name),
-                    None => grant,
-                }
-            }
-            Some(LockOp::Release { key, .. }) => format!("Release {key}"),
-            Some(LockOp::Expire { key, token }) => format!("Expire {key}·{token}"),
-        };
-        let result = server.and_then(|s| s.result_at(at)).map(|r| match r {
-            ApplyResult::Granted { token } => format!("Granted{{{token}}}"),
-            ApplyResult::Expired { existed } => format!("Expired{{{existed}}}"),
-            other => format!("{other:?}"),
-        });
-        let (class, says, mark) = match commit::of(w, i, at, e) {
+        let (kind, text, result) = (e.kind, e.words(lang), e.result_short());
+        let (class, says, mark) = match e.commit {
             Commit::Known => ("committed", "", t!(lang, "committed")),
             Commit::InCluster => (
                 "cluster",
@@ -194,13 +122,13 @@ pub fn log_focus(p: &PanelProps) -> Html {
             </td>
         }
     };
-    let rows = focus.log.iter().take(3).map(|&at| {
-        html! { <tr><th scope="row">{ format!("#{at}") }</th>{ for (0..w.node_count).map(|i| cell(i, at)) }</tr> }
+    let rows = f.rows.iter().map(|(at, cells)| {
+        html! { <tr><th scope="row">{ format!("#{at}") }</th>{ for cells.iter().enumerate().map(|(i, c)| draw(i, *at, c)) }</tr> }
     });
     // §5.3: what the leader will send each follower next, and how far it knows their logs match.
-    let next_row = match crate::model::next::of(w).filter(|_| focus.next) {
+    let next_row = match f.next.filter(|_| focus.next) {
         None if focus.next => {
-            html! { <tr class="next"><th scope="row">{ t!(lang, "next") }</th><td colspan={w.node_count.to_string()}>{ t!(lang, "no leader") }</td></tr> }
+            html! { <tr class="next"><th scope="row">{ t!(lang, "next") }</th><td colspan={f.nodes.to_string()}>{ t!(lang, "no leader") }</td></tr> }
         }
         None => html! {},
         Some(row) => {
@@ -234,7 +162,7 @@ pub fn log_focus(p: &PanelProps) -> Html {
         <section class="panel log-focus focus" aria-label={t!(lang, "Log entries the caption names")} id="log-focus">
             <h2>{ if which.is_empty() { t!(lang, "The leader's next index for each node").to_string() } else { t!(lang, "Log entry {which} on each node") } }<small>{ t!(lang, " · ◦ committed in the cluster, not yet known there · ⋯ not committed") }</small></h2>
             <table>
-                <thead><tr><th>{ t!(lang, "index") }</th>{ for (1..=w.node_count).map(|k| html! { <th>{ format!("n{k}") }</th> }) }</tr></thead>
+                <thead><tr><th>{ t!(lang, "index") }</th>{ for (1..=f.nodes).map(|k| html! { <th>{ format!("n{k}") }</th> }) }</tr></thead>
                 <tbody>{ for rows }{ next_row }</tbody>
             </table>
         </section>

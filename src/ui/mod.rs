@@ -1,5 +1,8 @@
 //! The Yew UI (wasm32 only): components that draw the page model (`crate::model`) and send it
-//! commands. Imports run one way: components → model → core.
+//! commands. Imports run one way: components → model → core. A panel draws the model's view of
+//! what it shows (`model::clients`, `model::log`, …), not the core's types; the drawings made
+//! every frame (the cluster with [`ring`] and [`flights`], the [`spacetime`] diagram) read the
+//! world itself, for frame time, and [`api`] hands JavaScript the core's own snapshots.
 //!
 //! - [`app`]: the root: the frame loop, effects in the browser, the layout; [`keys`]: the keyboard;
 //! - one file per panel: [`controls`], [`lesson`], [`cluster`], [`locks`], [`clients`],

@@ -3,29 +3,18 @@
 
 use super::props::{send, PanelProps};
 use crate::lang::t;
-use crate::model::Command;
-use crate::scenario::Action;
+use crate::model::presets::Presets;
+use crate::model::{Action, Command};
 use yew::prelude::*;
 
 /// Network presets and the legend of message letters.
 pub fn presets(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    let w = &page.playground.world;
     let lang = page.lang;
-    let (leader, n) = (w.leader(), w.node_count);
-    let isolate = leader.map(|l| Action::Isolate { node: l + 1 });
-    let split = leader.map(|l| {
-        let others: Vec<usize> = (1..=n).filter(|k| *k != l + 1).collect();
-        let (more, majority) = others.split_at((n - 1) / 2 - 1);
-        let mut minority = vec![l + 1];
-        minority.extend_from_slice(more);
-        Action::Partition {
-            groups: vec![minority, majority.to_vec()],
-        }
-    });
+    let Presets { isolate, split } = Presets::of(&page.playground.world);
     let act = |a: &Option<Action>| send(p, a.clone().map_or(Command::DismissError, Command::Act));
     // A disabled control says why, on the page and to a screen reader.
-    let why = leader
+    let why = isolate
         .is_none()
         .then(|| t!(lang, "No node leads yet: there is no leader to cut off."));
     let described = why.as_ref().map(|_| "presets-why");

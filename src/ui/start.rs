@@ -3,44 +3,31 @@
 
 use super::props::{send, PanelProps};
 use crate::lang::t;
+use crate::model::catalog::title_or_name;
 use crate::model::start::{self, Choice};
 use crate::model::Command;
-use crate::scenario::builtin;
 use yew::prelude::*;
 
 pub fn start_screen(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let lang = page.lang;
-    let title_of = |name: &str| {
-        builtin::title(name)
-            .map(|t| t.get(lang).to_string())
-            .unwrap_or_else(|| name.to_string())
-    };
-    let first = start::lessons().next().map(title_of).unwrap_or_default();
-    let cards = start::lessons().enumerate().map(|(i, name)| {
-        let n = i + 1;
-        // The card comes with the page (the lessons' files are fetched only when one opens).
-        let (story, length) = match builtin::card(name) {
-            Some((line, steps, run_ms)) => (
-                html! { <p>{ line.get(lang).to_string() }</p> },
-                t!(lang, "{steps} steps · {} s of run", run_ms / 1000, steps = steps + 1),
-            ),
-            None => (html! {}, String::new()),
-        };
-        let break_it = builtin::is_break_it(name);
+    let cards = start::cards(lang);
+    let first = cards.first().map(|c| c.title.clone()).unwrap_or_default();
+    let cards = cards.into_iter().map(|c| {
+        let n = c.n;
         html! {
-            <li class={classes!("card", break_it.then_some("break"))}>
+            <li class={classes!("card", c.break_it.then_some("break"))}>
                 <h3>
                     <span class="num">{ format!("{n}.") }</span>
-                    <a href={format!("#scenario={name}")} onclick={p.send.reform(move |e: MouseEvent| { e.prevent_default(); Command::Start(Choice::Lesson(n)) })}>{ title_of(name) }</a>
+                    <a href={format!("#scenario={}", c.name)} onclick={p.send.reform(move |e: MouseEvent| { e.prevent_default(); Command::Start(Choice::Lesson(n)) })}>{ c.title }</a>
                 </h3>
-                { story }
-                <small>{ if break_it { format!("{} · {length}", t!(lang, "Break it")) } else { length } }</small>
+                { for c.story.map(|line| html! { <p>{ line }</p> }) }
+                <small>{ c.length }</small>
             </li>
         }
     });
     let resume = page.start.left.as_ref().map(|l| {
-        let name = title_of(&l.name);
+        let name = title_or_name(&l.name, lang);
         html! {
             <button id="start-continue" onclick={send(p, Command::Start(Choice::Continue))}>
                 { t!(lang, "Continue: {name} (you reached step {pos})", pos = l.pos + 1) }

@@ -5,30 +5,27 @@
 use super::props::{change_value, input_value, send, PanelProps};
 use crate::lang::t;
 use crate::model::edit::Edit;
-use crate::model::text::{page_switches, switch_text};
+use crate::model::switches::{hunt_with, rows};
 use crate::model::{Command, RaftField};
 use yew::prelude::*;
 
 pub fn switches(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    let sc = &page.playground.scenario;
     let lang = page.lang;
     // Each box is a safeguard: checked, the design is the seed's; unchecked, the switch breaks it.
-    let items = page_switches().map(|s| {
-        let (name, (label, why)) = (s.name(), switch_text(s, lang));
-        let broken = crate::scenario::hunt::switch_is_on(sc, name);
-        let safeguard = capitalized(crate::model::twin::safeguard_name(s, lang), lang);
+    let items = rows(&page.playground.scenario, lang).into_iter().map(|s| {
+        let (name, broken) = (s.name, s.broken);
         html! {
             <li class={classes!(broken.then_some("on"))}>
                 <label>
                     <input type="checkbox" id={format!("switch-{name}")} checked={!broken}
                         onchange={p.send.reform(move |e: Event| Command::Edit(Edit::Switch(name, !e.target_unchecked_into::<web_sys::HtmlInputElement>().checked())))} />
-                    <strong>{ safeguard }</strong>
-                    <span class="breaks">{ if broken { t!(lang, " — off: {label} (the run restarted without it)") } else { t!(lang, " — uncheck to break it: {label}") } }</span>
+                    <strong>{ s.safeguard }</strong>
+                    <span class="breaks">{ s.breaks }</span>
                 </label>
                 <button class="compare" id={format!("compare-{name}")} onclick={send(p, Command::Compare(Some(name)))}
                     title={t!(lang, "Run the same scenario with this switch flipped, side by side")}>{ t!(lang, "Compare side by side") }</button>
-                <p>{ why }</p>
+                <p>{ s.why }</p>
             </li>
         }
     });
@@ -38,17 +35,6 @@ pub fn switches(p: &PanelProps) -> Html {
         <ul class="switches">{ for items }</ul>
         </>
     }
-}
-
-/// "fencing" → "Fencing": a label's first letter, except a Latin term kept in a Russian label
-/// ("check-quorum" stays as it is).
-fn capitalized(s: &str, lang: crate::lang::Lang) -> String {
-    if lang != crate::lang::Lang::En && s.starts_with(|c: char| c.is_ascii()) {
-        return s.to_string();
-    }
-    let mut c = s.chars();
-    c.next()
-        .map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
 }
 
 /// Two of Raft's knobs that change what the log panel and the messages show.
@@ -92,16 +78,7 @@ pub fn raft_settings(p: &PanelProps) -> Html {
 pub fn hunt_panel(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let lang = page.lang;
-    let off: Vec<&str> = crate::scenario::switch::Switch::ALL
-        .into_iter()
-        .filter(|s| s.is_on(&page.playground.scenario))
-        .map(|s| crate::model::twin::safeguard_name(s, lang))
-        .collect();
-    let with = if off.is_empty() {
-        t!(lang, "every safeguard on").to_string()
-    } else {
-        t!(lang, "these safeguards off: {}", off.join(", "))
-    };
+    let with = hunt_with(&page.playground.scenario, lang);
     let running = page.hunt.as_ref().is_some_and(|h| h.running());
     let status = page.hunt.as_ref().map(|h| {
         let (text, class) = h.status(lang);
