@@ -3,11 +3,14 @@
 //! how — must be explainable by one lock per key held by one client at a time, each hold ending
 //! by the holder's release or by lease expiry. Requests never answered count as either outcome.
 //!
-//! The order of holds is the token order (tokens are log indexes). For consecutive grants g1, g2
-//! of a key, g1's hold must be able to end before g2's answer: its end is at the earliest the
-//! invocation of g1's successful release, or (an expiry) g1's invocation + lease, which holds
-//! while the servers' clocks run true. And a client's release may succeed only while no later
-//! grant to another client has already been answered.
+//! The order of holds is the token order (tokens are log indexes). For grants g1, g2 of a key
+//! with g1's token lower, g1's hold must be able to end before g2's answer: its end is at the
+//! earliest the invocation of g1's successful release, or (an expiry) g1's invocation + lease,
+//! which holds while the servers' clocks run true. A client sends one request after the other
+//! is answered, so its grants' tokens grow with its requests. And a client's release may succeed
+//! only while no later grant to another client has already been answered. Busy and not-holder
+//! answers constrain nothing, except that a release refused after it was sent may, until then,
+//! have ended its hold: a conflict is dated from the moment every answer it rests on is in.
 
 use crate::lang::{tb, Lang};
 use crate::lock::{ClientId, Token};
@@ -122,8 +125,14 @@ impl Earliest {
 
 /// A conflict found, formatted only if it is the one reported (the earliest).
 enum Found<'a> {
-    /// The hold of grant `k` of `key` cannot have ended before grant `k + 1` was answered.
-    Overlap { key: &'a str, k: usize, end_us: u64 },
+    /// The hold of grant `j` of `key` (in token order) cannot have ended before grant `k > j`
+    /// was answered.
+    Overlap {
+        key: &'a str,
+        j: usize,
+        k: usize,
+        end_us: u64,
+    },
     /// The successful release at position `op` came after a later grant to another client
     /// (the first such one in token order is at or after grant `from`).
     LateRelease {
@@ -137,8 +146,9 @@ enum Found<'a> {
 /// the shortest prefix of the history no mutex with leases can explain. (On a capped history,
 /// `from() > 0`, only the operations kept: check the whole one by replaying the run.)
 ///
-/// Tokens order the holds of a key, so each check is against neighbours in that order and the
-/// client's own operations: one sort and one sweep per key, O(n log n) for n operations.
+/// Tokens order the holds of a key, so each grant is checked against the earlier holds still
+/// open at its answer, and each release against the client's own operations: one sort and one
+/// sweep per key, O(n log n) for n operations when few holds overlap (a history that holds).
 pub fn check_mutex(h: &History, name: &dyn Fn(ClientId) -> String) -> Result<Vec<Hold>, Conflict> {
     let ops: Vec<&Op> = h.ops.iter().collect();
     // Per key, its grants as (token, position, answer time), in history order, then by token.
@@ -171,6 +181,14 @@ pub fn check_mutex(h: &History, name: &dyn Fn(ClientId) -> String) -> Result<Vec
     let mut earliest: Option<(u64, Found)> = None;
     for (key, mut gs) in grants {
         gs.sort_by_key(|g| g.0);
+        // The earlier holds by the lower bound of their end: (end, grant k, answer time, when
+        // the bound became known, its client, its request). Holds follow one another in token
+        // order, so every earlier hold must have been able to end before a grant's answer, not
+        // only the previous one; in a history that holds, few earlier holds are still open at
+        // a grant's answer, so the range below stays short.
+        let mut open: BTreeMap<u64, Vec<(usize, u64, Option<(u64, u64)>, ClientId, u64)>> =
+            BTreeMap::new();
+        // The latest end bound so far: a hold starts after every earlier one ended.
         let mut prev_end = 0;
         for (k, &(token, gi, answered)) in gs.iter().enumerate() {
             let g = ops[gi];
@@ -195,28 +213,55 @@ pub fn check_mutex(h: &History, name: &dyn Fn(ClientId) -> String) -> Result<Vec
                 }
                 _ => (expiry, true),
             };
+            // A release sent before expiry and refused: until its answer it might have ended
+            // the hold (sent at, answered at).
+            let refused = match release {
+                Some(r) if r.invoke_us < expiry => match r.answer {
+                    Some((t, Answer::NotHolder)) => Some((r.invoke_us, t)),
+                    _ => None,
+                },
+                _ => None,
+            };
+            for (&end_j, js) in open.range(answered..) {
+                for &(j, answered_j, refused_j, client_j, req_j) in js {
+                    // Hold j cannot have ended before g was answered; or g's client asked for
+                    // g before j, yet j's token is lower (a client's tokens grow with its
+                    // requests: it sends one after the other is answered).
+                    if end_j == answered && !(client_j == g.client && req_j > g.req) {
+                        continue;
+                    }
+                    // From when on the two are in the history, and j's end bound is known.
+                    let both = answered_j.max(answered);
+                    let at = match refused_j {
+                        Some((sent, told)) if sent <= both && sent <= answered => both.max(told),
+                        _ => both,
+                    };
+                    if earliest.as_ref().is_none_or(|e| at < e.0) {
+                        earliest = Some((
+                            at,
+                            Found::Overlap {
+                                key,
+                                j,
+                                k,
+                                end_us: end_j,
+                            },
+                        ));
+                    }
+                }
+            }
             let point = g.invoke_us.max(prev_end).min(answered);
             holds.push(Hold {
                 key: key.to_string(),
                 token,
                 client: g.client,
                 point_us: point,
-                end_us: Some(end_lb),
+                end_us: Some(end_lb.max(point)),
                 by_expiry,
             });
-            prev_end = end_lb;
-            if let Some(&(_, _, res2)) = gs.get(k + 1) {
-                if end_lb > res2 && earliest.as_ref().is_none_or(|e| res2 < e.0) {
-                    earliest = Some((
-                        res2,
-                        Found::Overlap {
-                            key,
-                            k,
-                            end_us: end_lb,
-                        },
-                    ));
-                }
-            }
+            prev_end = prev_end.max(end_lb);
+            open.entry(end_lb)
+                .or_default()
+                .push((k, answered, refused, g.client, g.req));
         }
         // A release that succeeded must come while its client still holds the key: no grant to
         // another client with a higher token than the client's own last grant before it may
@@ -290,9 +335,9 @@ fn describe(
     name: &dyn Fn(ClientId) -> String,
 ) -> Conflict {
     match f {
-        Found::Overlap { key, k, end_us } => {
+        Found::Overlap { key, j, k, end_us } => {
             let gs = grants_of(ops, key);
-            let ((token, gi, _), (t2, gi2, res2)) = (gs[k], gs[k + 1]);
+            let ((token, gi, _), (t2, gi2, res2)) = (gs[j], gs[k]);
             let words = |lang: Lang| {
                 tb!(
                     lang,
