@@ -123,6 +123,18 @@ impl Earliest {
     }
 }
 
+/// An earlier hold of a key while later grants are checked against it.
+#[derive(Clone, Copy)]
+struct OpenHold {
+    /// Its grant's place in token order.
+    k: usize,
+    answered: u64,
+    /// A release of its client's sent before expiry and refused: (sent at, answered at).
+    refused: Option<(u64, u64)>,
+    client: ClientId,
+    req: u64,
+}
+
 /// A conflict found, formatted only if it is the one reported (the earliest).
 enum Found<'a> {
     /// The hold of grant `j` of `key` (in token order) cannot have ended before grant `k > j`
@@ -181,13 +193,11 @@ pub fn check_mutex(h: &History, name: &dyn Fn(ClientId) -> String) -> Result<Vec
     let mut earliest: Option<(u64, Found)> = None;
     for (key, mut gs) in grants {
         gs.sort_by_key(|g| g.0);
-        // The earlier holds by the lower bound of their end: (end, grant k, answer time, when
-        // the bound became known, its client, its request). Holds follow one another in token
+        // The earlier holds by the lower bound of their end. Holds follow one another in token
         // order, so every earlier hold must have been able to end before a grant's answer, not
         // only the previous one; in a history that holds, few earlier holds are still open at
         // a grant's answer, so the range below stays short.
-        let mut open: BTreeMap<u64, Vec<(usize, u64, Option<(u64, u64)>, ClientId, u64)>> =
-            BTreeMap::new();
+        let mut open: BTreeMap<u64, Vec<OpenHold>> = BTreeMap::new();
         // The latest end bound so far: a hold starts after every earlier one ended.
         let mut prev_end = 0;
         for (k, &(token, gi, answered)) in gs.iter().enumerate() {
@@ -223,7 +233,14 @@ pub fn check_mutex(h: &History, name: &dyn Fn(ClientId) -> String) -> Result<Vec
                 _ => None,
             };
             for (&end_j, js) in open.range(answered..) {
-                for &(j, answered_j, refused_j, client_j, req_j) in js {
+                for &OpenHold {
+                    k: j,
+                    answered: answered_j,
+                    refused: refused_j,
+                    client: client_j,
+                    req: req_j,
+                } in js
+                {
                     // Hold j cannot have ended before g was answered; or g's client asked for
                     // g before j, yet j's token is lower (a client's tokens grow with its
                     // requests: it sends one after the other is answered).
@@ -259,9 +276,13 @@ pub fn check_mutex(h: &History, name: &dyn Fn(ClientId) -> String) -> Result<Vec
                 by_expiry,
             });
             prev_end = prev_end.max(end_lb);
-            open.entry(end_lb)
-                .or_default()
-                .push((k, answered, refused, g.client, g.req));
+            open.entry(end_lb).or_default().push(OpenHold {
+                k,
+                answered,
+                refused,
+                client: g.client,
+                req: g.req,
+            });
         }
         // A release that succeeded must come while its client still holds the key: no grant to
         // another client with a higher token than the client's own last grant before it may
