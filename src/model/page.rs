@@ -78,6 +78,11 @@ pub struct Page {
 }
 
 impl Page {
+    /// The run's moment, virtual µs.
+    pub fn now_us(&self) -> u64 {
+        self.playground.now_us()
+    }
+
     /// What the scenario menu shows: the built-in running ("" for a document of the user's
     /// own), also while another one loads (a banner says so) or after one failed to.
     pub fn scenario_choice(&self) -> &str {

@@ -1205,3 +1205,23 @@ fn a_seek_past_what_has_run_runs_there_and_a_command_while_loading_says_why() {
     r.apply(Command::LoadBuiltin("playground".into()));
     assert_eq!(r.node_controls_open(), None);
 }
+
+#[test]
+fn the_time_bar_reads_the_moment_what_has_run_and_offers_take_over_only_in_the_past() {
+    let mut p = page("gc-pause");
+    p.apply(Command::RunTo(3_000_000));
+    let bar = p.time_bar();
+    assert_eq!((bar.now_us, bar.horizon_us), (3_000_000, 3_000_000));
+    assert_eq!(bar.events, p.playground.world.stats.events);
+    assert!(
+        !bar.can_take_over,
+        "at the end of what has run there is no future to discard"
+    );
+    p.apply(Command::Seek(1_000_000));
+    p.finish_jobs();
+    let bar = p.time_bar();
+    assert_eq!((bar.now_us, bar.horizon_us), (1_000_000, 3_000_000));
+    assert!(bar.can_take_over);
+    assert_eq!(bar.events, p.playground.world.stats.events);
+    assert_eq!(bar.in_flight, p.playground.world.in_flight().len());
+}

@@ -271,3 +271,28 @@ impl Page {
         })
     }
 }
+
+/// The time bar: where the run stands on its timeline, and what the status line counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimeBar {
+    /// The run's moment and the end of what has run (the scrubber's range), virtual µs.
+    pub now_us: u64,
+    pub horizon_us: u64,
+    pub events: u64,
+    pub in_flight: usize,
+    /// Take over: the run is back in what was played (a future to discard).
+    pub can_take_over: bool,
+}
+
+impl Page {
+    pub fn time_bar(&self) -> TimeBar {
+        let (pg, w) = (&self.playground, &self.playground.world);
+        TimeBar {
+            now_us: w.now_us,
+            horizon_us: pg.horizon_us.max(w.now_us).max(1),
+            events: w.stats.events,
+            in_flight: w.in_flight_count(),
+            can_take_over: w.now_us < pg.horizon_us,
+        }
+    }
+}

@@ -30,8 +30,7 @@ pub fn play_icon(playing: bool) -> Html {
 
 pub fn controls(p: &PanelProps) -> Html {
     let page = p.page.borrow();
-    let (pg, w) = (&page.playground, &page.playground.world);
-    let horizon = pg.horizon_us.max(w.now_us).max(1);
+    let bar = page.time_bar();
     let speed = speed_of(page.speed_pos);
     let tools = !page.in_lesson() || page.tools_open;
     let lang = page.lang;
@@ -51,16 +50,16 @@ pub fn controls(p: &PanelProps) -> Html {
                 <output>{ fmt_speed(speed) }</output>
             </label>
             <label class="scrub">{ t!(lang, "Time") }{ " " }
-                <input id="scrubber" type="range" min="0" max={horizon.to_string()} value={w.now_us.to_string()} aria-label={t!(lang, "Timeline")} aria-valuetext={fmt_us(w.now_us as i64, lang)}
+                <input id="scrubber" type="range" min="0" max={bar.horizon_us.to_string()} value={bar.now_us.to_string()} aria-label={t!(lang, "Timeline")} aria-valuetext={fmt_us(bar.now_us as i64, lang)}
                     oninput={p.send.reform(|e: InputEvent| Command::Seek(input_value(&e).parse().unwrap_or(0)))} />
-                <output id="now">{ fmt_us(w.now_us as i64, lang) }</output>
+                <output id="now">{ fmt_us(bar.now_us as i64, lang) }</output>
             </label>
             { if tools { html! { <>
                 <button id="take-over" onclick={send(p, Command::TakeOver)} title={t!(lang, "Discard the future and continue from here (t)")}
-                    disabled={w.now_us >= pg.horizon_us}>{ t!(lang, "Take over") }</button>
+                    disabled={!bar.can_take_over}>{ t!(lang, "Take over") }</button>
                 <button id="restart" onclick={send(p, Command::Restart)}>{ t!(lang, "↺ Restart") }</button>
             </> } } else { html! {} } }
-            <span class="status" id="status">{ t!(lang, "{} events · {} in flight", w.stats.events, w.in_flight_count()) }</span>
+            <span class="status" id="status">{ t!(lang, "{} events · {} in flight", bar.events, bar.in_flight) }</span>
         </nav>
     }
 }

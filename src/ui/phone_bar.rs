@@ -11,7 +11,7 @@ use yew::prelude::*;
 pub fn phone_bar(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let lang = page.lang;
-    let now = page.playground.world.now_us as i64;
+    let now = page.now_us() as i64;
     let lesson = page.lesson_view();
     html! {
         <nav class="phone-bar" id="phone-bar" aria-label={t!(lang, "Play and the lesson, kept on screen")}>
