@@ -44,11 +44,6 @@ pub fn is_builtin(name: &str) -> bool {
     builtin::is_builtin(name)
 }
 
-/// Whether `name` is a "Break it" scenario.
-pub fn is_break_it(name: &str) -> bool {
-    builtin::is_break_it(name)
-}
-
 /// A built-in's story on the list page, which comes with its document (the list asks for
 /// them all when it opens).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,6 +139,5 @@ mod tests {
             title("gc-pause", Lang::En).unwrap()
         );
         assert!(is_builtin("gc-pause") && !is_builtin("my-own"));
-        assert!(is_break_it("break-no-pre-vote") && !is_break_it("gc-pause"));
     }
 }

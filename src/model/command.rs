@@ -77,7 +77,7 @@ pub enum Command {
     /// Cancel, go ahead with, or open at the start a long replay.
     Job(job::JobCommand),
     Compare(Option<&'static str>),
-    /// Make a share link (on the page's own address, [`Page::base_url`]).
+    /// Make a share link (on the page's own address, [`Page::base_url`](crate::model::Page::base_url)).
     Share,
     /// Copy the `<iframe>` snippet of the player at this scenario and moment.
     CopyEmbed,

@@ -4,7 +4,6 @@ use super::command::{Command, Export};
 use super::effect::Effect;
 use super::fragment::{link_refused, playground_from_fragment, split_lang};
 use super::page::Page;
-use super::quiz::Settled;
 use super::russian::{install_russian, Russian};
 use super::sliders::SPEED_STOPS;
 use super::{edit, hunt, job, trace_view};
@@ -473,35 +472,25 @@ impl Page {
             // Asked already: an answer (or Reveal) goes on, not Next.
             return true;
         }
-        self.quiz.open = Some(pos);
+        self.quiz.ask(pos);
         true
     }
 
     /// The student's answer to the open question: scored if first, then the moment plays.
     pub(super) fn answer(&mut self, choice: usize) {
-        let Some(i) = self.open_question() else {
-            self.error = Some(t!(self.lang, "There is no question to answer now.").into());
-            return;
-        };
-        let n = self.question_at(i).map_or(0, |q| q.choices.len());
-        if choice >= n {
-            self.error = Some(t!(self.lang, "Choose one of the {n} answers."));
-            return;
+        let pos = self.lesson_pos();
+        let choices = self.question_at(pos).map_or(0, |q| q.choices.len());
+        match self.quiz.answer(pos, choice, choices, self.lang) {
+            Ok(()) => self.lesson_next(),
+            Err(e) => self.error = Some(e),
         }
-        self.quiz.first.entry(i).or_insert(choice);
-        self.quiz.settled.insert(i, Settled::Picked(choice));
-        self.quiz.open = None;
-        self.lesson_next();
     }
 
     /// Presenter mode: show the room the right answer, then play the moment.
     pub(super) fn reveal(&mut self) {
-        let Some(i) = self.open_question() else {
-            self.error = Some(t!(self.lang, "There is no question to reveal now.").into());
-            return;
-        };
-        self.quiz.settled.insert(i, Settled::Revealed);
-        self.quiz.open = None;
-        self.lesson_next();
+        match self.quiz.reveal(self.lesson_pos(), self.lang) {
+            Ok(()) => self.lesson_next(),
+            Err(e) => self.error = Some(e),
+        }
     }
 }

@@ -22,7 +22,7 @@ pub enum Effect {
         runs: u32,
     },
     StopHunt,
-    /// Check a trace in the page's worker and answer [`Command::TraceChecked`] with `id`.
+    /// Check a trace in the page's worker and answer [`Command::TraceChecked`](crate::model::Command::TraceChecked) with `id`.
     CheckTrace {
         id: u32,
         text: Rc<String>,
@@ -32,7 +32,7 @@ pub enum Effect {
     StopTraceCheck,
     /// Check the clients' history in the page's worker: replay `doc` (the run's document, JSON)
     /// to its `target`-th event, where the run's trace hash is `hash` (a replay that is not the
-    /// run gives no verdict), and answer [`Command::HistoryReport`] with `id`.
+    /// run gives no verdict), and answer [`Command::HistoryReport`](crate::model::Command::HistoryReport) with `id`.
     CheckHistory {
         id: u32,
         doc: String,
@@ -46,8 +46,8 @@ pub enum Effect {
     /// Say the language to the document only (`<html lang>`, the title): a Russian page whose
     /// texts did not come goes on in English without that becoming the reader's choice.
     ShowLang(Lang),
-    /// Fetch a built-in's document, `scenarios/NAME.json`, and answer [`Command::Fetched`].
+    /// Fetch a built-in's document, `scenarios/NAME.json`, and answer [`Command::Fetched`](crate::model::Command::Fetched).
     Fetch(String),
-    /// Fetch the interface's Russian, `ru.json`, and answer [`Command::RussianArrived`].
+    /// Fetch the interface's Russian, `ru.json`, and answer [`Command::RussianArrived`](crate::model::Command::RussianArrived).
     FetchRussian,
 }

@@ -2,7 +2,7 @@
 //! reading a trace file (the clients' history check runs in the page's worker:
 //! `history.rs`). The page never runs
 //! far ahead in one go: a job advances a few milliseconds per frame (the page's
-//! [`Page::clock`] measures them), shows its progress (how far, how fast, how long still) and
+//! [`Page::clock`](crate::model::Page::clock) measures them), shows its progress (how far, how fast, how long still) and
 //! can be cancelled where it stands. A link whose replay
 //! would take long is announced first, with the choice to open it at the start instead.
 
@@ -132,7 +132,7 @@ pub struct Job {
     /// Cancelled: the job waits for Go (a run job only).
     pub stopped: bool,
     /// Announced once: a job the user let go on is not announced again.
-    pub(super) confirmed: bool,
+    confirmed: bool,
     /// Where the replay stood after `WARM_MS` of work: (wall ms, virtual µs).
     warm: Option<(f64, u64)>,
 }
@@ -302,6 +302,45 @@ pub struct Jobs {
     pub slices: SliceLog,
     /// Counts the jobs started (a command that starts one keeps it).
     pub serial: u64,
+}
+
+impl Jobs {
+    /// `job` becomes the run's job, replacing one in progress.
+    pub fn start(&mut self, job: Job) {
+        self.serial += 1;
+        self.run = Some(job);
+    }
+
+    /// Cancel: the job stops where it stands (an announced one is not started); a second
+    /// Cancel forgets the stopped job.
+    pub fn cancel(&mut self) {
+        if let Some(j) = self.run.as_mut() {
+            if j.announced.take().is_some() || !j.stopped {
+                j.stopped = true;
+            } else {
+                self.run = None;
+            }
+        }
+    }
+
+    /// Go ahead: an announced or stopped job goes on, confirmed.
+    pub fn go(&mut self) {
+        if let Some(j) = self.run.as_mut() {
+            j.announced = None;
+            j.stopped = false;
+            j.confirmed = true;
+        }
+    }
+
+    /// *Open at the start* instead of a link's far moment: forgets a link's job. Returns
+    /// whether there was one.
+    pub fn drop_link(&mut self) -> bool {
+        let link = self.run.as_ref().is_some_and(|j| j.kind == JobKind::Link);
+        if link {
+            self.run = None;
+        }
+        link
+    }
 }
 
 impl Default for Jobs {

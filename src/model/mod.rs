@@ -3,7 +3,8 @@
 //! `window.raftlock` send the same commands. What needs the browser (the clipboard, a download,
 //! the address bar, the hunt's worker) comes back as an [`Effect`] for the UI to carry out.
 //!
-//! Each concern owns its state and its handlers, which borrow only what they need:
+//! Each concern owns its state, with handlers that borrow only that state and what they are
+//! given:
 //! - [`lesson`] and [`quiz`]: where a lesson stands, read off the run's state, and its questions;
 //! - [`job`]: long work in slices (a far link, a seek, Next) and its progress;
 //! - [`trace_view`]: a trace file opened read-only, and its reading;
@@ -71,6 +72,7 @@ pub use russian::{install_russian, Russian};
 pub use sliders::{
     rate_of, rate_pos, speed_of, NARROW_PX, RATE_MID, RATE_STOPS, SPEED_START, SPEED_STOPS,
 };
+pub use views::TimeBar;
 
 use crate::lang::{t, Lang};
 use serde_json::Value;

@@ -34,7 +34,7 @@ pub struct Page {
     pub log_from: Option<u64>,
     /// The node whose own controls are open under the cluster (a click on the node).
     pub node_controls: Option<usize>,
-    /// A window as narrow as a phone ([`NARROW_PX`]): the cluster, scaled down to its width, draws
+    /// A window as narrow as a phone ([`NARROW_PX`](crate::model::NARROW_PX)): the cluster, scaled down to its width, draws
     /// its nodes and their words larger so that they stay readable.
     pub narrow: bool,
     /// The clients' history checks: the last verdict and the one in progress, in the worker.

@@ -3,6 +3,7 @@
 //! the room), and then the moment plays. The first answer to each question is scored, in the
 //! page only.
 
+use crate::lang::{t, Lang};
 use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -67,5 +68,50 @@ impl Quiz {
             })
             .count();
         (right, self.first.len(), questions)
+    }
+}
+
+impl Quiz {
+    /// The question open now (`pos`: the captions reached): the next caption's, while the
+    /// lesson stands just before it.
+    pub fn open_at(&self, pos: usize) -> Option<usize> {
+        self.open.filter(|i| *i == pos)
+    }
+
+    /// Next at caption `pos`, whose question is not settled: ask it (again, if asked).
+    pub fn ask(&mut self, pos: usize) {
+        self.open = Some(pos);
+    }
+
+    /// The answer `choice` to the question open at `pos`, which has `choices` choices: the
+    /// first answer is the one scored. Why not, when it is refused.
+    pub fn answer(
+        &mut self,
+        pos: usize,
+        choice: usize,
+        choices: usize,
+        lang: Lang,
+    ) -> Result<(), String> {
+        let i = self
+            .open_at(pos)
+            .ok_or_else(|| t!(lang, "There is no question to answer now.").to_string())?;
+        if choice >= choices {
+            let n = choices;
+            return Err(t!(lang, "Choose one of the {n} answers."));
+        }
+        self.first.entry(i).or_insert(choice);
+        self.settled.insert(i, Settled::Picked(choice));
+        self.open = None;
+        Ok(())
+    }
+
+    /// Presenter mode: the answer to the question open at `pos` shown to the room.
+    pub fn reveal(&mut self, pos: usize, lang: Lang) -> Result<(), String> {
+        let i = self
+            .open_at(pos)
+            .ok_or_else(|| t!(lang, "There is no question to reveal now.").to_string())?;
+        self.settled.insert(i, Settled::Revealed);
+        self.open = None;
+        Ok(())
     }
 }

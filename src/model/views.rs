@@ -87,7 +87,7 @@ impl Page {
 
     /// The question open now: the next caption's, while the lesson stands just before it.
     pub fn open_question(&self) -> Option<usize> {
-        self.quiz.open.filter(|i| *i == self.lesson_pos())
+        self.quiz.open_at(self.lesson_pos())
     }
 
     /// Whether caption `i` (from 0) has a question not yet settled: Next asks it first.

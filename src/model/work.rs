@@ -19,8 +19,7 @@ impl Page {
     /// short one finishes before the page draws again, as if it had run in one go.
     pub(super) fn start_job(&mut self, job: Job) {
         self.playing = false;
-        self.jobs.serial += 1;
-        self.jobs.run = Some(job);
+        self.jobs.start(job);
         self.work_jobs(FRAME_BUDGET_MS);
     }
 
@@ -112,35 +111,16 @@ impl Page {
 
     pub(super) fn job_command(&mut self, c: JobCommand) {
         match c {
-            JobCommand::Cancel => {
-                if let Some(j) = self.jobs.run.as_mut() {
-                    if j.announced.take().is_some() || !j.stopped {
-                        j.stopped = true;
-                    } else {
-                        // A second Cancel forgets the stopped job.
-                        self.jobs.run = None;
-                    }
-                }
-            }
+            JobCommand::Cancel => self.jobs.cancel(),
             // (`apply` tells the worker to stop.)
             JobCommand::CancelCheck => self.history.running = None,
             JobCommand::CancelRead => self.drop_reading(),
             JobCommand::Go => {
-                if let Some(j) = self.jobs.run.as_mut() {
-                    j.announced = None;
-                    j.stopped = false;
-                    j.confirmed = true;
-                }
+                self.jobs.go();
                 self.work_jobs(FRAME_BUDGET_MS);
             }
             JobCommand::AtStart => {
-                if self
-                    .jobs
-                    .run
-                    .as_ref()
-                    .is_some_and(|j| j.kind == JobKind::Link)
-                {
-                    self.jobs.run = None;
+                if self.jobs.drop_link() {
                     self.playground.seek(0);
                 }
             }

@@ -145,6 +145,9 @@ enum Found<'a> {
         k: usize,
         end_us: u64,
     },
+    /// Grant `j` of `key` has the lower token but answers a later request of the same client
+    /// as grant `k`.
+    Reordered { key: &'a str, j: usize, k: usize },
     /// The successful release at position `op` came after a later grant to another client
     /// (the first such one in token order is at or after grant `from`).
     LateRelease {
@@ -232,40 +235,43 @@ pub fn check_mutex(h: &History, name: &dyn Fn(ClientId) -> String) -> Result<Vec
                 },
                 _ => None,
             };
-            for (&end_j, js) in open.range(answered..) {
-                for &OpenHold {
-                    k: j,
-                    answered: answered_j,
-                    refused: refused_j,
-                    client: client_j,
-                    req: req_j,
-                } in js
-                {
-                    // Hold j cannot have ended before g was answered; or g's client asked for
-                    // g before j, yet j's token is lower (a client's tokens grow with its
-                    // requests: it sends one after the other is answered).
-                    if end_j == answered && !(client_j == g.client && req_j > g.req) {
+            // A conflict is dated at or after both answers: none later than the earliest found
+            // can replace it, so a broken history's long tail is not scanned.
+            let cut = earliest.as_ref().map_or(u64::MAX, |e| e.0);
+            let dated = |t: u64| t >= cut;
+            let mut found = None;
+            for (&end_j, js) in open.range(answered..).filter(|_| !dated(answered)) {
+                for h in js.iter().filter(|h| !dated(h.answered)) {
+                    // g's client asked for g before j, yet j's token is lower: a client sends one
+                    // request after the other is answered, so its tokens grow with its requests.
+                    let reordered = h.client == g.client && h.req > g.req;
+                    // Else: hold j cannot have ended before g was answered.
+                    if end_j == answered && !reordered {
                         continue;
                     }
                     // From when on the two are in the history, and j's end bound is known.
-                    let both = answered_j.max(answered);
-                    let at = match refused_j {
-                        Some((sent, told)) if sent <= both && sent <= answered => both.max(told),
+                    let both = h.answered.max(answered);
+                    let at = match h.refused {
+                        Some((sent, told)) if sent <= answered => both.max(told),
                         _ => both,
                     };
-                    if earliest.as_ref().is_none_or(|e| at < e.0) {
-                        earliest = Some((
+                    if found.as_ref().is_none_or(|f: &(u64, Found)| at < f.0) {
+                        let (j, end_us) = (h.k, end_j);
+                        found = Some((
                             at,
-                            Found::Overlap {
-                                key,
-                                j,
-                                k,
-                                end_us: end_j,
+                            if reordered {
+                                Found::Reordered { key, j, k }
+                            } else {
+                                Found::Overlap { key, j, k, end_us }
                             },
                         ));
                     }
                 }
             }
+            if let Some(f) = found.filter(|f| !dated(f.0)) {
+                earliest = Some(f);
+            }
+            let cut = earliest.as_ref().map_or(u64::MAX, |e| e.0);
             let point = g.invoke_us.max(prev_end).min(answered);
             holds.push(Hold {
                 key: key.to_string(),
@@ -276,6 +282,10 @@ pub fn check_mutex(h: &History, name: &dyn Fn(ClientId) -> String) -> Result<Vec
                 by_expiry,
             });
             prev_end = prev_end.max(end_lb);
+            if answered >= cut {
+                // Every conflict with it would be dated later than the one found.
+                continue;
+            }
             open.entry(end_lb).or_default().push(OpenHold {
                 k,
                 answered,
@@ -373,6 +383,25 @@ fn describe(
                 message: words(Lang::En),
                 ru: words(Lang::Ru),
                 ops: [h.from() + gi, h.from() + gi2],
+                at_us,
+            }
+        }
+        Found::Reordered { key, j, k } => {
+            let gs = grants_of(ops, key);
+            let ((tj, gj, _), (tk, gk, answered_k)) = (gs[j], gs[k]);
+            let words = |lang: Lang| {
+                tb!(
+                    lang,
+                    "{key}: {}'s request sent at {} was granted token {tj}, lower than token {tk} it had been granted at {} for an earlier request (a client's tokens grow with its requests)",
+                    name(ops[gj].client),
+                    secs_in(ops[gj].invoke_us, lang),
+                    secs_in(answered_k, lang)
+                )
+            };
+            Conflict {
+                message: words(Lang::En),
+                ru: words(Lang::Ru),
+                ops: [h.from() + gk, h.from() + gj],
                 at_us,
             }
         }

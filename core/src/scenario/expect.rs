@@ -128,7 +128,7 @@ pub const ROLE_NAMES: &[&str] = &["follower", "precandidate", "candidate", "lead
 /// A log entry's kinds as a `log_entry` check names them.
 pub const OP_NAMES: &[&str] = &["grant", "release", "expire", "noop", "none"];
 
-/// A check as the document spells it: `"expect"` and that check's fields, no other.
+/// A claim as the document spells it (an entry of a `checks` list): `"expect"` and that check's fields, no other.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ClaimFields {
@@ -152,7 +152,7 @@ struct ClaimFields {
     matched: Option<u64>,
 }
 
-pub const CHECK_NAMES: &[&str] = &[
+pub const CLAIM_NAMES: &[&str] = &[
     "write_rejected",
     "write_accepted",
     "tokens_increase",
@@ -321,7 +321,7 @@ impl<'de> Deserialize<'de> for Claim {
                 },
                 &["node", "peer", "state", "next", "matched"],
             ),
-            other => return Err(D::Error::unknown_variant(other, CHECK_NAMES)),
+            other => return Err(D::Error::unknown_variant(other, CLAIM_NAMES)),
         };
         // As serde's deny_unknown_fields would: a field of another kind of check is an error.
         match given
