@@ -149,15 +149,9 @@ impl StorageView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::testing::at;
     use crate::model::{Action, Command, Page};
     use crate::playground::Playground;
-    use crate::scenario::builtin;
-
-    fn at(name: &str, t_us: u64) -> Page {
-        let mut p = Page::new(Playground::new(builtin::get(name).unwrap()).unwrap());
-        p.apply(Command::RunTo(t_us));
-        p
-    }
 
     #[test]
     fn a_paused_client_believes_it_holds_the_key_until_its_own_clock_says_the_lease_ran_out() {

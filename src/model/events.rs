@@ -34,15 +34,7 @@ pub fn latest(w: &World, n: usize, lang: Lang) -> Vec<EventRow> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Command, Page};
-    use crate::playground::Playground;
-    use crate::scenario::builtin;
-
-    fn at(name: &str, t_us: u64) -> Page {
-        let mut p = Page::new(Playground::new(builtin::get(name).unwrap()).unwrap());
-        p.apply(Command::RunTo(t_us));
-        p
-    }
+    use crate::model::testing::at;
 
     #[test]
     fn the_latest_events_read_newest_first_in_words_and_a_violation_stands_out() {

@@ -108,16 +108,9 @@ pub fn verdict(checks: &Checks, lang: Lang) -> Option<Verdict> {
 mod tests {
     use super::*;
     use crate::check::history::Conflict;
-    use crate::model::{Command, Page};
-    use crate::playground::Playground;
-    use crate::scenario::builtin;
-    use std::rc::Rc;
+    use crate::model::testing::at;
 
-    fn at(name: &str, t_us: u64) -> Page {
-        let mut p = Page::new(Playground::new(builtin::get(name).unwrap()).unwrap());
-        p.apply(Command::RunTo(t_us));
-        p
-    }
+    use std::rc::Rc;
 
     #[test]
     fn every_invariant_holds_until_one_breaks_and_counts_its_violations() {

@@ -208,15 +208,8 @@ fn short(r: ApplyResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Action, Command, Page};
-    use crate::playground::Playground;
-    use crate::scenario::builtin;
-
-    fn at(name: &str, t_us: u64) -> Page {
-        let mut p = Page::new(Playground::new(builtin::get(name).unwrap()).unwrap());
-        p.apply(Command::RunTo(t_us));
-        p
-    }
+    use crate::model::testing::at;
+    use crate::model::{Action, Command};
 
     #[test]
     fn following_the_end_the_window_moves_half_a_table_at_a_time_and_a_chosen_start_stays_in_range()

@@ -54,6 +54,8 @@ pub mod russian;
 pub mod sliders;
 pub mod start;
 pub mod switches;
+#[cfg(test)]
+mod testing;
 pub mod text;
 pub mod trace_view;
 pub mod twin;
