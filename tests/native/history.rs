@@ -302,3 +302,63 @@ fn history_check_agrees_with_a_search_over_every_linearization() {
         "{fine} linearizable, {broken} not"
     );
 }
+
+fn granted(
+    client: ClientId,
+    req: u64,
+    invoke_ms: u64,
+    answered_ms: u64,
+    token: Token,
+    lease_ms: u64,
+) -> Op {
+    Op {
+        client,
+        req,
+        key: "k".into(),
+        acquire: true,
+        invoke_us: invoke_ms * 1000,
+        answer: Some((answered_ms * 1000, Answer::Granted { token, lease_ms })),
+    }
+}
+
+#[test]
+fn every_earlier_hold_must_end_before_a_later_tokens_answer_not_only_the_previous_ones() {
+    // Token 1 is held from 0 until at least 300 ms (its lease); token 2's short hold cannot
+    // start before that; yet token 3 was answered at 200 ms.
+    let mut h = History::default();
+    h.ops.push(granted(0, 1, 0, 0, 1, 300));
+    h.ops.push(granted(1, 1, 0, 500, 2, 100));
+    h.ops.push(granted(2, 1, 0, 200, 3, 10_000));
+    let c = check_mutex(&h, &|c| format!("client {c}")).unwrap_err();
+    assert_eq!((c.ops, c.at_us), ([0, 2], 200_000), "{c}");
+    assert!(!explainable(&h));
+}
+
+#[test]
+fn a_clients_tokens_grow_with_its_requests() {
+    // Client 0's third request, sent after its first was answered (and released), got a lower
+    // token than the first: the log would have to hold it before a request sent earlier.
+    let mut h = History::default();
+    h.ops.push(granted(0, 1, 0, 100, 5, 1000));
+    h.ops.push(Op {
+        client: 0,
+        req: 2,
+        key: "k".into(),
+        acquire: false,
+        invoke_us: 100_000,
+        answer: Some((150_000, Answer::Released)),
+    });
+    h.ops.push(granted(0, 3, 200, 300, 3, 1000));
+    let c = check_mutex(&h, &|c| format!("client {c}")).unwrap_err();
+    assert!(c.message.contains("lower than token 5"), "{c}");
+    assert_eq!((c.ops, c.at_us), ([0, 2], 300_000));
+    assert!(!explainable(&h));
+    // The same requests with the tokens in request order are explained.
+    let mut h2 = History::default();
+    for op in h.ops.iter().take(2) {
+        h2.ops.push(op.clone());
+    }
+    h2.ops.push(granted(0, 3, 200, 300, 7, 1000));
+    let h = h2;
+    assert!(check_mutex(&h, &|c| format!("client {c}")).is_ok() && explainable(&h));
+}

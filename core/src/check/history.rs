@@ -240,7 +240,8 @@ pub fn check_mutex(h: &History, name: &dyn Fn(ClientId) -> String) -> Result<Vec
             let cut = earliest.as_ref().map_or(u64::MAX, |e| e.0);
             let dated = |t: u64| t >= cut;
             let mut found = None;
-            for (&end_j, js) in open.range(answered..).filter(|_| !dated(answered)) {
+            let scanned = (!dated(answered)).then(|| open.range(answered..));
+            for (&end_j, js) in scanned.into_iter().flatten() {
                 for h in js.iter().filter(|h| !dated(h.answered)) {
                     // g's client asked for g before j, yet j's token is lower: a client sends one
                     // request after the other is answered, so its tokens grow with its requests.
@@ -365,7 +366,7 @@ fn describe(
     f: Found<'_>,
     name: &dyn Fn(ClientId) -> String,
 ) -> Conflict {
-    match f {
+    let (en, ru, [a, b]) = match f {
         Found::Overlap { key, j, k, end_us } => {
             let gs = grants_of(ops, key);
             let ((token, gi, _), (t2, gi2, res2)) = (gs[j], gs[k]);
@@ -379,12 +380,7 @@ fn describe(
                     secs_in(end_us, lang)
                 )
             };
-            Conflict {
-                message: words(Lang::En),
-                ru: words(Lang::Ru),
-                ops: [h.from() + gi, h.from() + gi2],
-                at_us,
-            }
+            (words(Lang::En), words(Lang::Ru), [gi, gi2])
         }
         Found::Reordered { key, j, k } => {
             let gs = grants_of(ops, key);
@@ -398,12 +394,7 @@ fn describe(
                     secs_in(answered_k, lang)
                 )
             };
-            Conflict {
-                message: words(Lang::En),
-                ru: words(Lang::Ru),
-                ops: [h.from() + gk, h.from() + gj],
-                at_us,
-            }
+            (words(Lang::En), words(Lang::Ru), [gk, gj])
         }
         Found::LateRelease { key, op, from } => {
             let gs = grants_of(ops, key);
@@ -423,13 +414,14 @@ fn describe(
                     token
                 )
             };
-            Conflict {
-                message: words(Lang::En),
-                ru: words(Lang::Ru),
-                ops: [h.from() + gi, h.from() + op],
-                at_us,
-            }
+            (words(Lang::En), words(Lang::Ru), [gi, op])
         }
+    };
+    Conflict {
+        message: en,
+        ru,
+        ops: [h.from() + a, h.from() + b],
+        at_us,
     }
 }
 

@@ -54,18 +54,14 @@ impl LockOp {
 
     /// Its fields as a trace line carries them.
     pub fn trace_fields(&self) -> TraceFields<'_> {
-        let (lease_ms, token) = match self {
-            LockOp::Grant { lease_ms, .. } => (Some(*lease_ms), None),
-            LockOp::Release { token, .. } => (None, *token),
-            LockOp::Expire { token, .. } => (None, Some(*token)),
+        let (key, lease_ms, token) = match self {
+            LockOp::Grant { key, lease_ms } => (key, Some(*lease_ms), None),
+            LockOp::Release { key, token } => (key, None, *token),
+            LockOp::Expire { key, token } => (key, None, Some(*token)),
         };
         TraceFields {
             op: self.name(),
-            key: match self {
-                LockOp::Grant { key, .. }
-                | LockOp::Release { key, .. }
-                | LockOp::Expire { key, .. } => key,
-            },
+            key,
             lease_ms,
             token,
         }

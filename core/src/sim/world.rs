@@ -1142,7 +1142,7 @@ impl World {
                 self.fault(what);
             }
             Fault::ClientDisconnect { client: c } | Fault::ClientReconnect { client: c } => {
-                let up = matches!(t.fault, Fault::ClientReconnect { client: _ });
+                let up = matches!(t.fault, Fault::ClientReconnect { .. });
                 let e = self.node_count + c;
                 for p in 0..self.node_count {
                     self.net.set(e, p, up);
