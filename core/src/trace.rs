@@ -20,6 +20,9 @@ pub struct CmdView {
     pub token: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub client: Option<String>,
+    /// The server a configuration change names (from 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node: Option<usize>,
 }
 
 /// A [`CmdView`] that borrows its strings (hashing without cloning).
@@ -29,6 +32,7 @@ pub struct CmdRef<'a> {
     pub lease_ms: Option<u64>,
     pub token: Option<u64>,
     pub client: Option<&'a str>,
+    pub node: Option<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -269,6 +273,10 @@ impl TraceHasher {
         self.opt(c.lease_ms);
         self.opt(c.token);
         self.opt_str(c.client);
+        // Only a configuration change names a node: runs without one hash as before.
+        if let Some(n) = c.node {
+            self.word(n as u64);
+        }
     }
 }
 
@@ -295,6 +303,7 @@ impl Event {
                     lease_ms: cmd.lease_ms,
                     token: cmd.token,
                     client: cmd.client.as_deref(),
+                    node: cmd.node,
                 };
                 fold_apply(h, *node, *index, *term, &r, result);
             }

@@ -2,7 +2,7 @@
 //! committed in the cluster while this node does not know it (a restarted node forgets its
 //! commit index until a leader tells it again, the state Raft's Figure 8 turns on).
 
-use crate::raft::{Command, Entry, Index};
+use crate::raft::{Body, Entry, Index};
 use crate::sim::World;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,7 +24,10 @@ pub fn of(w: &World, node: usize, index: Index, e: &Entry<crate::lock::LockComma
     if known {
         return Commit::Known;
     }
-    let digest = e.cmd.as_ref().map_or(0, Command::digest);
+    let digest = match e.body {
+        Body::Noop => 0,
+        _ => e.digest(),
+    };
     if w.checker().committed_entry(index) == Some((e.term, digest)) {
         Commit::InCluster
     } else {

@@ -83,15 +83,14 @@ fn cell(w: &World, node: usize, index: u64) -> Cell<'_> {
             _ => Cell::Empty,
         };
     };
-    let op = e.cmd.as_ref().map(|c| &c.op);
+    let op = e.cmd().map(|c| &c.op);
     Cell::Entry(Entry {
         term: e.term,
         commit: commit::of(w, node, index, e),
         kind: LockOp::name_of(op),
         op,
         client: e
-            .cmd
-            .as_ref()
+            .cmd()
             .and_then(|c| c.client)
             .and_then(|c| w.clients.get(c as usize))
             .map(|c| c.client.cfg.name.as_str()),

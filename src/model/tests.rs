@@ -471,7 +471,7 @@ fn figure_8_shows_what_the_cluster_committed_apart_from_what_a_restarted_node_kn
     };
     let grant_on_n3 = entry(2, 2);
     assert!(
-        grant_on_n3.cmd.is_some(),
+        grant_on_n3.cmd().is_some(),
         "n3 still holds the Grant of term 1 at index 2"
     );
     assert_eq!(w.nodes[2].server().unwrap().raft.commit_index(), 0);
@@ -482,7 +482,7 @@ fn figure_8_shows_what_the_cluster_committed_apart_from_what_a_restarted_node_kn
         "crashed n2's Grant"
     );
     let noop_on_n5 = entry(4, 2);
-    assert!(noop_on_n5.cmd.is_none());
+    assert!(noop_on_n5.is_noop());
     assert_eq!(
         commit::of(w, 4, 2, &noop_on_n5),
         Commit::No,

@@ -155,7 +155,7 @@ fn ghost_lock_the_leader_itself_proposes_release_right_after_the_grant() {
         let log = s.raft.log();
         if log
             .entry(log.last_index())
-            .and_then(|e| e.cmd.as_ref())
+            .and_then(|e| e.cmd())
             .is_some_and(|c| matches!(c.op, LockOp::Grant { .. }))
         {
             break;
@@ -497,7 +497,7 @@ fn expiry_is_a_command_through_leader_proposal_and_majority_commit_a_stale_leade
     let stale = (s.raft.commit_index() + 1..=log.last_index())
         .find(|&i| {
             matches!(
-                log.entry(i).unwrap().cmd.as_ref().map(|c| &c.op),
+                log.entry(i).unwrap().cmd().map(|c| &c.op),
                 Some(LockOp::Expire { .. })
             )
         })
@@ -642,7 +642,7 @@ fn uncommitted_grant_across_a_leader_change_and_the_clients_retry_is_deduplicate
         let log = w.nodes[l].server().unwrap().raft.log();
         if matches!(
             log.entry(log.last_index())
-                .and_then(|e| e.cmd.as_ref())
+                .and_then(|e| e.cmd())
                 .map(|c| &c.op),
             Some(LockOp::Grant { .. })
         ) {
@@ -714,7 +714,7 @@ fn inherited_entry_a_retry_that_finds_its_request_in_the_new_leaders_log_is_answ
         let log = w.nodes[i].server().unwrap().raft.log();
         (1..=log.last_index()).any(|x| {
             log.entry(x)
-                .and_then(|e| e.cmd.as_ref())
+                .and_then(|e| e.cmd())
                 .is_some_and(|c| matches!(c.op, LockOp::Grant { .. }))
         })
     };

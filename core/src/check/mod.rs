@@ -15,7 +15,7 @@ pub use invariant::Invariant;
 
 use crate::lang::{both, tb, Lang};
 use crate::lock::{ApplyResult, LockCommand, LockMachine, LockOp};
-use crate::raft::{Index, NodeId, Role, Term};
+use crate::raft::{Body, Index, NodeId, Role, Term};
 use crate::sim::{BrokenInvariant, Observer, World};
 use std::collections::BTreeMap;
 
@@ -233,11 +233,16 @@ impl Checker {
         i: NodeId,
         index: Index,
         term: Term,
-        cmd: Option<&LockCommand>,
+        body: Body<&LockCommand>,
         result: ApplyResult,
         digest_after: u64,
     ) -> bool {
-        let digest = cmd.map_or(0, crate::raft::Command::digest);
+        // A no-op's digest stays 0 here, as before configuration entries.
+        let digest = match body {
+            Body::Noop => 0,
+            _ => body.digest(),
+        };
+        let cmd = body.cmd();
         let known = self.reference_from + self.reference_digests.len() as Index;
         let first = index > known;
         if first {
@@ -474,11 +479,11 @@ impl Observer for Checker {
         node: NodeId,
         index: Index,
         term: Term,
-        cmd: Option<&LockCommand>,
+        body: Body<&LockCommand>,
         result: ApplyResult,
         digest: u64,
     ) -> (bool, Vec<BrokenInvariant>) {
-        let first = self.on_apply(node, index, term, cmd, result, digest);
+        let first = self.on_apply(node, index, term, body, result, digest);
         let pending = std::mem::take(&mut self.pending);
         (first, self.record(now_us, pending))
     }

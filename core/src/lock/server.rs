@@ -137,7 +137,9 @@ pub enum ServerEvent {
     Applied {
         index: Index,
         term: Term,
-        cmd: Option<LockCommand>,
+        /// A no-op, a command, or a configuration change (applied to the lock machine as a
+        /// no-op).
+        body: crate::raft::Body<LockCommand>,
         result: ApplyResult,
         digest: u64,
     },
@@ -446,7 +448,7 @@ impl Server {
         let log = self.raft.log();
         let found = (1..=self.raft.commit_index()).rev().find_map(|i| {
             log.entry(i)
-                .and_then(|e| e.cmd.clone())
+                .and_then(|e| e.cmd().cloned())
                 .filter(|c| matches!(&c.op, LockOp::Expire { key: k, .. } if **k == *key))
         });
         let ok = match found {
@@ -462,7 +464,7 @@ impl Server {
         let mut m = self.machine.clone();
         let log = self.raft.log();
         for i in m.applied + 1..=log.last_index() {
-            m.apply_with(i, log.entry(i).and_then(|e| e.cmd.as_ref()), self.rules);
+            m.apply_with(i, log.entry(i).and_then(|e| e.cmd()), self.rules);
         }
         m
     }
@@ -478,7 +480,7 @@ impl Server {
         for i in self.machine.applied + 1..=log.last_index() {
             if let Some(c) = log
                 .entry(i)
-                .and_then(|e| e.cmd.as_ref())
+                .and_then(|e| e.cmd())
                 .filter(|c| c.op.key() == key)
             {
                 m.applied = i - 1;
@@ -535,7 +537,7 @@ impl Server {
         // A retry of a request still in the log: wait for that entry.
         let log = self.raft.log();
         for i in self.machine.applied + 1..=log.last_index() {
-            if let Some(c) = log.entry(i).and_then(|e| e.cmd.as_ref()) {
+            if let Some(c) = log.entry(i).and_then(|e| e.cmd()) {
                 if c.client == Some(r.client) && c.req == r.req {
                     self.waiters.insert(i, (r.client, r.req));
                     return;
@@ -637,18 +639,16 @@ impl Server {
                 .entry(index)
                 .expect("committed entry exists")
                 .clone();
-            let result = self
-                .machine
-                .apply_with(index, entry.cmd.as_ref(), self.rules);
+            let result = self.machine.apply_with(index, entry.cmd(), self.rules);
             self.results.push(result);
-            self.track_lease(local_now_us, entry.cmd.as_ref(), result);
+            self.track_lease(local_now_us, entry.cmd(), result);
             let leader = self.raft.is_leader();
-            if leader && entry.term == self.raft.term() && entry.cmd.is_none() {
+            if leader && entry.term == self.raft.term() && entry.is_noop() {
                 self.noop_committed = true;
             }
             // Every waiter is answered, whatever the entry's term: a retry that found its
             // request in a log this leader inherited waits for that entry like any other.
-            if let (true, Some(cmd)) = (leader, entry.cmd.as_ref()) {
+            if let (true, Some(cmd)) = (leader, entry.cmd()) {
                 if let Some((client, req)) = self.waiters.remove(&index) {
                     if cmd.client == Some(client) && cmd.req == req {
                         let outcome = outcome_of(&cmd.op, result, &self.machine.locks);
@@ -670,7 +670,7 @@ impl Server {
             self.out.events.push(ServerEvent::Applied {
                 index,
                 term: entry.term,
-                cmd: entry.cmd,
+                body: entry.body,
                 result,
                 digest,
             });

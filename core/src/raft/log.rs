@@ -8,7 +8,7 @@
 //! `start`, and keeps the term and prefix hash of `start` so the consistency check and the
 //! invariants still work at its first index. Below `start` the log knows nothing.
 
-use super::{Command, Entry, Index, Term};
+use super::{Command, Entry, Index, Membership, Term};
 use crate::chunked::Chunked;
 
 /// Entries and hashes live in [`Chunked`] storage, so snapshots of the world share them.
@@ -21,6 +21,10 @@ pub struct Log<C> {
     start: Index,
     start_term: Term,
     start_hash: u64,
+    /// The configuration as of `start` (dissertation §4.1; a snapshot carries it, §7).
+    start_conf: Membership,
+    /// Each configuration entry after `start`: its index and the configuration from there on.
+    confs: Vec<(Index, Membership)>,
 }
 
 impl<C> Default for Log<C> {
@@ -31,6 +35,18 @@ impl<C> Default for Log<C> {
             start: 0,
             start_term: 0,
             start_hash: 0,
+            start_conf: Membership::default(),
+            confs: Vec::new(),
+        }
+    }
+}
+
+impl<C> Log<C> {
+    /// An empty log whose first configuration is `conf`.
+    pub fn new(conf: Membership) -> Self {
+        Log {
+            start_conf: conf,
+            ..Log::default()
         }
     }
 }
@@ -107,11 +123,33 @@ impl<C: Command> Log<C> {
         }
     }
 
+    /// The latest configuration in the log, committed or not (dissertation §4.1: a server
+    /// uses it as soon as it is in its log).
+    pub fn membership(&self) -> Membership {
+        self.confs.last().map_or(self.start_conf, |c| c.1)
+    }
+
+    /// The configuration as of index `i` (the one before `start` is not known: `start`'s).
+    pub fn membership_at(&self, i: Index) -> Membership {
+        self.confs
+            .iter()
+            .rev()
+            .find(|c| c.0 <= i)
+            .map_or(self.start_conf, |c| c.1)
+    }
+
+    /// The index of the latest configuration entry the log holds beyond `start`, if any.
+    pub fn last_conf_index(&self) -> Option<Index> {
+        self.confs.last().map(|c| c.0)
+    }
+
     /// Drop every entry up to `i` (§7): the snapshot holds their effect. Entries after `i` stay.
     pub fn compact(&mut self, i: Index) {
         if i <= self.start || i > self.last_index() {
             return;
         }
+        self.start_conf = self.membership_at(i);
+        self.confs.retain(|c| c.0 > i);
         self.start_term = self.term_at(i);
         self.start_hash = self.prefix_hash(i).expect("i is in the log");
         let n = (i - self.start) as usize;
@@ -121,27 +159,33 @@ impl<C: Command> Log<C> {
     }
 
     /// Discard the whole log for a snapshot that ends at `index` with `term` (§7: the follower's
-    /// log conflicts with the snapshot or is shorter).
-    pub fn reset_to(&mut self, index: Index, term: Term, hash: u64) {
+    /// log conflicts with the snapshot or is shorter), whose configuration is `conf`.
+    pub fn reset_to(&mut self, index: Index, term: Term, hash: u64, conf: Membership) {
         *self = Log {
             start: index,
             start_term: term,
             start_hash: hash,
+            start_conf: conf,
             ..Log::default()
         };
     }
 
     pub fn append(&mut self, e: Entry<C>) -> Index {
         let prev = self.prefix_hash.last().copied().unwrap_or(self.start_hash);
-        let digest = e.cmd.as_ref().map_or(0x5eed, |c| c.digest());
-        self.prefix_hash.push(mix(mix(prev, e.term), digest));
+        self.prefix_hash.push(mix(mix(prev, e.term), e.digest()));
+        if let Some(change) = e.conf() {
+            let next = self.membership().apply(change);
+            self.confs.push((self.last_index() + 1, next));
+        }
         self.entries.push(e);
         self.last_index()
     }
 
-    /// Remove every entry at index >= i (never a compacted one: those are committed).
+    /// Remove every entry at index >= i (never a compacted one: those are committed). A
+    /// configuration entry removed takes its configuration with it (§4.1).
     pub fn truncate_from(&mut self, i: Index) {
         assert!(i > self.start, "truncating compacted index {i}");
+        self.confs.retain(|c| c.0 < i);
         let keep = (i - 1 - self.start) as usize;
         self.entries.truncate(keep);
         self.prefix_hash.truncate(keep);

@@ -67,7 +67,7 @@ impl<C: Command> Message<C> {
             Message::Append { entries, .. } => {
                 24 + entries
                     .iter()
-                    .map(|e| 9 + e.cmd.as_ref().map_or(0, C::wire_bytes))
+                    .map(|e| 9 + e.cmd().map_or(0, C::wire_bytes))
                     .sum::<u64>()
             }
             Message::AppendReply { .. } => 41,

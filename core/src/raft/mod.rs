@@ -29,9 +29,11 @@
 //!   `handle_snapshot`); the host restores what [`Ready::restore`] carries.
 
 pub mod log;
+pub mod membership;
 pub mod message;
 
 pub use log::Log;
+pub use membership::{ConfChange, ConfRefusal, Membership, NODE_SLOTS};
 pub use message::Message;
 
 use crate::rng::Rng;
@@ -65,14 +67,101 @@ pub struct Snapshot<S> {
     pub index: Index,
     pub term: Term,
     pub hash: u64,
+    /// The configuration as of `index` (dissertation §4.1, §5.4: a snapshot carries it).
+    pub conf: Membership,
     pub state: S,
 }
 
-/// A log entry. `cmd == None` is the leader's no-op at the start of its term (§8).
+/// A log entry.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Entry<C> {
     pub term: Term,
-    pub cmd: Option<C>,
+    pub body: Body<C>,
+}
+
+/// What an entry carries.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Body<C> {
+    /// The leader's no-op at the start of its term (§8).
+    Noop,
+    /// A command for the state machine.
+    Cmd(C),
+    /// A configuration change (dissertation §4.1): the state machine applies it as a no-op.
+    Conf(ConfChange),
+}
+
+impl<C> Body<C> {
+    pub fn as_ref(&self) -> Body<&C> {
+        match self {
+            Body::Noop => Body::Noop,
+            Body::Cmd(c) => Body::Cmd(c),
+            Body::Conf(ch) => Body::Conf(*ch),
+        }
+    }
+
+    /// The command, if it carries one.
+    pub fn cmd(self) -> Option<C> {
+        match self {
+            Body::Cmd(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    pub fn conf(&self) -> Option<ConfChange> {
+        match self {
+            Body::Conf(ch) => Some(*ch),
+            _ => None,
+        }
+    }
+}
+
+impl<C: Command> Body<&C> {
+    /// Its digest in the log's prefix hash and the checks: a no-op's is 0x5eed.
+    pub fn digest(&self) -> u64 {
+        match self {
+            Body::Noop => 0x5eed,
+            Body::Cmd(c) => c.digest(),
+            Body::Conf(ch) => ch.digest(),
+        }
+    }
+}
+
+impl<C> Entry<C> {
+    /// An entry carrying a command.
+    pub fn cmd_entry(term: Term, cmd: C) -> Self {
+        Entry {
+            term,
+            body: Body::Cmd(cmd),
+        }
+    }
+
+    /// The command it carries, if any (a no-op and a configuration change carry none).
+    pub fn cmd(&self) -> Option<&C> {
+        match &self.body {
+            Body::Cmd(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The configuration change it carries, if any.
+    pub fn conf(&self) -> Option<ConfChange> {
+        match self.body {
+            Body::Conf(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    pub fn is_noop(&self) -> bool {
+        matches!(self.body, Body::Noop)
+    }
+
+    /// Its digest in the log's prefix hash.
+    pub fn digest(&self) -> u64
+    where
+        C: Command,
+    {
+        self.body.as_ref().digest()
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -116,6 +205,11 @@ pub struct RaftConfig {
     /// and drops the log before its previous snapshot (so the log keeps at least this many
     /// entries for followers to catch up from). 0: never.
     pub snapshot_every: u64,
+    /// Break it (the bug found in the single-server change after publication, dissertation
+    /// §4.1 and its errata): a new leader may change the configuration before an entry of its
+    /// own term has committed. Two changes from leaders of different terms can then form
+    /// configurations whose majorities do not overlap: two leaders in one term. Off by default.
+    pub conf_change_before_noop: bool,
 }
 
 impl Default for RaftConfig {
@@ -130,6 +224,7 @@ impl Default for RaftConfig {
             commit_by_counting_old_terms: false,
             forget_vote_on_restart: false,
             snapshot_every: 64,
+            conf_change_before_noop: false,
         }
     }
 }
@@ -236,7 +331,6 @@ struct AppendOutcome {
 #[derive(Clone, Debug)]
 pub struct Raft<C: Command> {
     id: NodeId,
-    n: usize,
     cfg: RaftConfig,
     rng: Rng,
     // persistent
@@ -273,11 +367,14 @@ pub struct Raft<C: Command> {
 #[derive(Clone, Debug)]
 pub struct NodeSetup {
     pub id: NodeId,
-    /// How many nodes the cluster has (ids `0..nodes`).
+    /// How many nodes the cluster started with (ids `0..nodes`): its first configuration.
     pub nodes: usize,
     pub cfg: RaftConfig,
     pub rng: Rng,
     pub local_now_us: i64,
+    /// A server added later, with an empty log: it does not count itself a member of the
+    /// configurations before it joined (it learns its place from the entries that add it).
+    pub joining: bool,
 }
 
 impl NodeSetup {
@@ -289,6 +386,15 @@ impl NodeSetup {
             cfg: RaftConfig::default(),
             rng: Rng::new(1),
             local_now_us: 0,
+            joining: false,
+        }
+    }
+
+    /// A server that joins the cluster later, with an empty log (dissertation §4.2.1).
+    pub fn joining(self) -> Self {
+        NodeSetup {
+            joining: true,
+            ..self
         }
     }
 
@@ -311,12 +417,18 @@ impl NodeSetup {
 
 impl<C: Command> Raft<C> {
     pub fn new(setup: NodeSetup) -> Self {
+        let first = Membership::first(setup.nodes);
+        let conf = if setup.joining {
+            first.without(setup.id)
+        } else {
+            first
+        };
         Self::restart(
             setup,
             HardState {
                 term: 0,
                 voted_for: None,
-                log: Log::default(),
+                log: Log::new(conf),
                 snapshot: None,
             },
         )
@@ -327,15 +439,15 @@ impl<C: Command> Raft<C> {
     pub fn restart(setup: NodeSetup, hs: HardState<C>) -> Self {
         let NodeSetup {
             id,
-            nodes: n,
             cfg,
             rng,
             local_now_us,
+            ..
         } = setup;
+        let n = NODE_SLOTS;
         let forget_vote = cfg.forget_vote_on_restart;
         let mut r = Raft {
             id,
-            n,
             cfg,
             rng,
             term: hs.term,
@@ -404,10 +516,12 @@ impl<C: Command> Raft<C> {
                 .prefix_hash(index)
                 .expect("applied index is in the log"),
         );
+        let conf = self.log.membership_at(index);
         self.snapshot = Some(Rc::new(Snapshot {
             index,
             term,
             hash,
+            conf,
             state,
         }));
         self.log.compact(previous);
@@ -505,7 +619,9 @@ impl<C: Command> Raft<C> {
             if local_now_us >= self.quorum_deadline_us {
                 // Check-quorum (thesis §6.2): a leader that has not heard from a majority
                 // within an election timeout steps down, so a partitioned leader stops serving.
-                let heard = (0..self.n)
+                let conf = self.log.membership();
+                let heard = conf
+                    .voters()
                     .filter(|&p| p == self.id || self.recently_active[p])
                     .count();
                 if heard < self.majority() {
@@ -521,7 +637,12 @@ impl<C: Command> Raft<C> {
                 self.heartbeat_deadline_us = local_now_us + self.cfg.heartbeat_us as i64;
             }
         } else if local_now_us >= self.election_deadline_us {
-            self.campaign(local_now_us);
+            if self.log.membership().is_voter(self.id) {
+                self.campaign(local_now_us);
+            } else {
+                // A learner or a removed server never campaigns (§4.2.1, §4.2.3).
+                self.reset_election_deadline(local_now_us);
+            }
         }
     }
 
@@ -531,14 +652,81 @@ impl<C: Command> Raft<C> {
         if self.role != Role::Leader {
             return Err(NotLeader { hint: self.leader });
         }
+        let index = self.log.append(Entry::cmd_entry(self.term, cmd));
+        self.matched[self.id] = index;
+        self.maybe_commit();
+        self.broadcast_append(local_now_us);
+        self.maybe_step_down_removed(local_now_us);
+        Ok(index)
+    }
+
+    /// The configuration this node uses: the latest in its log, committed or not (§4.1).
+    pub fn membership(&self) -> Membership {
+        self.log.membership()
+    }
+
+    /// Whether the leader may propose `change` now, and why not (dissertation §4.1): one change
+    /// at a time, after the previous one commits; and only once an entry of its own term has
+    /// committed (its no-op), unless the `conf_change_before_noop` switch is on.
+    pub fn can_change(&self, change: ConfChange) -> Result<(), ConfRefusal> {
+        if self.role != Role::Leader {
+            return Err(ConfRefusal::NotLeader);
+        }
+        if let Some(index) = self.log.last_conf_index().filter(|&i| i > self.commit) {
+            return Err(ConfRefusal::InFlight { index });
+        }
+        if self.log.term_at(self.commit) != self.term && !self.cfg.conf_change_before_noop {
+            return Err(ConfRefusal::NoOpNotCommitted);
+        }
+        self.log.membership().check(change)
+    }
+
+    /// Leader only: append a configuration change and start replicating it. The leader uses
+    /// the new configuration at once (§4.1). A server added starts from nothing: what an earlier
+    /// server of the same id matched says nothing of it.
+    pub fn propose_conf(
+        &mut self,
+        local_now_us: i64,
+        change: ConfChange,
+    ) -> Result<Index, ConfRefusal> {
+        self.observe_clock(local_now_us);
+        self.can_change(change)?;
+        if let ConfChange::AddLearner { .. } = change {
+            let p = change.node();
+            self.matched[p] = 0;
+            self.next[p] = self.log.last_index() + 1;
+            self.progress[p] = Progress::default();
+            self.recently_active[p] = false;
+        }
         let index = self.log.append(Entry {
             term: self.term,
-            cmd: Some(cmd),
+            body: Body::Conf(change),
         });
         self.matched[self.id] = index;
         self.maybe_commit();
         self.broadcast_append(local_now_us);
+        self.maybe_step_down_removed(local_now_us);
         Ok(index)
+    }
+
+    /// §4.2.1: a learner that holds every committed entry is promoted by a second change.
+    fn maybe_promote(&mut self, local_now_us: i64, learner: NodeId) {
+        let change = ConfChange::promote(learner);
+        if self.matched[learner] >= self.commit && self.can_change(change).is_ok() {
+            let _ = self.propose_conf(local_now_us, change);
+        }
+    }
+
+    /// §4.2.2: a leader that is not in the configuration keeps leading (without counting
+    /// itself) until that configuration commits, then steps down.
+    fn maybe_step_down_removed(&mut self, local_now_us: i64) {
+        if self.role == Role::Leader
+            && !self.log.membership().is_voter(self.id)
+            && self.log.last_conf_index().is_none_or(|i| i <= self.commit)
+        {
+            let term = self.term;
+            self.become_follower(local_now_us, term, None);
+        }
     }
 
     pub fn step(&mut self, local_now_us: i64, from: NodeId, msg: Message<C>) {
@@ -641,7 +829,7 @@ impl<C: Command> Raft<C> {
     // ---- elections -------------------------------------------------------------------------
 
     fn majority(&self) -> usize {
-        self.n / 2 + 1
+        self.log.membership().majority()
     }
 
     fn reset_election_deadline(&mut self, local_now_us: i64) {
@@ -696,7 +884,7 @@ impl<C: Command> Raft<C> {
         self.votes.iter_mut().for_each(|v| *v = None);
         self.votes[self.id] = Some(true);
         let (last_index, last_term) = (self.log.last_index(), self.log.last_term());
-        for p in 0..self.n {
+        for p in self.log.membership().voters() {
             if p != self.id {
                 self.send(
                     p,
@@ -775,8 +963,16 @@ impl<C: Command> Raft<C> {
     }
 
     fn tally(&mut self, local_now_us: i64, pre: bool) {
-        let yes = self.votes.iter().filter(|v| **v == Some(true)).count();
-        let no = self.votes.iter().filter(|v| **v == Some(false)).count();
+        // Only the votes of the candidate's own configuration count (§4.1).
+        let conf = self.log.membership();
+        let yes = conf
+            .voters()
+            .filter(|&v| self.votes[v] == Some(true))
+            .count();
+        let no = conf
+            .voters()
+            .filter(|&v| self.votes[v] == Some(false))
+            .count();
         if yes >= self.majority() {
             if pre {
                 self.become_candidate(local_now_us);
@@ -834,7 +1030,7 @@ impl<C: Command> Raft<C> {
         // §8: a no-op of the new term lets the leader commit (and learn) everything before it.
         let index = self.log.append(Entry {
             term: self.term,
-            cmd: None,
+            body: Body::Noop,
         });
         self.matched[self.id] = index;
         self.maybe_commit();
@@ -852,7 +1048,7 @@ impl<C: Command> Raft<C> {
     /// New entries: each follower that takes them now gets what it lacks (a paused probe and a
     /// snapshot in flight wait).
     fn broadcast_append(&mut self, local_now_us: i64) {
-        for p in 0..self.n {
+        for p in self.log.membership().members() {
             if p != self.id {
                 let pr = self.progress[p];
                 let waits = match pr.state {
@@ -879,7 +1075,7 @@ impl<C: Command> Raft<C> {
         let lost_after = self.cfg.election_timeout_min_us as i64;
         let snapshot_timeout = self.cfg.election_timeout_max_us as i64;
         let probe_again_after = self.cfg.heartbeat_us as i64;
-        for p in 0..self.n {
+        for p in self.log.membership().members() {
             if p == self.id {
                 continue;
             }
@@ -1129,7 +1325,8 @@ impl<C: Command> Raft<C> {
         if self.log.term(snap.index) == Some(snap.term) {
             self.log.compact(snap.index);
         } else {
-            self.log.reset_to(snap.index, snap.term, snap.hash);
+            self.log
+                .reset_to(snap.index, snap.term, snap.hash, snap.conf);
         }
         self.commit = snap.index;
         let match_index = snap.index;
@@ -1187,6 +1384,10 @@ impl<C: Command> Raft<C> {
             if self.next[from] <= self.log.last_index() {
                 self.send_append(local_now_us, from);
             }
+            if self.log.membership().is_learner(from) {
+                self.maybe_promote(local_now_us, from);
+            }
+            self.maybe_step_down_removed(local_now_us);
         } else {
             // A rejection answers one append, which it names; an old or duplicated one must not
             // move the follower back (etcd-raft's `MaybeDecrTo`). In replicate, one of an append
@@ -1229,10 +1430,15 @@ impl<C: Command> Raft<C> {
     /// own term; earlier entries commit indirectly with it (the Figure 8 case).
     fn maybe_commit(&mut self) {
         // The highest index a majority holds.
+        // Only voters count (§4.2.1), the leader among them only while it is one (§4.2.2).
+        let conf = self.log.membership();
         self.sorted.clear();
-        self.sorted.extend_from_slice(&self.matched);
+        self.sorted.extend(conf.voters().map(|v| self.matched[v]));
+        if self.sorted.is_empty() {
+            return;
+        }
         self.sorted.sort_unstable_by(|a, b| b.cmp(a));
-        let n = self.sorted[self.majority() - 1];
+        let n = self.sorted[conf.majority() - 1];
         if n > self.commit
             && (self.log.term_at(n) == self.term || self.cfg.commit_by_counting_old_terms)
         {

@@ -126,7 +126,7 @@ fn noop_section_8_new_leader_appends_noop_of_its_term() {
     let mut net = Net::new(3, cfg(true, true));
     net.elect(0);
     let e = net.nodes[0].log().entry(1).unwrap();
-    assert_eq!((e.term, e.cmd.clone()), (1, None));
+    assert_eq!((e.term, e.cmd().cloned()), (1, None));
     net.settle();
     assert_eq!(net.nodes[0].commit_index(), 1);
 }
@@ -181,7 +181,7 @@ fn append_5_3_rejects_on_missing_prev_and_truncates_conflicts() {
     // Entries 1..=3 of term 1 from leader 0.
     let e = |t, c| Entry {
         term: t,
-        cmd: Some(Cmd(c)),
+        body: Body::Cmd(Cmd(c)),
     };
     f.step(
         0,
@@ -252,7 +252,7 @@ fn append_5_3_fast_backoff_skips_a_conflicting_term() {
     let mut f: Raft<Cmd> = Raft::new(NodeSetup::new(1, 3));
     let e = |t, c| Entry {
         term: t,
-        cmd: Some(Cmd(c)),
+        body: Body::Cmd(Cmd(c)),
     };
     let entries = vec![e(1, 1), e(2, 2), e(2, 3), e(2, 4), e(2, 5)];
     f.step(
@@ -296,7 +296,7 @@ fn commit_5_4_2_leader_does_not_count_replicas_of_older_terms() {
     let mut l: Raft<Cmd> = Raft::new(NodeSetup::new(0, 3));
     let e = |t, c| Entry {
         term: t,
-        cmd: Some(Cmd(c)),
+        body: Body::Cmd(Cmd(c)),
     };
     l.step(
         0,
@@ -794,7 +794,7 @@ fn compaction_7_install_snapshot_keeps_the_entries_after_a_matching_last_entry()
             .enumerate()
             .map(|(k, &t)| Entry {
                 term: t,
-                cmd: Some(Cmd(k as u64)),
+                body: Body::Cmd(Cmd(k as u64)),
             })
             .collect::<Vec<_>>()
     };
@@ -820,6 +820,7 @@ fn compaction_7_install_snapshot_keeps_the_entries_after_a_matching_last_entry()
             index: 3,
             term,
             hash: f.log().prefix_hash(3).unwrap(),
+            conf: Membership::first(3),
             state: vec![0, 1, 2],
         })
     };
@@ -846,6 +847,7 @@ fn compaction_7_install_snapshot_keeps_the_entries_after_a_matching_last_entry()
         index: 3,
         term: 1,
         hash: 99,
+        conf: Membership::first(3),
         state: vec![0, 1, 2],
     });
     f.step(
@@ -1414,3 +1416,6 @@ fn forget_vote_on_restart_a_restarted_node_votes_twice_in_one_term() {
         "with the switch, the restarted node has no vote in term 1 and grants a second one"
     );
 }
+
+#[path = "tests/membership.rs"]
+mod membership;

@@ -566,7 +566,7 @@ impl Claim {
                 match log.entry(*index) {
                     None => op == "none",
                     Some(e) => {
-                        let kind = crate::lock::LockOp::name_of(e.cmd.as_ref().map(|c| &c.op));
+                        let kind = crate::lock::LockOp::name_of(e.cmd().map(|c| &c.op));
                         kind == op && term.is_none_or(|t| t == e.term)
                     }
                 }

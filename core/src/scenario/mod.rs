@@ -44,6 +44,10 @@ pub struct RaftSettings {
     /// Break it: a restarted node forgets its vote (see `RaftConfig::forget_vote_on_restart`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub forget_vote_on_restart: bool,
+    /// Break it: a new leader changes the configuration before its no-op commits (see
+    /// `RaftConfig::conf_change_before_noop`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub conf_change_before_noop: bool,
     /// Most entries in one AppendEntries (etcd's MaxSizePerMsg, counted in entries). With 1, a
     /// follower can hold an old-term entry without the new leader's no-op after it: the Figure 8
     /// window.
@@ -77,6 +81,7 @@ impl Default for RaftSettings {
             check_quorum: c.check_quorum,
             commit_by_counting_old_terms: false,
             forget_vote_on_restart: false,
+            conf_change_before_noop: false,
             max_batch: c.max_batch,
             snapshot_every: c.snapshot_every,
         }
@@ -93,6 +98,7 @@ impl RaftSettings {
             check_quorum: self.check_quorum,
             commit_by_counting_old_terms: self.commit_by_counting_old_terms,
             forget_vote_on_restart: self.forget_vote_on_restart,
+            conf_change_before_noop: self.conf_change_before_noop,
             max_batch: self.max_batch,
             snapshot_every: self.snapshot_every,
         }

@@ -105,6 +105,7 @@ pub fn wide_scenario(seed: u64) -> Scenario {
         check_quorum: true,
         commit_by_counting_old_terms: false,
         forget_vote_on_restart: false,
+        conf_change_before_noop: false,
         max_batch: d.knob(1, 1024, [1, 64]),
         snapshot_every: if d.one_in(4) {
             0

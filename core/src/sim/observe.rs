@@ -4,7 +4,7 @@
 
 use super::World;
 use crate::lock::{ApplyResult, LockCommand};
-use crate::raft::{Index, NodeId, Term};
+use crate::raft::{Body, Index, NodeId, Term};
 
 /// A broken invariant, as the world writes it into the trace (`ev: "violation"`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,7 +28,7 @@ pub trait Observer: std::fmt::Debug {
         node: NodeId,
         index: Index,
         term: Term,
-        cmd: Option<&LockCommand>,
+        body: Body<&LockCommand>,
         result: ApplyResult,
         digest: u64,
     ) -> (bool, Vec<BrokenInvariant>);

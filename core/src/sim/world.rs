@@ -12,7 +12,7 @@ use crate::client::{Client, ClientOutput, Storage};
 use crate::lock::server::Switches;
 use crate::lock::server::{ClientReply, ClientRequest, Output, ReplyLost, Server, ServerEvent};
 use crate::lock::{ApplyResult, ClientId, Key, LockCommand, Token};
-use crate::raft::{HardState, Message, NodeId, NodeSetup, RaftConfig};
+use crate::raft::{ConfChange, HardState, Message, NodeId, NodeSetup, RaftConfig};
 use crate::rng::Rng;
 use crate::trace::{CmdView, Event as TraceEvent, Trace};
 use std::cmp::Ordering;
@@ -835,12 +835,13 @@ impl World {
             ServerEvent::Applied {
                 index,
                 term,
-                cmd,
+                body,
                 result,
                 digest,
             } => {
+                let (cmd, conf) = (body.as_ref().cmd(), body.conf());
                 let (first, found) = match self.observer.as_mut() {
-                    Some(o) => o.applied(t, i, index, term, cmd.as_ref(), result, digest),
+                    Some(o) => o.applied(t, i, index, term, body.as_ref(), result, digest),
                     None => (index > self.highest_applied, Vec::new()),
                 };
                 self.highest_applied = self.highest_applied.max(index);
@@ -852,7 +853,7 @@ impl World {
                     }
                 }
                 if self.trace.keep {
-                    let view = self.cmd_view(cmd.as_ref());
+                    let view = self.cmd_view(cmd, conf);
                     self.trace.push(
                         t,
                         TraceEvent::Apply {
@@ -864,7 +865,7 @@ impl World {
                         },
                     );
                 } else {
-                    let r = cmd_ref(&self.clients, cmd.as_ref());
+                    let r = cmd_ref(&self.clients, cmd, conf);
                     self.trace.push_apply_ref(t, node, index, term, &r, result);
                 }
                 self.record_violations(found);
@@ -922,8 +923,8 @@ impl World {
         }
     }
 
-    pub fn cmd_view(&self, cmd: Option<&LockCommand>) -> CmdView {
-        let r = cmd_ref(&self.clients, cmd);
+    pub fn cmd_view(&self, cmd: Option<&LockCommand>, conf: Option<ConfChange>) -> CmdView {
+        let r = cmd_ref(&self.clients, cmd, conf);
 
         CmdView {
             op: r.op,
@@ -931,6 +932,7 @@ impl World {
             lease_ms: r.lease_ms,
             token: r.token,
             client: r.client.map(str::to_string),
+            node: r.node,
         }
     }
 
@@ -1353,7 +1355,18 @@ impl World {
 fn cmd_ref<'a>(
     clients: &'a [ClientSlot],
     cmd: Option<&'a LockCommand>,
+    conf: Option<ConfChange>,
 ) -> crate::trace::CmdRef<'a> {
+    if let Some(change) = conf {
+        return crate::trace::CmdRef {
+            op: change.name(),
+            key: None,
+            lease_ms: None,
+            token: None,
+            client: None,
+            node: Some(change.node() + 1),
+        };
+    }
     let client = cmd.and_then(|c| c.client).map(|c| {
         clients
             .get(c as usize)
@@ -1366,6 +1379,7 @@ fn cmd_ref<'a>(
             lease_ms: None,
             token: None,
             client: None,
+            node: None,
         },
         Some(c) => {
             let f = c.op.trace_fields();
@@ -1376,6 +1390,7 @@ fn cmd_ref<'a>(
                 // A Grant carries a token only under `token_from_leader_counter`.
                 token: f.token.or(c.counter_token),
                 client,
+                node: None,
             }
         }
     }
@@ -1398,7 +1413,10 @@ mod tests {
             })
         };
         assert_eq!(append(vec![]).kind(), MessageKind::Heartbeat);
-        let noop = Entry { term: 1, cmd: None };
+        let noop = Entry {
+            term: 1,
+            body: crate::raft::Body::Noop,
+        };
         assert_eq!(append(vec![noop]).kind(), MessageKind::Append);
         let write = Payload::Write {
             key: "k".into(),
