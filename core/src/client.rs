@@ -137,6 +137,11 @@ pub struct Client {
 }
 
 impl Client {
+    /// The cluster gained node ids up to `n_nodes`: the client may try them too.
+    pub fn set_nodes(&mut self, n_nodes: usize) {
+        self.n_nodes = n_nodes;
+    }
+
     pub fn new(id: ClientId, cfg: ClientConfig, n_nodes: usize, req_seq: u64) -> Self {
         let deadline_us = (cfg.start_ms as i64) * 1000;
         Client {

@@ -4,7 +4,8 @@
 //! `pause`, `resume`, `fault` (network and clock changes), `ghost_release`, `expire_proposed`,
 //! `snapshot` (a node snapshotted its lock table; its log now starts after `log_from`),
 //! `snapshot_restored` (its lock table became a snapshot: `source` "leader" for InstallSnapshot,
-//! "disk" after a restart).
+//! "disk" after a restart), `refused` (an action that could not happen then, with `why`: a
+//! membership change; nothing changed).
 //! Readers ignore unknown kinds and fields. `t_us` is true virtual time; nodes are numbered from 1.
 
 use serde::Serialize;
@@ -105,6 +106,11 @@ pub enum Event {
         index: u64,
         term: u64,
         source: &'static str,
+    },
+    /// An action refused, with nothing changed (a membership change that may not happen now).
+    Refused {
+        what: String,
+        why: &'static str,
     },
 }
 
@@ -397,6 +403,11 @@ impl Event {
                 h.word(*index);
                 h.word(*term);
                 h.str(source);
+            }
+            Event::Refused { what, why } => {
+                h.word(14);
+                h.str(what);
+                h.str(why);
             }
         }
     }

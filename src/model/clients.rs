@@ -69,7 +69,8 @@ pub fn rows(w: &World, lang: Lang) -> Vec<ClientRow> {
                     .then(|| t!(lang, "clock {t}", t = fmt_us(local, lang))),
                 paused: slot.paused,
                 crashed: slot.crashed,
-                connected: (0..w.node_count).any(|q| w.net.is_up(w.node_count + c.id as usize, q)),
+                connected: (0..w.node_count)
+                    .any(|q| w.net.is_up(w.client_endpoint(c.id as usize), q)),
                 scripted: c.cfg.repeat,
             }
         })

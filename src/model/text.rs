@@ -184,6 +184,9 @@ pub fn describe(w: &World, ev: &TraceEvent, lang: Lang) -> Option<String> {
             let key = cmd.key.clone().unwrap_or_default();
             let what = match cmd.op {
                 "noop" => return None,
+                "add_learner" => return Some(t!(lang, "n{node} applies index {index}: n{} joins the cluster as a learner", cmd.node.unwrap_or(0))),
+                "promote" => return Some(t!(lang, "n{node} applies index {index}: n{} becomes a voter", cmd.node.unwrap_or(0))),
+                "remove" => return Some(t!(lang, "n{node} applies index {index}: n{} leaves the cluster", cmd.node.unwrap_or(0))),
                 "grant" => {
                     let (ms, client) = (cmd.lease_ms.unwrap_or(0), cmd.client.clone().unwrap_or_default());
                     t!(lang, "Grant{{{key}, {ms} ms}} for {client}")
@@ -213,6 +216,12 @@ pub fn describe(w: &World, ev: &TraceEvent, lang: Lang) -> Option<String> {
             lang,
             "you: {}",
             serde_json::from_str::<crate::scenario::Action>(what).map_or_else(|_| what.clone(), |a| a.words_in(lang))
+        ),
+        TraceEvent::Refused { what, why } => t!(
+            lang,
+            "refused: {} ({})",
+            serde_json::from_str::<crate::scenario::Action>(what).map_or_else(|_| what.clone(), |a| a.words_in(lang)),
+            crate::raft::ConfRefusal::from_reason(why).map_or(*why, |r| r.reason_in(lang))
         ),
         TraceEvent::ExpireProposed { node, key, token } => t!(lang, "n{node}'s countdown for {key} ran out: it proposes Expire{{{key}, {token}}}"),
         TraceEvent::GhostRelease { node, key, client, .. } => t!(lang, "n{node} could not tell {client} it got {key}: it proposes Release{{{key}}} (ghost lock)"),

@@ -260,7 +260,8 @@ fn draw(
     // Client connections: to the node each client talks to now.
     let conns = w.clients.iter().enumerate().map(|(c, slot)| {
         let (cp, np) = (client_pos(c, w.clients.len()), node_pos(slot.client.target, n));
-        let up = w.net.is_up(n + c, slot.client.target) && w.net.is_up(slot.client.target, n + c);
+        let e = w.client_endpoint(c);
+        let up = w.net.is_up(e, slot.client.target) && w.net.is_up(slot.client.target, e);
         html! { <line class={classes!("conn", (!up).then_some("cut"))} x1={num(cp.0)} y1={num(cp.1)} x2={num(np.0)} y2={num(np.1)} /> }
     });
     // The storage's box grows with its word (Russian "хранилище" is longer than "storage").

@@ -100,8 +100,8 @@ pub(super) const STORAGE_POS: (f64, f64) = (505.0, 405.0);
 pub(super) fn endpoint_pos(w: &World, e: usize) -> (f64, f64) {
     if e < w.node_count {
         node_pos(e, w.node_count)
-    } else if e < w.storage_endpoint() {
-        client_pos(e - w.node_count, w.clients.len())
+    } else if let Some(c) = w.endpoint_client(e) {
+        client_pos(c, w.clients.len())
     } else {
         STORAGE_POS
     }

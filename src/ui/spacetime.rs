@@ -149,8 +149,19 @@ pub fn spacetime(p: &PanelProps) -> Html {
     let t0 = axis.from_us();
     let x_of = |t: u64| axis.x(t);
     let y_of = |e: usize| 14.0 + e as f64 * lane_h;
+    // Lanes: the nodes, then the clients, then the storage; a message's ends are endpoints.
+    let lane_of = |e: usize| match w.endpoint_client(e) {
+        Some(c) => w.node_count + c,
+        None if e >= w.storage_endpoint() => lanes - 1,
+        None => e,
+    };
     let lane_lines = (0..lanes).map(|e| {
-        html! { <g class="lane"><text x="4" y={num(y_of(e) + 4.0)}>{ if e == w.storage_endpoint() { t!(lang, "storage").to_string() } else { w.endpoint_name(e) } }</text>
+        let end = match e {
+            _ if e == lanes - 1 => w.storage_endpoint(),
+            _ if e >= w.node_count => w.client_endpoint(e - w.node_count),
+            _ => e,
+        };
+        html! { <g class="lane"><text x="4" y={num(y_of(e) + 4.0)}>{ if end == w.storage_endpoint() { t!(lang, "storage").to_string() } else { w.endpoint_name(end) } }</text>
         <line x1={num(left)} x2={num(width)} y1={num(y_of(e))} y2={num(y_of(e))} /></g> }
     });
     // Lease intervals: from each node's countdown, mapped from its local clock to true time.
@@ -196,9 +207,9 @@ pub fn spacetime(p: &PanelProps) -> Html {
             d,
             "M{} {}L{} {}",
             num(x_of(sent)),
-            num(y_of(f as usize)),
+            num(y_of(lane_of(f as usize))),
             num(x_of(at)),
-            num(y_of(t as usize))
+            num(y_of(lane_of(t as usize)))
         );
     }
     arrow_paths.sort_by_key(|(k, _)| k.name());

@@ -7,6 +7,7 @@ mod caps;
 mod compaction;
 mod determinism;
 mod history;
+mod membership;
 mod playground;
 mod scripts;
 mod seed;

@@ -89,6 +89,9 @@ pub struct Checker {
     /// Per node: up and not paused at the last check; and when some node last woke (resumed or
     /// restarted), in true µs.
     awake: Vec<bool>,
+    /// Per node: the configuration it last used and since when (a leader's majority is that of
+    /// its configuration: a change starts its count of what it heard afresh).
+    confs: Vec<(crate::raft::Membership, u64)>,
     last_wake_us: Option<u64>,
     /// What the Raft checks read of each node, at their last run, and what they found then:
     /// while no node's mark changes, they would find the same again (see [`check_all`]).
@@ -210,6 +213,7 @@ impl Checker {
             healthy_since: vec![None; n],
             candidacy: BTreeMap::new(),
             awake: vec![true; n],
+            confs: vec![Default::default(); n],
             last_wake_us: None,
             marks: Vec::new(),
             election_found: Vec::new(),
@@ -865,16 +869,23 @@ pub const HEALTHY_WINDOW_US: u64 = 100_000;
 /// When node `i` last heard from a majority (itself included), counting only replies taken in
 /// since `since`.
 fn majority_heard_at(c: &mut Checker, w: &World, i: NodeId, since: u64) -> u64 {
+    // The voters of the leader's own configuration (dissertation §4.1).
+    let conf = w.nodes[i]
+        .server()
+        .map_or(crate::raft::Membership::first(w.node_count), |s| {
+            s.raft.membership()
+        });
     let times = &mut c.scratch;
     times.clear();
     times.extend(
-        (0..w.node_count)
+        conf.voters()
             .filter(|&p| p != i)
             .map(|p| c.heard[i][p])
             .filter(|&t| t >= since),
     );
     times.sort_unstable_by(|a, b| b.cmp(a));
-    let others = w.node_count / 2; // a majority of n, minus the leader itself
+    // A majority of the voters, minus the leader itself while it is one.
+    let others = conf.majority() - usize::from(conf.is_voter(i));
     if others == 0 {
         w.now_us
     } else {
@@ -938,9 +949,14 @@ pub fn leader_liveness(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
             let needless = settled_at.is_some_and(|at| {
                 at <= now && (new_term == term || campaigned.is_none_or(|c| c >= at))
             });
+            // A leader that removed itself steps down on purpose once that commits (§4.2.2).
+            let removed = w.nodes[i]
+                .server()
+                .is_some_and(|s| !s.raft.membership().is_voter(i));
             if lead != Some(term)
                 && is_checked(w, Invariant::HealthyLeaderNotDeposed)
                 && !recent_wake
+                && !removed
                 && needless
             {
                 let heard = majority_heard_at(c, w, i, since);
@@ -966,8 +982,15 @@ pub fn leader_liveness(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
             c.healthy_since[i] = None;
             continue;
         };
+        let conf = w.nodes[i].server().map(|s| s.raft.membership());
+        if let Some(m) = conf.filter(|&m| m != c.confs[i].0) {
+            c.confs[i] = (m, now);
+        }
         let heard = majority_heard_at(c, w, i, since);
         let healthy = heard > since && now.saturating_sub(heard) <= HEALTHY_WINDOW_US;
+        // Its time to step down for want of a majority starts again at a change of its
+        // configuration (check-quorum counts the new voters from then on).
+        let since = since.max(c.confs[i].1);
         c.healthy_since[i] = if healthy {
             Some(c.healthy_since[i].unwrap_or(now))
         } else {

@@ -442,6 +442,17 @@ impl Server {
         ghost
     }
 
+    /// Leader only: propose a membership change (Raft dissertation §4.1).
+    pub fn propose_conf(
+        &mut self,
+        local_now_us: i64,
+        change: crate::raft::ConfChange,
+    ) -> Result<Index, crate::raft::ConfRefusal> {
+        let r = self.raft.propose_conf(local_now_us, change);
+        self.process(local_now_us);
+        r
+    }
+
     /// Leader only: propose again the last committed Expire for `key` (a teaching action that
     /// imitates a duplicated proposal). Returns whether it proposed.
     pub fn duplicate_expire(&mut self, local_now_us: i64, key: &str) -> bool {

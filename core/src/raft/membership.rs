@@ -8,6 +8,7 @@
 //! track of them ([`super::Log::membership`]) and a truncation reverts one.
 
 use super::NodeId;
+use crate::lang::{t, Lang};
 use serde::{Deserialize, Serialize};
 
 /// Node ids are `0..NODE_SLOTS` (named n1…n7 on the page and in documents).
@@ -57,20 +58,44 @@ pub enum ConfRefusal {
 }
 
 impl ConfRefusal {
-    /// Why, in words for the trace, the page and the CLI.
+    const ALL: [ConfRefusal; 8] = [
+        ConfRefusal::NotLeader,
+        ConfRefusal::InFlight { index: 0 },
+        ConfRefusal::NoOpNotCommitted,
+        ConfRefusal::OutOfRange,
+        ConfRefusal::AlreadyMember,
+        ConfRefusal::NotMember,
+        ConfRefusal::NotLearner,
+        ConfRefusal::LastVoter,
+    ];
+
+    /// Why, in English: the trace's `why`.
     pub fn reason(self) -> &'static str {
+        self.reason_in(Lang::En)
+    }
+
+    /// Why, for the page and the CLI.
+    pub fn reason_in(self, lang: Lang) -> &'static str {
         match self {
-            ConfRefusal::NotLeader => "no leader to propose it",
-            ConfRefusal::InFlight { .. } => {
+            ConfRefusal::NotLeader => t!(lang, "no leader to propose it"),
+            ConfRefusal::InFlight { .. } => t!(
+                lang,
                 "another change is in flight: one at a time, after the previous one commits"
+            ),
+            ConfRefusal::NoOpNotCommitted => {
+                t!(lang, "the leader has not yet committed its no-op")
             }
-            ConfRefusal::NoOpNotCommitted => "the leader has not yet committed its no-op",
-            ConfRefusal::OutOfRange => "node ids are 1 to 7",
-            ConfRefusal::AlreadyMember => "it is already in the cluster",
-            ConfRefusal::NotMember => "it is not in the cluster",
-            ConfRefusal::NotLearner => "it is not a learner",
-            ConfRefusal::LastVoter => "it is the last voter",
+            ConfRefusal::OutOfRange => t!(lang, "node ids are 1 to 7"),
+            ConfRefusal::AlreadyMember => t!(lang, "it is already in the cluster"),
+            ConfRefusal::NotMember => t!(lang, "it is not in the cluster"),
+            ConfRefusal::NotLearner => t!(lang, "it is not a learner"),
+            ConfRefusal::LastVoter => t!(lang, "it is the last voter"),
         }
+    }
+
+    /// The refusal a trace's `why` names.
+    pub fn from_reason(why: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|r| r.reason() == why)
     }
 }
 

@@ -260,6 +260,8 @@ pub struct NotLeader {
 pub struct HardState<C: Command> {
     pub term: Term,
     pub voted_for: Option<NodeId>,
+    /// It joined the cluster empty (a membership change added it): see `Raft::may_vote`.
+    pub joined: bool,
     pub log: Log<C>,
     pub snapshot: Option<Rc<Snapshot<C::State>>>,
 }
@@ -336,6 +338,8 @@ pub struct Raft<C: Command> {
     // persistent
     term: Term,
     voted_for: Option<NodeId>,
+    /// It joined empty, by a membership change (see [`Raft::may_vote`]).
+    joined: bool,
     log: Log<C>,
     /// The latest snapshot of the state machine (shared with snapshots of the world and sent
     /// as it is to followers that need it).
@@ -418,6 +422,7 @@ impl NodeSetup {
 impl<C: Command> Raft<C> {
     pub fn new(setup: NodeSetup) -> Self {
         let first = Membership::first(setup.nodes);
+        let joined = setup.joining;
         let conf = if setup.joining {
             first.without(setup.id)
         } else {
@@ -428,6 +433,7 @@ impl<C: Command> Raft<C> {
             HardState {
                 term: 0,
                 voted_for: None,
+                joined,
                 log: Log::new(conf),
                 snapshot: None,
             },
@@ -452,6 +458,7 @@ impl<C: Command> Raft<C> {
             rng,
             term: hs.term,
             voted_for: if forget_vote { None } else { hs.voted_for },
+            joined: hs.joined,
             log: hs.log,
             commit: hs.snapshot.as_ref().map_or(0, |s| s.index),
             snapshot: hs.snapshot,
@@ -478,6 +485,7 @@ impl<C: Command> Raft<C> {
         HardState {
             term: self.term,
             voted_for: self.voted_for,
+            joined: self.joined,
             log: self.log.clone(),
             snapshot: self.snapshot.clone(),
         }
@@ -487,6 +495,7 @@ impl<C: Command> Raft<C> {
         HardState {
             term: self.term,
             voted_for: self.voted_for,
+            joined: self.joined,
             log: self.log,
             snapshot: self.snapshot,
         }
@@ -637,7 +646,7 @@ impl<C: Command> Raft<C> {
                 self.heartbeat_deadline_us = local_now_us + self.cfg.heartbeat_us as i64;
             }
         } else if local_now_us >= self.election_deadline_us {
-            if self.log.membership().is_voter(self.id) {
+            if self.may_campaign() {
                 self.campaign(local_now_us);
             } else {
                 // A learner or a removed server never campaigns (§4.2.1, §4.2.3).
@@ -900,6 +909,30 @@ impl<C: Command> Raft<C> {
         self.tally(local_now_us, pre);
     }
 
+    /// A voter of its latest configuration campaigns; so does a voter of the one before while
+    /// the latest is not committed: a leader that removed itself and lost office before the
+    /// change committed may be the only one holding it, and the others need it to lead once
+    /// more to commit it (found by the membership swarm, seed 400). Its votes then count by
+    /// its latest configuration, as every server's do.
+    fn may_campaign(&self) -> bool {
+        let conf = self.log.membership();
+        conf.is_voter(self.id)
+            || self
+                .log
+                .last_conf_index()
+                .filter(|&i| i > self.commit)
+                .is_some_and(|i| self.log.membership_at(i - 1).is_voter(self.id))
+    }
+
+    /// A server that joined empty votes only once its log shows it a voter. An id removed and
+    /// added back is a new server that remembers nothing: a candidate whose log predates the
+    /// removal still counts that id among its voters, and the empty server's vote (its log is
+    /// behind every candidate's) would elect it without the majority that holds what the
+    /// cluster committed since (found by the membership swarm, seed 220).
+    fn may_vote(&self) -> bool {
+        !self.joined || self.log.membership().is_voter(self.id)
+    }
+
     /// §5.4.1: vote only for a candidate whose log is at least as up-to-date as ours.
     fn log_is_up_to_date(&self, last_index: Index, last_term: Term) -> bool {
         (last_term, last_index) >= (self.log.last_term(), self.log.last_index())
@@ -926,7 +959,7 @@ impl<C: Command> Raft<C> {
         } else {
             this_term
         };
-        let granted = can_vote && self.log_is_up_to_date(last_index, last_term);
+        let granted = can_vote && self.may_vote() && self.log_is_up_to_date(last_index, last_term);
         if granted && !pre {
             self.voted_for = Some(from);
             self.reset_election_deadline(local_now_us);

@@ -66,6 +66,8 @@ impl Action {
                 lang,
                 "the leader proposes its last Expire for {key} once more (a duplicated proposal)"
             ),
+            Action::AddNode { node } => t!(lang, "add n{node} to the cluster (as a learner first)"),
+            Action::RemoveNode { node } => t!(lang, "remove n{node} from the cluster"),
             Action::Calm => t!(
                 lang,
                 "calm: heal everything, restart and resume every node, clocks back to true"

@@ -3,6 +3,7 @@
 //! knows no document; this is the one place that joins the two.
 
 use super::{Action, EndpointRef, Scenario, ScenarioError, TimedAction};
+use crate::raft::NODE_SLOTS;
 use crate::sim::{ClockStart, Config, Fault, TimedFault, World};
 use std::rc::Rc;
 
@@ -23,16 +24,11 @@ pub(super) fn endpoint_in<'a>(
 }
 
 /// An action with its names resolved by `ep` (the caller validated it: every name resolves).
-fn resolve(
-    a: &Action,
-    nodes: usize,
-    clients: usize,
-    ep: &dyn Fn(&str) -> Option<EndpointRef>,
-) -> Fault {
+fn resolve(a: &Action, clients: usize, ep: &dyn Fn(&str) -> Option<EndpointRef>) -> Fault {
     let end = |name: &str| match ep(name) {
         Some(EndpointRef::Node(i)) => i,
-        Some(EndpointRef::Client(c)) => nodes + c,
-        _ => nodes + clients,
+        Some(EndpointRef::Client(c)) => NODE_SLOTS + c,
+        _ => NODE_SLOTS + clients,
     };
     let client = |name: &str| match ep(name) {
         Some(EndpointRef::Client(c)) => c,
@@ -52,9 +48,7 @@ fn timed(at_us: u64, a: &Action, fault: Fault) -> TimedFault {
 impl Scenario {
     /// One timeline entry of this document, resolved.
     pub fn compile_action(&self, t: &TimedAction) -> TimedFault {
-        let f = resolve(&t.action, self.nodes, self.clients.len(), &|n| {
-            self.endpoint(n)
-        });
+        let f = resolve(&t.action, self.clients.len(), &|n| self.endpoint(n));
         timed(t.at_ms * 1000, &t.action, f)
     }
 
@@ -95,7 +89,7 @@ impl World {
         let rules = crate::lock::machine::ApplyRules {
             expire_ignores_token: sc.switches.expire_ignores_token,
         };
-        w.observer = Some(Box::new(crate::check::Checker::new(sc.nodes, rules)));
+        w.observer = Some(Box::new(crate::check::Checker::new(NODE_SLOTS, rules)));
         Ok(w)
     }
 
@@ -109,7 +103,7 @@ impl World {
             .map(|c| c.client.cfg.name.clone())
             .collect();
         let n = self.node_count;
-        let f = resolve(a, n, names.len(), &|name| {
+        let f = resolve(a, names.len(), &|name| {
             endpoint_in(n, names.iter().map(String::as_str), name)
         });
         let now = self.now_us;

@@ -160,7 +160,7 @@ pub fn focus_of(e: &Event) -> Vec<Focus> {
         Event::Write {
             client: c, key: k, ..
         } => vec![Focus::Storage, client(c), key(k)],
-        Event::Fault { .. } | Event::Violation { .. } => Vec::new(),
+        Event::Fault { .. } | Event::Violation { .. } | Event::Refused { .. } => Vec::new(),
     }
 }
 

@@ -154,6 +154,8 @@ struct ActionFields {
 }
 
 const ACTION_NAMES: &[&str] = &[
+    "add_node",
+    "remove_node",
     "crash",
     "restart",
     "pause",
@@ -255,6 +257,12 @@ impl ActionFields {
             },
             "duplicate_expire" => Action::DuplicateExpire {
                 key: need(f.key, "key")?,
+            },
+            "add_node" => Action::AddNode {
+                node: need(f.node, "node")?,
+            },
+            "remove_node" => Action::RemoveNode {
+                node: need(f.node, "node")?,
             },
             "calm" => Action::Calm,
             other => return Err(E::unknown_variant(other, ACTION_NAMES)),
@@ -402,9 +410,17 @@ impl Scenario {
         serde_json::to_string(self).expect("scenario serializes")
     }
 
+    /// How many node ids the run may have: its nodes, and any id an `add_node` names.
+    pub fn node_slots(&self) -> usize {
+        self.timeline
+            .iter()
+            .filter_map(|t| t.action.added_node())
+            .fold(self.nodes, usize::max)
+    }
+
     pub fn endpoint(&self, name: &str) -> Option<EndpointRef> {
         compile::endpoint_in(
-            self.nodes,
+            self.node_slots(),
             self.clients.iter().map(|c| c.name.as_str()),
             name,
         )
@@ -638,7 +654,8 @@ impl Scenario {
     }
 
     pub fn validate_action(&self, f: &str, a: &Action) -> Result<(), ScenarioError> {
-        let node = |k: usize| check_range(&format!("{f}.node"), k as u64, 1, self.nodes as u64);
+        let slots = self.node_slots() as u64;
+        let node = |k: usize| check_range(&format!("{f}.node"), k as u64, 1, slots);
         let client = |name: &str| match self.endpoint(name) {
             Some(EndpointRef::Client(_)) => Ok(()),
             _ => err(format!("{f}.client"), both!("no client named \"{name}\"")),
@@ -647,7 +664,7 @@ impl Scenario {
             Some(_) => Ok(()),
             None => err(
                 format!("{f}.{field}"),
-                both!("\"{name}\" is not n1..n{}, a client or storage", self.nodes),
+                both!("\"{name}\" is not n1..n{}, a client or storage", slots),
             ),
         };
         match a {
@@ -659,12 +676,7 @@ impl Scenario {
             Action::Partition { groups } => {
                 for (gi, g) in groups.iter().enumerate() {
                     for k in g {
-                        check_range(
-                            &format!("{f}.groups[{gi}]"),
-                            *k as u64,
-                            1,
-                            self.nodes as u64,
-                        )?;
+                        check_range(&format!("{f}.groups[{gi}]"), *k as u64, 1, slots)?;
                     }
                 }
                 Ok(())
@@ -718,6 +730,11 @@ impl Scenario {
             }
             Action::DuplicateExpire { key } => check_key(&format!("{f}.key"), key),
             Action::HealAll | Action::Calm => Ok(()),
+            // Whether the change may happen then (a member, another in flight) is the run's to
+            // say: it is refused there with the reason.
+            Action::AddNode { node: k } | Action::RemoveNode { node: k } => {
+                check_range(&format!("{f}.node"), *k as u64, 1, NODES_MAX as u64)
+            }
         }
     }
 }

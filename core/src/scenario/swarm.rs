@@ -145,12 +145,38 @@ pub fn random_scenario(seed: u64) -> Scenario {
     }
 }
 
-/// After the faults stop: every node up, one leader with the highest term, identical logs, and
-/// everything committed and applied everywhere.
+/// A swarm seed's document with membership changes too (Raft dissertation ch. 4): one to six
+/// `add_node` and `remove_node` actions of any id 1–7, drawn on their own random stream (so
+/// [`random_scenario`]'s draws stay as they were), at random moments among the faults. Many are
+/// refused when they come (a member, a change in flight, no leader): that path is drawn too.
+/// `before_noop` turns on the `conf_change_before_noop` switch.
+pub fn membership_scenario(seed: u64, before_noop: bool) -> Scenario {
+    let mut sc = random_scenario(seed);
+    let mut r = Rng::new(seed ^ 0x4d45_4d42_4552_5348);
+    for _ in 0..r.range_inclusive(1, 6) {
+        let node = r.range_inclusive(1, crate::scenario::NODES_MAX as u64) as usize;
+        let action = if r.below(2) == 0 {
+            Action::AddNode { node }
+        } else {
+            Action::RemoveNode { node }
+        };
+        let at_ms = r.range_inclusive(0, FAULTS_MS - 1);
+        sc.timeline.push(TimedAction { at_ms, action });
+    }
+    sc.timeline.sort_by_key(|t| t.at_ms);
+    sc.raft.conf_change_before_noop = before_noop;
+    sc.name = format!("swarm-membership-{seed}");
+    sc
+}
+
+/// After the faults stop: every member up, one leader with the highest term, identical logs on
+/// the members, and everything committed and applied on them. (A server removed from the
+/// cluster keeps running with what it had.)
 pub fn check_converged(w: &World) -> Result<(), String> {
     let mut leaders = Vec::new();
     let mut first: Option<(u64, u64)> = None;
-    for i in 0..w.node_count {
+    let conf = w.membership();
+    for i in (0..w.node_count).filter(|&i| conf.is_member(i)) {
         let s = w.nodes[i].server().ok_or(format!("n{} is down", i + 1))?;
         if s.raft.is_leader() {
             leaders.push((s.raft.term(), i));

@@ -96,6 +96,18 @@ pub enum Act<C, E> {
     DuplicateExpire {
         key: String,
     },
+    /// Membership change (Raft dissertation §4): the leader adds a new, empty server `node` to
+    /// the cluster as a learner; it is promoted to a voter once it has caught up. Refused (with
+    /// a `refused` trace line, nothing changed) while another change is in flight, before the
+    /// leader's no-op commits, with no leader, or for a member.
+    AddNode {
+        node: usize,
+    },
+    /// The leader removes `node` from the cluster (§4.2.2: a leader that removes itself steps
+    /// down once the change commits). The server keeps running outside the cluster.
+    RemoveNode {
+        node: usize,
+    },
     /// The end of a fault schedule: heal the network, resume and restart everything, set every
     /// clock back to rate 1, and let clients finish (they start no new step).
     Calm,
@@ -166,6 +178,8 @@ impl<C, E> Act<C, E> {
                 key: key.clone(),
             },
             Act::DuplicateExpire { key } => Act::DuplicateExpire { key: key.clone() },
+            Act::AddNode { node: n } => Act::AddNode { node: node(*n) },
+            Act::RemoveNode { node: n } => Act::RemoveNode { node: node(*n) },
             Act::Calm => Act::Calm,
         }
     }
@@ -186,6 +200,31 @@ pub struct ClockStart {
     pub node: usize,
     pub offset_us: i64,
     pub rate_ppm: u32,
+}
+
+impl<C, E> Act<C, E> {
+    /// The highest node an `add_node` names (nodes of the run that are not there yet).
+    pub fn added_node(&self) -> Option<usize> {
+        match self {
+            Act::AddNode { node } => Some(*node),
+            _ => None,
+        }
+    }
+
+    /// The node whose process or clock it acts on, if any.
+    pub fn node(&self) -> Option<usize> {
+        match self {
+            Act::Crash { node }
+            | Act::Restart { node }
+            | Act::Pause { node }
+            | Act::Resume { node }
+            | Act::SetRate { node, .. }
+            | Act::Jump { node, .. }
+            | Act::AddNode { node }
+            | Act::RemoveNode { node } => Some(*node),
+            _ => None,
+        }
+    }
 }
 
 /// Everything a world is built from.

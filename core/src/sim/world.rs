@@ -12,7 +12,10 @@ use crate::client::{Client, ClientOutput, Storage};
 use crate::lock::server::Switches;
 use crate::lock::server::{ClientReply, ClientRequest, Output, ReplyLost, Server, ServerEvent};
 use crate::lock::{ApplyResult, ClientId, Key, LockCommand, Token};
-use crate::raft::{ConfChange, HardState, Message, NodeId, NodeSetup, RaftConfig};
+use crate::raft::{
+    ConfChange, ConfRefusal, HardState, Membership, Message, NodeId, NodeSetup, RaftConfig,
+    NODE_SLOTS,
+};
 use crate::rng::Rng;
 use crate::trace::{CmdView, Event as TraceEvent, Trace};
 use std::cmp::Ordering;
@@ -151,11 +154,13 @@ impl TimerSlot {
     }
 }
 
-/// A node is up, running its server, or crashed, keeping only what survives a crash.
+/// A node is up, running its server, or crashed, keeping only what survives a crash; or no
+/// server has that id yet (an id a membership change adds later).
 #[derive(Clone, Debug)]
 pub enum NodeState {
     Up(Box<Server>),
     Crashed(HardState<LockCommand>),
+    Absent,
 }
 
 #[derive(Clone, Debug)]
@@ -177,32 +182,51 @@ fn placeholder() -> NodeState {
     NodeState::Crashed(HardState {
         term: 0,
         voted_for: None,
+        joined: false,
         log: Default::default(),
         snapshot: None,
     })
 }
 
 impl NodeSlot {
+    /// A slot no server has filled yet.
+    fn absent() -> Self {
+        NodeSlot {
+            state: NodeState::Absent,
+            clock: Clock::default(),
+            paused: false,
+            restarts: 0,
+            held: Vec::new(),
+            held_resets: Vec::new(),
+            timer: TimerSlot::default(),
+        }
+    }
+
     /// The server, while the node is up.
     pub fn server(&self) -> Option<&Server> {
         match &self.state {
             NodeState::Up(s) => Some(s),
-            NodeState::Crashed(_) => None,
+            _ => None,
         }
     }
 
     pub fn server_mut(&mut self) -> Option<&mut Server> {
         match &mut self.state {
             NodeState::Up(s) => Some(s),
-            NodeState::Crashed(_) => None,
+            _ => None,
         }
+    }
+
+    /// No server has this id yet.
+    pub fn is_absent(&self) -> bool {
+        matches!(self.state, NodeState::Absent)
     }
 
     /// What survived, while the node is crashed.
     pub fn persisted(&self) -> Option<&HardState<LockCommand>> {
         match &self.state {
-            NodeState::Up(_) => None,
             NodeState::Crashed(h) => Some(h),
+            _ => None,
         }
     }
 
@@ -211,6 +235,7 @@ impl NodeSlot {
         match &self.state {
             NodeState::Up(s) => s.raft.snapshot_index(),
             NodeState::Crashed(h) => h.snapshot_index(),
+            NodeState::Absent => 0,
         }
     }
 }
@@ -250,8 +275,11 @@ pub struct World {
     seq: u64,
     queue: BinaryHeap<Queued>,
     rng: Rng,
-    /// How many nodes the run has (ids 1..=node_count; 0-based 0..node_count).
+    /// How many node slots the run has (ids 1..=node_count; 0-based 0..node_count): the nodes
+    /// it starts with, and any id a membership change adds (absent until then).
     pub node_count: usize,
+    /// How many nodes the run started with: its first configuration, voters `0..first_nodes`.
+    pub first_nodes: usize,
     pub raft_cfg: RaftConfig,
     pub seed: u64,
     switches: Switches,
@@ -345,9 +373,16 @@ impl World {
     /// `World::new` in [`crate::scenario`]).
     pub fn build(cfg: &Config, keep_trace: bool) -> World {
         let n = cfg.nodes;
+        let slots = cfg
+            .timeline
+            .iter()
+            .filter_map(|t| t.fault.added_node())
+            .map(|i| i + 1)
+            .fold(n, usize::max)
+            .min(NODE_SLOTS);
         let mut rng = Rng::new(cfg.seed);
         let raft_cfg = cfg.raft.clone();
-        let mut nodes = Vec::with_capacity(n);
+        let mut nodes = Vec::with_capacity(slots);
         for id in 0..n {
             let mut clock = Clock::default();
             for c in cfg.clocks.iter().filter(|c| c.node == id) {
@@ -368,6 +403,7 @@ impl World {
                 timer: TimerSlot::default(),
             });
         }
+        nodes.resize_with(slots, NodeSlot::absent);
         let clients = cfg
             .clients
             .iter()
@@ -381,13 +417,16 @@ impl World {
                 timer: TimerSlot::default(),
             })
             .collect::<Vec<_>>();
-        let endpoints = n + clients.len() + 1;
+        // Clients come after every node id a run may have, so a node added later renumbers
+        // nothing.
+        let endpoints = NODE_SLOTS + clients.len() + 1;
         let mut w = World {
             now_us: 0,
             seq: 0,
             queue: BinaryHeap::new(),
             rng,
-            node_count: n,
+            node_count: slots,
+            first_nodes: n,
             raft_cfg,
             seed: cfg.seed,
             switches: cfg.switches,
@@ -429,14 +468,26 @@ impl World {
     }
 
     pub fn storage_endpoint(&self) -> usize {
-        self.node_count + self.clients.len()
+        NODE_SLOTS + self.clients.len()
+    }
+
+    /// The network endpoint of client `c` (nodes are endpoints `0..NODE_SLOTS`).
+    pub fn client_endpoint(&self, c: usize) -> usize {
+        NODE_SLOTS + c
+    }
+
+    /// The client at endpoint `e`, if it is one.
+    pub fn endpoint_client(&self, e: usize) -> Option<usize> {
+        (NODE_SLOTS..self.storage_endpoint())
+            .contains(&e)
+            .then(|| e - NODE_SLOTS)
     }
 
     pub fn endpoint_name(&self, e: usize) -> String {
-        if e < self.node_count {
+        if e < NODE_SLOTS {
             format!("n{}", e + 1)
-        } else if e < self.storage_endpoint() {
-            self.clients[e - self.node_count].client.cfg.name.clone()
+        } else if let Some(c) = self.endpoint_client(e) {
+            self.clients[c].client.cfg.name.clone()
         } else {
             "storage".to_string()
         }
@@ -643,7 +694,7 @@ impl World {
             }
             self.after_node(to);
         } else if to < self.storage_endpoint() {
-            let c = to - self.node_count;
+            let c = to - NODE_SLOTS;
             let slot = &mut self.clients[c];
             if let Payload::Reply(r) = &p.payload {
                 // A grant that reaches a crashed client, or one that restarted or gave up on
@@ -678,7 +729,7 @@ impl World {
                 self.after_client(c);
             }
         } else if let Payload::Write { key, token } = p.payload {
-            let client = (p.from as usize - self.node_count) as ClientId;
+            let client = (p.from as usize - NODE_SLOTS) as ClientId;
             let before = self.storage.highest.get(&key).copied().unwrap_or(0);
             let accepted = self.storage.write(self.now_us, client, &key, token);
             if accepted {
@@ -743,7 +794,7 @@ impl World {
             }
             let mut replies = std::mem::take(&mut out.replies);
             for (c, reply) in replies.drain(..) {
-                let ep = self.node_count + c as usize;
+                let ep = NODE_SLOTS + c as usize;
                 // The connection is gone: the server learns it at once (a TCP error). A crashed
                 // client believes nothing; a cut link says nothing of other replies.
                 if self.clients[c as usize].crashed {
@@ -981,7 +1032,7 @@ impl World {
 
     fn after_client(&mut self, c: usize) {
         let out: ClientOutput = self.clients[c].client.take_output();
-        let ep = self.node_count + c;
+        let ep = NODE_SLOTS + c;
         let name = self.clients[c].client.cfg.name.clone();
         for e in out.events {
             self.trace.push(
@@ -1075,6 +1126,10 @@ impl World {
     }
 
     fn apply_fault(&mut self, t: &TimedFault) {
+        if let Some(i) = t.fault.node().filter(|&i| i >= self.nodes.len()) {
+            // An id no server has had yet (an add_node was refused): nothing there to act on.
+            self.grow_slots(i.min(NODE_SLOTS - 1) + 1);
+        }
         self.belief_epoch += 1;
         let now = self.now_us;
         let what = t.what.clone();
@@ -1145,7 +1200,7 @@ impl World {
             }
             Fault::ClientDisconnect { client: c } | Fault::ClientReconnect { client: c } => {
                 let up = matches!(t.fault, Fault::ClientReconnect { .. });
-                let e = self.node_count + c;
+                let e = NODE_SLOTS + c;
                 for p in 0..self.node_count {
                     self.net.set(e, p, up);
                     self.net.set(p, e, up);
@@ -1179,6 +1234,8 @@ impl World {
                     self.after_node(l);
                 }
             }
+            Fault::AddNode { node } => self.change_membership(ConfChange::add_learner(*node), what),
+            Fault::RemoveNode { node } => self.change_membership(ConfChange::remove(*node), what),
             Fault::Calm => {
                 self.fault(what);
                 self.net.heal_all();
@@ -1218,6 +1275,90 @@ impl World {
         self.trace.push(self.now_us, TraceEvent::Fault { what });
     }
 
+    /// Whether the leader would propose `change` now: the leader, or why not.
+    pub fn can_change(&self, change: ConfChange) -> Result<NodeId, ConfRefusal> {
+        if change.node() >= NODE_SLOTS {
+            return Err(ConfRefusal::OutOfRange);
+        }
+        let leader = self.leader().ok_or(ConfRefusal::NotLeader)?;
+        let server = self.nodes[leader].server().ok_or(ConfRefusal::NotLeader)?;
+        server.raft.can_change(change)?;
+        Ok(leader)
+    }
+
+    /// The configuration the current leader uses (or, with none, the highest-term node's).
+    pub fn membership(&self) -> Membership {
+        self.leader()
+            .or_else(|| {
+                (0..self.node_count)
+                    .filter(|&i| self.nodes[i].server().is_some())
+                    .max_by_key(|&i| self.nodes[i].server().map(|s| s.raft.term()))
+            })
+            .and_then(|i| self.nodes[i].server())
+            .map_or(Membership::first(self.first_nodes), |s| s.raft.membership())
+    }
+
+    /// A membership change from the timeline: the leader proposes it, or it is refused with
+    /// the reason and nothing changes. A server added starts empty, on a fresh clock.
+    fn change_membership(&mut self, change: ConfChange, what: String) {
+        let leader = match self.can_change(change) {
+            Ok(l) => l,
+            Err(why) => {
+                self.trace.push(
+                    self.now_us,
+                    TraceEvent::Refused {
+                        what,
+                        why: why.reason(),
+                    },
+                );
+                return;
+            }
+        };
+        self.fault(what);
+        if let ConfChange::AddLearner { .. } = change {
+            self.start_server(change.node());
+        }
+        let local = self.local_now(leader);
+        if let Some(s) = self.nodes[leader].server_mut() {
+            let proposed = s.propose_conf(local, change);
+            debug_assert!(proposed.is_ok(), "checked by can_change");
+        }
+        self.after_node(leader);
+    }
+
+    /// Node ids up to `slots` exist (absent until a server starts there).
+    fn grow_slots(&mut self, slots: usize) {
+        if slots > self.nodes.len() {
+            self.nodes.resize_with(slots, NodeSlot::absent);
+            self.node_count = slots;
+            for c in &mut self.clients {
+                c.client.set_nodes(slots);
+            }
+        }
+    }
+
+    /// A new, empty server with id `i` (§4.2.1): it replaces whatever had that id.
+    fn start_server(&mut self, i: usize) {
+        self.grow_slots(i + 1);
+        self.invalidate_node_timer(i);
+        let clock = Clock::default();
+        let setup = NodeSetup::new(i, self.first_nodes)
+            .cfg(self.raft_cfg.clone())
+            .rng(self.rng.fork())
+            .at(clock.local_at(self.now_us))
+            .joining();
+        let slot = &mut self.nodes[i];
+        slot.state = NodeState::Up(Box::new(Server::new(setup, self.switches)));
+        slot.clock = clock;
+        slot.paused = false;
+        slot.held.clear();
+        slot.held_resets.clear();
+        if let Some(o) = self.observer.as_mut() {
+            o.restarted(i);
+        }
+        self.reschedule_node(i);
+    }
+
     pub fn crash(&mut self, i: usize) {
         let slot = &mut self.nodes[i];
         if slot.server().is_none() {
@@ -1239,9 +1380,13 @@ impl World {
         if self.nodes[i].server().is_some() {
             return;
         }
-        let NodeState::Crashed(hs) = std::mem::replace(&mut self.nodes[i].state, placeholder())
-        else {
-            unreachable!("crashed, checked above")
+        let hs = match std::mem::replace(&mut self.nodes[i].state, placeholder()) {
+            NodeState::Crashed(hs) => hs,
+            other => {
+                // Absent: no server to restart.
+                self.nodes[i].state = other;
+                return;
+            }
         };
         let local = self.nodes[i].clock.local_at(self.now_us);
         let rng = self.rng.fork();

@@ -357,3 +357,39 @@ fn compaction_7_a_snapshot_carries_the_configuration() {
         "promoted once caught up"
     );
 }
+
+#[test]
+fn membership_a_server_that_joined_empty_votes_only_once_its_log_shows_it_a_voter() {
+    let mut net = Net::led(3, cfg(false, false));
+    net.start_server(3, 3);
+    let vote = |r: &mut Raft<Cmd>, now, term| {
+        r.step(
+            now,
+            1,
+            Message::Vote {
+                term,
+                last_index: 50,
+                last_term: 1,
+                pre: false,
+            },
+        );
+        r.take_ready()
+            .messages
+            .iter()
+            .any(|(_, m)| matches!(m, Message::VoteReply { granted: true, .. }))
+    };
+    let now = net.now;
+    assert!(
+        !vote(&mut net.nodes[3], now, 1),
+        "not a voter in its own log"
+    );
+    net.nodes[0]
+        .propose_conf(now, ConfChange::add_learner(3))
+        .unwrap();
+    net.settle();
+    net.fire(0);
+    net.settle();
+    assert!(net.nodes[3].membership().is_voter(3));
+    let now = net.now;
+    assert!(vote(&mut net.nodes[3], now, 99), "promoted: it votes");
+}
