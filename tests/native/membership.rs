@@ -174,7 +174,7 @@ fn membership_swarm_finds_no_violation() {
     let mut refused = 0;
     for seed in 0..n {
         let sc = swarm::membership_scenario(seed, false);
-        let out = swarm::run_with(seed, sc.clone());
+        let out = swarm::run_membership(seed, sc.clone());
         assert!(
             out.ok(),
             "seed {seed}: {:?} {:?}",
