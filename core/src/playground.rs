@@ -427,6 +427,18 @@ impl Playground {
             });
         }
         self.scenario.validate_action("action", &action)?;
+        // A membership change that may not happen now is refused here, before it is recorded.
+        let change = match action {
+            Action::AddNode { node } => Some(crate::raft::ConfChange::add_learner(node - 1)),
+            Action::RemoveNode { node } => Some(crate::raft::ConfChange::remove(node - 1)),
+            _ => None,
+        };
+        if let Some(Err(why)) = change.map(|c| self.world.can_change(c)) {
+            return Err(ScenarioError {
+                field: "action".into(),
+                message: crate::lang::Text::by_lang(|lang| why.reason_in(lang).to_string()),
+            });
+        }
         if self.scenario.timeline.len() >= crate::scenario::TIMELINE_MAX {
             return Err(ScenarioError {
                 field: "timeline".into(),

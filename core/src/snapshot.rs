@@ -87,11 +87,29 @@ pub struct InvariantView {
     pub checked: bool,
 }
 
+/// Who votes and who only listens, by node number from 1.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MembershipView {
+    pub voters: Vec<usize>,
+    pub learners: Vec<usize>,
+}
+
+impl MembershipView {
+    pub fn of(m: crate::raft::Membership) -> Self {
+        MembershipView {
+            voters: m.voters().map(|i| i + 1).collect(),
+            learners: m.learners().map(|i| i + 1).collect(),
+        }
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Snapshot {
     pub now_us: u64,
     pub seed: u64,
     pub leader: Option<usize>,
+    /// The configuration the leader uses (Raft dissertation ch. 4): voters and learners, from 1.
+    pub membership: MembershipView,
     pub nodes: Vec<NodeView>,
     pub clients: Vec<ClientView>,
     pub writes: Vec<WriteView>,
@@ -185,7 +203,11 @@ pub fn snapshot(w: &World) -> Snapshot {
                         id: i + 1,
                         up: false,
                         paused: false,
-                        role: "crashed",
+                        role: if slot.is_absent() {
+                            "absent"
+                        } else {
+                            "crashed"
+                        },
                         term: hs.map_or(0, |h| h.term),
                         leader: None,
                         commit: 0,
@@ -257,6 +279,7 @@ pub fn snapshot(w: &World) -> Snapshot {
         })
         .collect();
     Snapshot {
+        membership: MembershipView::of(w.membership()),
         now_us: w.now_us,
         seed: w.seed,
         leader: w.leader().map(|l| l + 1),

@@ -43,6 +43,7 @@ pub mod lesson;
 pub mod library;
 pub mod locks;
 pub mod log;
+pub mod membership;
 pub mod motion;
 pub mod next;
 mod open;

@@ -15,12 +15,20 @@ pub struct Presets {
 
 impl Presets {
     pub fn of(w: &World) -> Presets {
-        let (leader, n) = (w.leader(), w.node_count);
+        let leader = w.leader();
+        // The members of the leader's configuration (every node, unless it changed).
+        let members: Vec<usize> = w.membership().members().map(|i| i + 1).collect();
+        let n = members.len();
         Presets {
             isolate: leader.map(|l| Action::Isolate { node: l + 1 }),
             split: leader.map(|l| {
-                let others: Vec<usize> = (1..=n).filter(|k| *k != l + 1).collect();
-                let (more, majority) = others.split_at((n - 1) / 2 - 1);
+                let others: Vec<usize> = members.iter().copied().filter(|k| *k != l + 1).collect();
+                // (Safe for one or two members too: the minority is then the leader alone.)
+                let (more, majority) = others.split_at(
+                    ((n.saturating_sub(1)) / 2)
+                        .saturating_sub(1)
+                        .min(others.len()),
+                );
                 let mut minority = vec![l + 1];
                 minority.extend_from_slice(more);
                 Action::Partition {

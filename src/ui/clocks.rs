@@ -56,6 +56,20 @@ fn process(p: &PanelProps, c: &NodeClock, lang: Lang, ids: &str) -> Html {
     </> }
 }
 
+/// *Remove from the cluster* (Raft dissertation §4): disabled, with the reason, when the leader
+/// may not make that change now.
+fn remove_button(p: &PanelProps, w: &crate::sim::World, i: usize, lang: Lang) -> Html {
+    let act = crate::model::membership::remove(w, i, lang);
+    let why = act
+        .as_ref()
+        .err()
+        .map(|why| t!(lang, "Not now: {why}.", why = why));
+    html! {
+        <button id="node-remove" disabled={act.is_err()} title={why}
+            onclick={send(p, act.map_or(Command::DismissError, Command::Act))}>{ t!(lang, "Remove from the cluster") }</button>
+    }
+}
+
 pub fn clocks(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let v = ClocksView::of(&page.playground.world);
@@ -106,6 +120,7 @@ pub fn node_controls(p: &PanelProps) -> Html {
             </label>
             <span class="jumps">{ jumps(p, k, lang) }</span>
             <span class="process">{ process(p, &c, lang, "node-") }</span>
+            { remove_button(p, &page.playground.world, i, lang) }
             <button class="close" id="node-controls-close" onclick={send(p, Command::NodeControls(None))} aria-label={t!(lang, "Close n{k}'s controls", k = k)}>{ "✕" }</button>
         </div>
     }

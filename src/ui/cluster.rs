@@ -9,9 +9,10 @@ use super::ring::{client_pos, hit_area, node_pos, offset_line, Geom, NARROW, STO
 use crate::lang::{t, Lang};
 use crate::model::focus::FocusSet;
 use crate::model::locks::lease_arc;
+use crate::model::membership::{standing_label, Standing};
 use crate::model::text::{
-    cluster_words, fmt_rate, fmt_tenths, fmt_us, link_label, node_label, node_state,
-    node_state_words, num, vote_words,
+    cluster_words, fmt_rate, fmt_tenths, fmt_us, link_label, node_state, node_state_words, num,
+    vote_words,
 };
 use crate::model::{Action, Command};
 use crate::sim::World;
@@ -90,6 +91,10 @@ fn node(w: &World, i: usize, look: &Look, p: Option<&PanelProps>) -> Html {
         g,
         playing,
     } = *look;
+    let standing = Standing::of(w, i);
+    if standing == Standing::Absent {
+        return html! {};
+    }
     let (x, y) = node_pos(i, w.node_count);
     let slot = &w.nodes[i];
     let term = match slot.server() {
@@ -97,7 +102,10 @@ fn node(w: &World, i: usize, look: &Look, p: Option<&PanelProps>) -> Html {
         None => slot.persisted().map_or(0, |h| h.term),
     };
     let state = node_state(w, i);
-    let (label, state_words) = (node_label(state, lang), node_state_words(state, lang));
+    let (label, state_words) = (
+        standing_label(state, standing, lang),
+        node_state_words(state, lang),
+    );
     let local = w.local_now(i);
     // The lease countdown on this node's own clock: a full ring is a whole lease, an empty
     // red ring a countdown that is over while the lock waits for its committed Expire.
@@ -152,7 +160,7 @@ fn node(w: &World, i: usize, look: &Look, p: Option<&PanelProps>) -> Html {
         what
     };
     html! {
-        <g class={classes!("node", state, focused.then_some("focus"))} id={format!("{ids}node-{}", i + 1)}
+        <g class={classes!("node", state, standing.class(), focused.then_some("focus"))} id={format!("{ids}node-{}", i + 1)}
             {role} {tabindex} {onclick} {onkeydown}
             aria-expanded={open.is_some().then(|| (open_node == Some(i)).to_string())}
             aria-controls={(open_node == Some(i)).then_some("node-controls")}>

@@ -5,7 +5,7 @@
 use super::props::{Draw, Panel, PanelProps, Shared};
 use super::{
     clients, clocks, cluster, controls, dialogs, embed, events, invariants, lesson, locks, log,
-    presets, spacetime, switches, trace, twin as twin_ui,
+    membership, presets, spacetime, switches, trace, twin as twin_ui,
 };
 use crate::lang::t;
 use crate::model::focus::Side;
@@ -99,6 +99,7 @@ pub fn page(shared: &Shared, send: &Callback<Command>, pace: &Pace) -> Html {
                 } } else { html! {
                     <section class="panel cluster-panel" aria-label={t!(lang, "Cluster")}>
                         { panel(twin_ui::show_twin, props(v)) }
+                        { panel(membership::heading, props(v)) }
                         { panel(cluster::cluster, props(v)) }
                         { panel(clocks::node_controls, props(v)) }
                         { if tools { html! { { panel(presets::presets, props(v)) } } } else { html! {} } }

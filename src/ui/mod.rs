@@ -34,6 +34,7 @@ pub mod layout;
 pub mod lesson;
 pub mod locks;
 pub mod log;
+pub mod membership;
 pub mod onscreen;
 pub mod phone_bar;
 pub mod presets;

@@ -3,6 +3,7 @@
 
 use super::props::{send, PanelProps};
 use crate::lang::t;
+use crate::model::membership::MembershipView;
 use crate::model::presets::Presets;
 use crate::model::{Action, Command};
 use yew::prelude::*;
@@ -12,6 +13,11 @@ pub fn presets(p: &PanelProps) -> Html {
     let page = p.page.borrow();
     let lang = page.lang;
     let Presets { isolate, split } = Presets::of(&page.playground.world);
+    let add = MembershipView::of(&page.playground.world, lang).add;
+    let add_why = add
+        .as_ref()
+        .err()
+        .map(|why| t!(lang, "Add a node: not now, {why}.", why = why));
     let act = |a: &Option<Action>| send(p, a.clone().map_or(Command::DismissError, Command::Act));
     // A disabled control says why, on the page and to a screen reader.
     let why = isolate
@@ -24,6 +30,9 @@ pub fn presets(p: &PanelProps) -> Html {
             <button id="split" disabled={split.is_none()} aria-describedby={described} onclick={act(&split)}>{ t!(lang, "Split: leader in the minority") }</button>
             { for why.map(|w| html! { <span class="why" id="presets-why">{ w }</span> }) }
             <button id="heal-all" onclick={send(p, Command::Act(Action::HealAll))}>{ t!(lang, "Heal all") }</button>
+            <button id="add-node" disabled={add.is_err()} title={add_why.clone()} aria-describedby={add_why.as_ref().map(|_| "add-node-why")}
+                onclick={send(p, add.clone().map_or(Command::DismissError, Command::Act))}>{ t!(lang, "Add a node") }</button>
+            { for add_why.map(|w| html! { <span class="why" id="add-node-why">{ w }</span> }) }
             <span class="legend">{ t!(lang, "Click a link to cut or heal one direction. The ring around a node: its lease countdown on its own clock. Letters: P/V votes, H heartbeat, A append, a/v replies, Q client request, R reply, S snapshot, W storage write.") }</span>
         </div>
     }
