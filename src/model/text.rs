@@ -330,6 +330,10 @@ pub fn switch_text(s: Switch, lang: Lang) -> (&'static str, &'static str) {
             t!(lang, "A restarted node forgets its vote"),
             t!(lang, "A node keeps its vote in memory only: after a crash and restart it may vote a second time in the same term, and two candidates each win a majority of that term. Raft lists votedFor among the state a server must store before it answers (Figure 2). Play break-vote-not-durable."),
         ),
+        Switch::ConfChangeBeforeNoop => (
+            t!(lang, "Change membership before the no-op commits"),
+            t!(lang, "A new leader may add or remove a server before an entry of its own term has committed. A change left uncommitted by the previous leader and this one can then form configurations whose majorities do not overlap: two leaders, each committing what the other never sees. The rule was added to Raft after publication for exactly this. Play break-conf-before-noop."),
+        ),
         Switch::NoCheckQuorum => (
             t!(lang, "No check-quorum"),
             t!(lang, "A leader cut off from the majority keeps believing it leads and keeps proposing entries that can never commit (Ongaro's thesis, section 6.2)."),

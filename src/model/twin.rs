@@ -327,6 +327,7 @@ pub fn safeguard_name(s: Switch, lang: Lang) -> &'static str {
         Switch::NoCheckQuorum => t!(lang, "check-quorum"),
         Switch::CommitByCountingOldTerms => t!(lang, "the Figure 8 rule"),
         Switch::ForgetVoteOnRestart => t!(lang, "durable votes"),
+        Switch::ConfChangeBeforeNoop => t!(lang, "the no-op rule"),
         Switch::ClientNoMargin => t!(lang, "a margin for the client's drift"),
     }
 }

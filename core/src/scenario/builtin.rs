@@ -26,6 +26,7 @@ pub const NAMES: &[&str] = &[
     "rejoin-without-prevote",
     "rejoin-with-prevote",
     "three-clients",
+    "membership-one-at-a-time",
     "gc-pause-no-fencing",
     "break-expire-ignores-token",
     "break-followers-delete",
@@ -37,6 +38,7 @@ pub const NAMES: &[&str] = &[
     "break-no-check-quorum",
     "break-figure-8",
     "break-vote-not-durable",
+    "break-conf-before-noop",
     "playground",
 ];
 

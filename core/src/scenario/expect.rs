@@ -43,6 +43,12 @@ pub enum Claim {
     Violated {
         invariant: String,
     },
+    /// Now: node `node`'s standing in the leader's configuration (Raft dissertation ch. 4):
+    /// `role` is "voter", "learner" or "removed" (not a member).
+    Member {
+        node: usize,
+        role: String,
+    },
     /// Node `node` never went above this term.
     TermAtMost {
         node: usize,
@@ -126,7 +132,16 @@ pub enum Claim {
 /// A node's roles as a `node` check names them.
 pub const ROLE_NAMES: &[&str] = &["follower", "precandidate", "candidate", "leader", "crashed"];
 /// A log entry's kinds as a `log_entry` check names them.
-pub const OP_NAMES: &[&str] = &["grant", "release", "expire", "noop", "none"];
+pub const OP_NAMES: &[&str] = &[
+    "grant",
+    "release",
+    "expire",
+    "noop",
+    "add_learner",
+    "promote",
+    "remove",
+    "none",
+];
 
 /// A claim as the document spells it (an entry of a `checks` list): `"expect"` and that check's fields, no other.
 #[derive(Deserialize)]
@@ -152,6 +167,9 @@ struct ClaimFields {
     matched: Option<u64>,
 }
 
+/// A node's standing in a `member` check.
+pub const MEMBER_ROLES: &[&str] = &["voter", "learner", "removed"];
+
 pub const CLAIM_NAMES: &[&str] = &[
     "write_rejected",
     "write_accepted",
@@ -163,6 +181,7 @@ pub const CLAIM_NAMES: &[&str] = &[
     "no_violations",
     "violated",
     "term_at_most",
+    "member",
     "grants",
     "snapshot_installed",
     "holds",
@@ -248,6 +267,13 @@ impl<'de> Deserialize<'de> for Claim {
                     term: need(f.term, "term")?,
                 },
                 &["node", "term"],
+            ),
+            "member" => (
+                Claim::Member {
+                    node: need(f.node, "node")?,
+                    role: need(f.role, "role")?,
+                },
+                &["node", "role"],
             ),
             "grants" => (
                 Claim::Grants {
@@ -370,6 +396,11 @@ impl Claim {
             Claim::NoViolations => t!(lang, "no invariant is violated").into(),
             Claim::Violated { invariant } => t!(lang, "{invariant} is violated"),
             Claim::TermAtMost { node, term } => t!(lang, "n{node} stays at term {term} or below"),
+            Claim::Member { node, role } => match role.as_str() {
+                "voter" => t!(lang, "n{node} is a voter of the cluster"),
+                "learner" => t!(lang, "n{node} is a learner of the cluster"),
+                _ => t!(lang, "n{node} is not in the cluster"),
+            },
             Claim::Grants { exactly } => t!(lang, "exactly {exactly} Grant(s) commit"),
             Claim::SnapshotInstalled { node } => t!(lang, "n{node} installs the leader's snapshot"),
             Claim::Holds { client, key, token } => match token {
@@ -505,6 +536,14 @@ impl Claim {
             Claim::TermAtMost { node, term } => {
                 w.trace.summary.max_term.get(node).is_none_or(|t| t <= term)
             }
+            Claim::Member { node, role } => {
+                let (conf, i) = (w.membership(), node.wrapping_sub(1));
+                match role.as_str() {
+                    "voter" => conf.is_voter(i),
+                    "learner" => conf.is_learner(i),
+                    _ => !conf.is_member(i),
+                }
+            }
             Claim::Grants { exactly } => w.stats.grants == *exactly,
             Claim::SnapshotInstalled { node } => w.trace.summary.installed_snapshot.contains(node),
             Claim::Holds { client, key, token } => {
@@ -566,7 +605,10 @@ impl Claim {
                 match log.entry(*index) {
                     None => op == "none",
                     Some(e) => {
-                        let kind = crate::lock::LockOp::name_of(e.cmd().map(|c| &c.op));
+                        let kind = match e.conf() {
+                            Some(change) => change.name(),
+                            None => crate::lock::LockOp::name_of(e.cmd().map(|c| &c.op)),
+                        };
                         kind == op && term.is_none_or(|t| t == e.term)
                     }
                 }
@@ -604,6 +646,15 @@ impl Claim {
         let node_ok = |n: usize| (1..=nodes).contains(&n);
         let (node, client) = match self {
             Claim::TermAtMost { node, .. } | Claim::SnapshotInstalled { node } => {
+                (Some(*node), None)
+            }
+            Claim::Member { node, role } => {
+                if !MEMBER_ROLES.contains(&role.as_str()) {
+                    return Some((
+                        "role",
+                        both!("\"{role}\" is not a standing ({})", MEMBER_ROLES.join(", ")),
+                    ));
+                }
                 (Some(*node), None)
             }
             Claim::WriteRejected { client }

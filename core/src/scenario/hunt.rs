@@ -10,10 +10,10 @@ use crate::sim::World;
 pub use super::switch::Switch;
 
 /// The switch names (the page's and the CLI's), in [`Switch::ALL`]'s order.
-pub const SWITCH_NAMES: [&str; 11] = {
-    let mut names = [""; 11];
+pub const SWITCH_NAMES: [&str; 12] = {
+    let mut names = [""; 12];
     let mut i = 0;
-    while i < 11 {
+    while i < 12 {
         names[i] = Switch::ALL[i].name();
         i += 1;
     }
@@ -72,6 +72,20 @@ pub fn hunt_scenario(seed: u64, switches: &[&str]) -> Result<Scenario, String> {
         }
         if *s == "forget_vote_on_restart" {
             double_vote_faults(&mut sc, &mut r);
+        }
+        if *s == "conf_change_before_noop" {
+            // Membership changes of any id, many refused when they come (as the swarm's).
+            for _ in 0..r.range_inclusive(2, 6) {
+                let node = r.range_inclusive(1, super::NODES_MAX as u64) as usize;
+                let action = if r.below(2) == 0 {
+                    Action::AddNode { node }
+                } else {
+                    Action::RemoveNode { node }
+                };
+                let at_ms = r.range_inclusive(0, swarm::FAULTS_MS - 1);
+                sc.timeline.push(TimedAction { at_ms, action });
+            }
+            sc.timeline.sort_by_key(|t| t.at_ms);
         }
     }
     sc.name = format!("hunt-{seed}");

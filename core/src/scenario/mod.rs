@@ -612,7 +612,9 @@ impl Scenario {
                 for (j, f) in c.focus.iter().enumerate() {
                     let g = format!("lesson.captions[{i}].focus[{j}]");
                     match f {
-                        lesson::Focus::Node(k) => check_range(&g, *k as u64, 1, self.nodes as u64)?,
+                        lesson::Focus::Node(k) => {
+                            check_range(&g, *k as u64, 1, self.node_slots() as u64)?
+                        }
                         lesson::Focus::Client(name)
                             if !self.clients.iter().any(|c| &c.name == name) =>
                         {
@@ -640,7 +642,7 @@ impl Scenario {
 
     fn validate_check(&self, f: &str, c: &lesson::Claim) -> Result<(), ScenarioError> {
         let has_client = |name: &str| self.clients.iter().any(|c| c.name == name);
-        if let Some((field, message)) = c.mistake(self.nodes, has_client) {
+        if let Some((field, message)) = c.mistake(self.node_slots(), has_client) {
             return err(format!("{f}.{field}"), message);
         }
         match c {

@@ -19,12 +19,13 @@ pub enum Switch {
     NoCheckQuorum,
     CommitByCountingOldTerms,
     ForgetVoteOnRestart,
+    ConfChangeBeforeNoop,
     ClientNoMargin,
 }
 
 impl Switch {
     /// Every switch, in the order the page lists them (`client_no_margin`, the hunt's, last).
-    pub const ALL: [Switch; 12] = [
+    pub const ALL: [Switch; 13] = [
         Switch::ExpireIgnoresToken,
         Switch::FollowersDeleteOnCountdown,
         Switch::TokenFromLeaderCounter,
@@ -36,6 +37,7 @@ impl Switch {
         Switch::CommitByCountingOldTerms,
         Switch::NoCheckQuorum,
         Switch::ForgetVoteOnRestart,
+        Switch::ConfChangeBeforeNoop,
         Switch::ClientNoMargin,
     ];
 
@@ -52,6 +54,7 @@ impl Switch {
             Switch::NoCheckQuorum => "no_check_quorum",
             Switch::CommitByCountingOldTerms => "commit_by_counting_old_terms",
             Switch::ForgetVoteOnRestart => "forget_vote_on_restart",
+            Switch::ConfChangeBeforeNoop => "conf_change_before_noop",
             Switch::ClientNoMargin => "client_no_margin",
         }
     }
@@ -75,6 +78,7 @@ impl Switch {
             Switch::NoCheckQuorum => Invariant::IsolatedLeaderStepsDown,
             Switch::CommitByCountingOldTerms => Invariant::LeaderCompleteness,
             Switch::ForgetVoteOnRestart => Invariant::ElectionSafety,
+            Switch::ConfChangeBeforeNoop => Invariant::LeaderCompleteness,
             Switch::ClientNoMargin => Invariant::OneBelievedHolder,
         })
     }
@@ -94,6 +98,7 @@ impl Switch {
             Switch::NoCheckQuorum => sc.raft.check_quorum = !on,
             Switch::CommitByCountingOldTerms => sc.raft.commit_by_counting_old_terms = on,
             Switch::ForgetVoteOnRestart => sc.raft.forget_vote_on_restart = on,
+            Switch::ConfChangeBeforeNoop => sc.raft.conf_change_before_noop = on,
             Switch::ClientNoMargin => {
                 for c in &mut sc.clients {
                     c.margin_ms = if on { 0 } else { c.margin_ms.max(100) };
@@ -117,6 +122,7 @@ impl Switch {
             Switch::NoCheckQuorum => !sc.raft.check_quorum,
             Switch::CommitByCountingOldTerms => sc.raft.commit_by_counting_old_terms,
             Switch::ForgetVoteOnRestart => sc.raft.forget_vote_on_restart,
+            Switch::ConfChangeBeforeNoop => sc.raft.conf_change_before_noop,
             Switch::ClientNoMargin => {
                 !sc.clients.is_empty() && sc.clients.iter().all(|c| c.margin_ms == 0)
             }
