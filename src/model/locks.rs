@@ -57,8 +57,13 @@ impl LockMatrix {
                 }
             }
         }
-        let columns = (0..w.node_count)
-            .map(|i| Column {
+        // A column per node a server has had (an id a membership change adds later has none yet).
+        let shown: Vec<usize> = (0..w.node_count)
+            .filter(|&i| !w.nodes[i].is_absent())
+            .collect();
+        let columns = shown
+            .iter()
+            .map(|&i| Column {
                 node: i,
                 table: w.nodes[i].server().map(|s| Table {
                     applied: s.machine.applied,
@@ -69,8 +74,9 @@ impl LockMatrix {
         let cells = keys
             .iter()
             .map(|k| {
-                (0..w.node_count)
-                    .map(|i| {
+                shown
+                    .iter()
+                    .map(|&i| {
                         let s = w.nodes[i].server()?;
                         let l = s.machine.locks.get(k.as_str())?;
                         let local = w.local_now(i);

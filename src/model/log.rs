@@ -60,9 +60,12 @@ pub enum Cell<'a> {
 pub struct Entry<'a> {
     pub term: u64,
     pub commit: Commit,
-    /// Its command's name in the page's styles: `grant`, `release`, `expire` or `noop`.
+    /// Its command's name in the page's styles: `grant`, `release`, `expire`, `noop`, or a
+    /// configuration change's: `add_learner`, `promote`, `remove`.
     pub kind: &'static str,
     op: Option<&'a LockOp>,
+    /// The configuration change it carries, if it is one.
+    conf: Option<crate::raft::ConfChange>,
     /// The client whose command it is.
     client: Option<&'a str>,
     /// What it gave when this node applied it (None: not applied here, or the node is down).
@@ -87,8 +90,9 @@ fn cell(w: &World, node: usize, index: u64) -> Cell<'_> {
     Cell::Entry(Entry {
         term: e.term,
         commit: commit::of(w, node, index, e),
-        kind: LockOp::name_of(op),
+        kind: e.conf().map_or(LockOp::name_of(op), |c| c.name()),
         op,
+        conf: e.conf(),
         client: e
             .cmd()
             .and_then(|c| c.client)
@@ -148,9 +152,26 @@ impl FocusLog<'_> {
     }
 }
 
+/// A configuration entry's label ("+n4 learner", "n4 voter", "−n2") or words.
+fn conf_words(c: crate::raft::ConfChange, lang: Lang, short: bool) -> String {
+    use crate::raft::ConfChange;
+    let n = c.node() + 1;
+    match (c, short) {
+        (ConfChange::AddLearner { .. }, true) => t!(lang, "+n{n} learner"),
+        (ConfChange::Promote { .. }, true) => t!(lang, "n{n} voter"),
+        (ConfChange::Remove { .. }, true) => format!("−n{n}"),
+        (ConfChange::AddLearner { .. }, false) => t!(lang, "add n{n} as a learner"),
+        (ConfChange::Promote { .. }, false) => t!(lang, "promote n{n} to voter"),
+        (ConfChange::Remove { .. }, false) => t!(lang, "remove n{n}"),
+    }
+}
+
 impl Entry<'_> {
     /// Its label in a cell of the log: "G k 1500ms", "R k", "E k·4", "no-op".
     pub fn label(&self, lang: Lang) -> String {
+        if let Some(c) = self.conf {
+            return conf_words(c, lang, true);
+        }
         match self.op {
             None => "no-op".to_string(),
             Some(LockOp::Grant { key, lease_ms }) => t!(lang, "G {key} {lease_ms}ms"),
@@ -162,6 +183,9 @@ impl Entry<'_> {
     /// Its label where there is room: "Grant k 1500ms → A" (whose Grant: two Grants of one key
     /// differ only in their client), "Release k", "Expire k·4", "no-op".
     pub fn words(&self, lang: Lang) -> String {
+        if let Some(c) = self.conf {
+            return conf_words(c, lang, false);
+        }
         match self.op {
             None => "no-op".to_string(),
             Some(LockOp::Grant { key, lease_ms }) => {

@@ -65,7 +65,16 @@ impl MembershipView {
             || conf != crate::raft::Membership::first(w.first_nodes)
             || in_flight.is_some();
         let heading = changed.then(|| {
-            let mut s = t!(lang, "Cluster: {}", describe(conf, lang));
+            // Whose view: servers may disagree while a change is not committed everywhere.
+            let mut s = match w.leader() {
+                Some(l) => t!(
+                    lang,
+                    "Cluster as the leader n{} sees it: {}",
+                    l + 1,
+                    describe(conf, lang)
+                ),
+                None => t!(lang, "Cluster: {}", describe(conf, lang)),
+            };
             if let Some((index, change)) = in_flight {
                 s += &t!(
                     lang,

@@ -22,8 +22,10 @@ use yew::prelude::*;
 fn links(w: &World, p: &PanelProps, lang: Lang, ids: &str, act: bool) -> Html {
     let n = w.node_count;
     let mut out = Vec::with_capacity(n * n);
-    for a in 0..n {
-        for b in (0..n).filter(|b| *b != a) {
+    // No link to an id no server has had yet (a membership change may add it later).
+    let present = |i: usize| !w.nodes[i].is_absent();
+    for a in (0..n).filter(|&a| present(a)) {
+        for b in (0..n).filter(|b| *b != a && present(*b)) {
             let up = w.net.is_up(a, b);
             let (p0, q0) = offset_line(node_pos(a, n), node_pos(b, n), 5.0);
             let (from, to) = (format!("n{}", a + 1), format!("n{}", b + 1));

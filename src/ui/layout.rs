@@ -89,6 +89,7 @@ pub fn page(shared: &Shared, send: &Callback<Command>, pace: &Pace) -> Html {
                 { if twinned { html! {
                     <section class="panel cluster-panel twin" aria-label={t!(lang, "The run and its safe twin")}>
                         <p class="twin-note" id="twin-note">{ t!(lang, "Two runs of one scenario, stacked on a narrow screen: this run first, its twin below.") }</p>
+                        { panel(membership::heading, props(v)) }
                         <div class="halves">
                             { panel(twin_ui::run_half, props(v)) }
                             { panel(twin_ui::twin_half, props(v)) }

@@ -456,6 +456,9 @@ impl Claim {
                     "release" => t!(lang, "a Release"),
                     "expire" => t!(lang, "an Expire"),
                     "noop" => t!(lang, "a no-op"),
+                    "add_learner" => t!(lang, "a change adding a learner"),
+                    "promote" => t!(lang, "a change promoting a learner"),
+                    "remove" => t!(lang, "a change removing a server"),
                     _ => return t!(lang, "n{node}'s log has no entry at index {index}"),
                 };
                 match term {
