@@ -185,34 +185,3 @@ fn membership_swarm_finds_no_violation() {
     }
     assert!(refused > 0);
 }
-
-#[test]
-#[ignore]
-fn debug_file() {
-    let sc = Scenario::from_json(&std::fs::read_to_string(std::env::var("DOC").unwrap()).unwrap())
-        .unwrap();
-    let mut w = World::new(&sc, true).unwrap();
-    let t: u64 = std::env::var("AT").unwrap().parse().unwrap();
-    w.run_until(t * 1000);
-    for i in 0..w.node_count {
-        if let Some(s) = w.nodes[i].server() {
-            let d = format!("{:?}", s.raft);
-            let v = d
-                .find("votes:")
-                .map(|k| &d[k..(k + 120).min(d.len())])
-                .unwrap_or("");
-            eprintln!(
-                "n{} term {} voted {:?} role {:?} conf {} commit {} last {} lastterm {} {}",
-                i + 1,
-                s.raft.term(),
-                s.raft.voted_for(),
-                s.raft.role(),
-                s.raft.membership().describe(),
-                s.raft.commit_index(),
-                s.raft.log().last_index(),
-                s.raft.log().last_term(),
-                v
-            );
-        }
-    }
-}

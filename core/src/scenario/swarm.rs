@@ -244,33 +244,7 @@ pub fn run_one(seed: u64) -> SwarmOutcome {
 
 /// [`run_one`] on a given scenario (a swarm seed's, changed: e.g. with frequent snapshots).
 pub fn run_with(seed: u64, sc: Scenario) -> SwarmOutcome {
-    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let mut w = World::new(&sc, false).expect("generated scenarios are valid");
-        w.run_until(sc.until_ms * 1000);
-        w
-    }));
-    match run {
-        Ok(w) => SwarmOutcome {
-            seed,
-            violations: w
-                .violations()
-                .iter()
-                .map(|(t, v)| format!("t={}us {}: {}", t, v.invariant, v.detail))
-                .collect(),
-            convergence: check_converged(&w),
-            events: w.stats.events,
-            trace_hash: w.trace.hash_hex(),
-            snapshot_installs: w.stats.snapshot_installs,
-        },
-        Err(p) => SwarmOutcome {
-            seed,
-            violations: vec![format!("panic: {}", panic_message(&*p))],
-            convergence: Err("the run panicked".into()),
-            events: 0,
-            trace_hash: String::new(),
-            snapshot_installs: 0,
-        },
-    }
+    run_settled(seed, sc, 0)
 }
 
 /// [`run_with`] for a document with membership changes. A cluster left with two voters steps
@@ -279,15 +253,21 @@ pub fn run_with(seed: u64, sc: Scenario) -> SwarmOutcome {
 /// 90 ms before the end). Convergence is therefore asked again after up to three more seconds
 /// of the same calm run before it counts as failed; the invariants are checked throughout.
 pub fn run_membership(seed: u64, sc: Scenario) -> SwarmOutcome {
+    run_settled(seed, sc, 3)
+}
+
+/// Run to the document's end, then up to `extra_s` more seconds, one at a time, until it has
+/// converged.
+fn run_settled(seed: u64, sc: Scenario, extra_s: u64) -> SwarmOutcome {
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut w = World::new(&sc, false).expect("generated scenarios are valid");
         w.run_until(sc.until_ms * 1000);
         let mut convergence = check_converged(&w);
-        for extra_s in 1..=3 {
+        for s in 1..=extra_s {
             if convergence.is_ok() {
                 break;
             }
-            w.run_until((sc.until_ms + extra_s * 1000) * 1000);
+            w.run_until((sc.until_ms + s * 1000) * 1000);
             convergence = check_converged(&w);
         }
         (w, convergence)
