@@ -171,17 +171,14 @@ fn membership_swarm_finds_no_violation() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(500);
-    let mut refused = 0;
     for seed in 0..n {
         let sc = swarm::membership_scenario(seed, false);
-        let out = swarm::run_membership(seed, sc.clone());
+        let out = swarm::run_membership(seed, sc);
         assert!(
             out.ok(),
             "seed {seed}: {:?} {:?}",
             out.violations,
             out.convergence
         );
-        refused += sc.timeline.len();
     }
-    assert!(refused > 0);
 }
