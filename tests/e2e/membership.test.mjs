@@ -48,3 +48,28 @@ test('Add a node grows the cluster with a learner, then a voter; Remove takes th
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the lesson "one server at a time" steps to its outcome: four voters, the old leader removed, every fact true', async () => {
+  const { page, errors } = await openApp(browser.context, url);
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.evaluate(() => { location.hash = '#scenario=membership-one-at-a-time'; });
+  await page.waitForFunction(() => window.raftlock.snapshot().now_us === 0 && document.querySelector('#scenario').value === 'membership-one-at-a-time' && window.raftlock.loading() === null);
+  const count = (await page.evaluate(() => window.raftlock.lesson())).count;
+  for (let pos = 0; pos < count; pos++) {
+    await page.evaluate(() => {
+      const r = window.raftlock;
+      r.lessonNext();
+      if (r.lesson()?.question?.state === 'asking') r.reveal();
+    });
+    await page.waitForFunction((p) => window.raftlock.lesson().pos === p + 1 && !window.raftlock.job().busy, pos);
+    const l = await page.evaluate(() => window.raftlock.lesson());
+    assert.ok(l.facts.every((f) => f.ok), `caption ${pos + 1}: ${JSON.stringify(l.facts)}`);
+  }
+  const s = await snap(page);
+  assert.deepEqual(s.membership, { voters: [1, 3, 4, 5], learners: [] });
+  assert.ok(s.invariants.every((i) => i.ok));
+  await page.waitForSelector('#node-2.removed');
+  assert.match(await page.locator('#config').textContent(), /voters n1 n3 n4 n5/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
