@@ -174,3 +174,18 @@ export async function openBuild(width, height) {
   const close = async () => { await b.close(); srv.server.close(); };
   return { page, runs: Number(process.argv[3] || 3), close };
 }
+
+/// Next through the handle to the lesson's last caption, revealing each question on the way;
+/// `each(pos)` runs after each step has settled (pos from 1).
+export async function lessonToEnd(page, each = async () => {}) {
+  const count = (await page.evaluate(() => window.raftlock.lesson())).count;
+  for (let pos = 0; pos < count; pos++) {
+    await page.evaluate(() => {
+      const r = window.raftlock;
+      r.lessonNext();
+      if (r.lesson()?.question?.state === 'asking') r.reveal();
+    });
+    await page.waitForFunction((p) => window.raftlock.lesson().pos === p + 1 && !window.raftlock.job().busy, pos);
+    await each(pos + 1);
+  }
+}

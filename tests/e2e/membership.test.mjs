@@ -3,7 +3,7 @@
 // while another is in flight is refused with the reason. State is read through window.raftlock.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openApp, snap, shot } from './helpers.mjs';
+import { serve, launch, openApp, snap, shot, lessonToEnd } from './helpers.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
@@ -54,17 +54,10 @@ test('the lesson "one server at a time" steps to its outcome: four voters, the o
   await page.setViewportSize({ width: 1366, height: 768 });
   await page.evaluate(() => { location.hash = '#scenario=membership-one-at-a-time'; });
   await page.waitForFunction(() => window.raftlock.snapshot().now_us === 0 && document.querySelector('#scenario').value === 'membership-one-at-a-time' && window.raftlock.loading() === null);
-  const count = (await page.evaluate(() => window.raftlock.lesson())).count;
-  for (let pos = 0; pos < count; pos++) {
-    await page.evaluate(() => {
-      const r = window.raftlock;
-      r.lessonNext();
-      if (r.lesson()?.question?.state === 'asking') r.reveal();
-    });
-    await page.waitForFunction((p) => window.raftlock.lesson().pos === p + 1 && !window.raftlock.job().busy, pos);
+  await lessonToEnd(page, async (pos) => {
     const l = await page.evaluate(() => window.raftlock.lesson());
-    assert.ok(l.facts.every((f) => f.ok), `caption ${pos + 1}: ${JSON.stringify(l.facts)}`);
-  }
+    assert.ok(l.facts.every((f) => f.ok), `caption ${pos}: ${JSON.stringify(l.facts)}`);
+  });
   const s = await snap(page);
   assert.deepEqual(s.membership, { voters: [1, 3, 4, 5], learners: [] });
   assert.ok(s.invariants.every((i) => i.ok));

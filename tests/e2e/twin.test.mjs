@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launch, openApp, shot, snap } from './helpers.mjs';
+import { serve, launch, openApp, shot, snap, lessonToEnd } from './helpers.mjs';
 
 let server, url, browser;
 before(async () => { ({ server, url } = await serve()); browser = await launch(); });
@@ -22,18 +22,7 @@ async function open(page, name) {
   await page.waitForFunction((n) => window.raftlock.snapshot().now_us === 0 && document.querySelector('#scenario').value === n && window.raftlock.loading() === null, name);
 }
 
-/// Next through the handle to the lesson's last caption, revealing each question on the way.
-async function toEnd(page) {
-  const count = (await page.evaluate(() => window.raftlock.lesson())).count;
-  for (let pos = 0; pos < count; pos++) {
-    await page.evaluate(() => {
-      const r = window.raftlock;
-      r.lessonNext();
-      if (r.lesson()?.question?.state === 'asking') r.reveal();
-    });
-    await page.waitForFunction((p) => window.raftlock.lesson().pos === p + 1 && !window.raftlock.job().busy, pos);
-  }
-}
+const toEnd = (page) => lessonToEnd(page);
 
 /// Whether a selector's box is whole on the screen, below the bar.
 const onScreen = (page, sel) => page.evaluate((s) => {
