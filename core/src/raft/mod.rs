@@ -23,6 +23,11 @@
 //!   heartbeat re-sends neither entries nor a snapshot still in flight: [`ProgressState`],
 //!   `broadcast_append`, `heartbeat`, `handle_append_reply` (which ignores an old or duplicated
 //!   rejection, by the index it names: etcd-raft's `MaybeDecrTo`);
+//! - dissertation ch. 4, membership change one server at a time ([`membership`]): the log's
+//!   latest configuration counts (`maybe_commit`, `tally`, check-quorum in `tick`); one change
+//!   at a time and the no-op rule: [`Raft::can_change`], [`Raft::propose_conf`]; learners
+//!   promoted once caught up: `maybe_promote`; a removed leader steps down:
+//!   `maybe_step_down_removed`; who campaigns and who votes: `may_campaign`, `may_vote`;
 //! - §7 log compaction: the host hands over a snapshot of its state machine with
 //!   [`Raft::snapshot_taken`], the log drops the prefix before the previous snapshot, and a
 //!   follower that needs a dropped entry gets InstallSnapshot instead (`send_append`,
