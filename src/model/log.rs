@@ -152,17 +152,14 @@ impl FocusLog<'_> {
     }
 }
 
-/// A configuration entry's label ("+n4 learner", "n4 voter", "−n2") or words.
-fn conf_words(c: crate::raft::ConfChange, lang: Lang, short: bool) -> String {
+/// A configuration entry's label where room is short: "+n4 learner", "n4 voter", "−n2".
+fn conf_label(c: crate::raft::ConfChange, lang: Lang) -> String {
     use crate::raft::ConfChange;
     let n = c.node() + 1;
-    match (c, short) {
-        (ConfChange::AddLearner { .. }, true) => t!(lang, "+n{n} learner"),
-        (ConfChange::Promote { .. }, true) => t!(lang, "n{n} voter"),
-        (ConfChange::Remove { .. }, true) => format!("−n{n}"),
-        (ConfChange::AddLearner { .. }, false) => t!(lang, "add n{n} as a learner"),
-        (ConfChange::Promote { .. }, false) => t!(lang, "promote n{n} to voter"),
-        (ConfChange::Remove { .. }, false) => t!(lang, "remove n{n}"),
+    match c {
+        ConfChange::AddLearner { .. } => t!(lang, "+n{n} learner"),
+        ConfChange::Promote { .. } => t!(lang, "n{n} voter"),
+        ConfChange::Remove { .. } => format!("−n{n}"),
     }
 }
 
@@ -170,7 +167,7 @@ impl Entry<'_> {
     /// Its label in a cell of the log: "G k 1500ms", "R k", "E k·4", "no-op".
     pub fn label(&self, lang: Lang) -> String {
         if let Some(c) = self.conf {
-            return conf_words(c, lang, true);
+            return conf_label(c, lang);
         }
         match self.op {
             None => "no-op".to_string(),
@@ -184,7 +181,7 @@ impl Entry<'_> {
     /// differ only in their client), "Release k", "Expire k·4", "no-op".
     pub fn words(&self, lang: Lang) -> String {
         if let Some(c) = self.conf {
-            return conf_words(c, lang, false);
+            return super::membership::change_words(c, lang);
         }
         match self.op {
             None => "no-op".to_string(),

@@ -125,7 +125,8 @@ fn describe(conf: crate::raft::Membership, lang: Lang) -> String {
     s
 }
 
-fn change_words(change: ConfChange, lang: Lang) -> String {
+/// A change in words: "add n4 as a learner", "promote n4 to voter", "remove n2".
+pub fn change_words(change: ConfChange, lang: Lang) -> String {
     let n = change.node() + 1;
     match change {
         ConfChange::AddLearner { .. } => t!(lang, "add n{n} as a learner"),

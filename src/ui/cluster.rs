@@ -94,9 +94,6 @@ fn node(w: &World, i: usize, look: &Look, p: Option<&PanelProps>) -> Html {
         playing,
     } = *look;
     let standing = Standing::of(w, i);
-    if standing == Standing::Absent {
-        return html! {};
-    }
     let (x, y) = node_pos(i, w.node_count);
     let slot = &w.nodes[i];
     let term = match slot.server() {
@@ -290,7 +287,7 @@ fn draw(
             <g class="conns">{ for conns }</g>
             { links(w, p, lang, ids, act) }
             { flights::messages(w, ids, &p.page.borrow()) }
-            <g class="nodes">{ for (0..n).map(|i| node(w, i, &look, (act && controls).then_some(p))) }</g>
+            <g class="nodes">{ for (0..n).filter(|&i| !w.nodes[i].is_absent()).map(|i| node(w, i, &look, (act && controls).then_some(p))) }</g>
             { clients(w, focus, ids) }
             <g class={classes!("storage", focus.storage.then_some("focus"))} id={format!("{ids}storage-node")}>
                 <rect x={num(STORAGE_POS.0 - storage_w / 2.0)} y={num(STORAGE_POS.1 - 14.0)} width={num(storage_w)} height="28" rx="4" />

@@ -37,8 +37,8 @@ fn membership_grows_3_to_5_with_learners_then_removes_the_leader_and_the_lock_ke
     ms(&mut w, 1001);
     assert!(
         w.membership().is_learner(3),
-        "n4 joins as a learner: {}",
-        w.membership().describe()
+        "n4 joins as a learner: {:?}",
+        w.membership()
     );
     ms(&mut w, 3000);
     assert_eq!(voters(&w), [1, 2, 3, 4, 5]);

@@ -243,20 +243,6 @@ impl Membership {
             _ => self,
         }
     }
-
-    /// For the page and the trace: "voters n1 n2 n3 · learner n4".
-    pub fn describe(self) -> String {
-        let names = |it: &mut dyn Iterator<Item = NodeId>| {
-            it.map(|i| format!("n{}", i + 1))
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        let mut s = format!("voters {}", names(&mut self.voters()));
-        if self.learners != 0 {
-            s += &format!(" · learners {}", names(&mut self.learners()));
-        }
-        s
-    }
 }
 
 #[cfg(test)]
