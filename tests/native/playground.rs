@@ -81,6 +81,29 @@ fn playground_recorded_actions_replay_exactly_from_the_document() {
     assert_eq!(p.world.trace.hash(), live);
 }
 
+/// A node added during play, after a partition and with clients running, replays the same from
+/// the link's document: the run counts the new slot only from the moment it is added, in play
+/// and in the replay alike (found by the membership nemesis: the replay counted it from the
+/// start, so clients and partitions saw another cluster).
+#[test]
+fn playground_recorded_membership_changes_replay_exactly_from_the_document() {
+    let mut p = Playground::new(example()).unwrap();
+    p.advance_to(1_500_000, false);
+    p.act(Action::Partition {
+        groups: vec![vec![1, 2, 3], vec![4, 5]],
+    })
+    .unwrap();
+    p.advance_to(2_500_000, false);
+    p.act(Action::AddNode { node: 6 }).unwrap();
+    p.advance_to(4_000_000, false);
+    p.act(Action::HealAll).unwrap();
+    p.advance_to(6_000_000, false);
+    assert!(p.world.membership().is_member(5), "n6 joined");
+    let mut replay = World::new(&p.scenario, true).unwrap();
+    replay.run_until(6_000_000);
+    assert_eq!(replay.trace.to_jsonl(), p.world.trace.to_jsonl());
+}
+
 #[test]
 fn playground_an_action_after_24_h_is_refused_and_the_document_stays_valid() {
     let mut sc =

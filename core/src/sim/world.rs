@@ -373,13 +373,11 @@ impl World {
     /// `World::new` in [`crate::scenario`]).
     pub fn build(cfg: &Config, keep_trace: bool) -> World {
         let n = cfg.nodes;
-        let slots = cfg
-            .timeline
-            .iter()
-            .filter_map(|t| t.fault.added_node())
-            .map(|i| i + 1)
-            .fold(n, usize::max)
-            .min(NODE_SLOTS);
+        // Slots for ids the timeline adds later grow when the run reaches them (`grow_slots`),
+        // never here: a run recorded action by action in the page and its replay from the
+        // document must count the same nodes at every moment (clients, partitions and
+        // isolations go by that count), or the link would not reproduce the run.
+        let slots = n;
         let mut rng = Rng::new(cfg.seed);
         let raft_cfg = cfg.raft.clone();
         let mut nodes = Vec::with_capacity(slots);
