@@ -393,3 +393,34 @@ fn membership_a_server_that_joined_empty_votes_only_once_its_log_shows_it_a_vote
     let now = net.now;
     assert!(vote(&mut net.nodes[3], now, 99), "promoted: it votes");
 }
+
+/// With the no-op rule off two leaders can commit different entries at one index; a follower
+/// then overwrites a committed entry as the broken algorithm does (the checks name it), rather
+/// than stop the run. Found by the membership nemesis, whose run reached this panic.
+#[test]
+fn membership_noop_rule_off_a_follower_may_overwrite_a_committed_entry() {
+    for (on, overwrites) in [(true, true), (false, false)] {
+        let mut r: Raft<Cmd> = Raft::new(NodeSetup::new(1, 3).cfg(RaftConfig {
+            conf_change_before_noop: on,
+            ..cfg(true, true)
+        }));
+        let entry = |term, x| Entry {
+            term,
+            body: Body::Cmd(Cmd(x)),
+        };
+        let append = |term, entries, commit| Message::Append {
+            term,
+            prev_index: 0,
+            prev_term: 0,
+            entries,
+            commit,
+        };
+        r.step(0, 0, append(1, vec![entry(1, 7)], 1));
+        assert_eq!(r.commit_index(), 1);
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            r.step(0, 2, append(2, vec![entry(2, 8)], 1));
+            r.log().term_at(1)
+        }));
+        assert_eq!(run.ok() == Some(2), overwrites, "switch on: {on}");
+    }
+}
