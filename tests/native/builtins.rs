@@ -132,6 +132,9 @@ fn hunt_finds_each_switch_within_bounded_runs_and_shrinks_it() {
         ("commit_by_counting_old_terms", "leader_completeness", 5600),
         // Quick crash-and-restarts during overlapping elections: found at seed 34.
         ("forget_vote_on_restart", "election_safety", 60),
+        // The membership nemesis's plan (a promotion that reaches the learner alone, a new
+        // leader whose no-op cannot commit): found at seed 2.
+        ("conf_change_before_noop", "leader_completeness", 30),
     ] {
         let found = hunt::hunt(&[switch], 1, bound)
             .unwrap()
@@ -166,6 +169,9 @@ fn hunt_finds_each_switch_within_bounded_runs_and_shrinks_it() {
     assert_eq!((b.runs, failing), (300, vec![]));
     // And the double vote's schedules (quick crash-and-restarts) with votes kept on disk.
     let (b, failing) = hunt::control_batch(&["forget_vote_on_restart"], 1, 300).unwrap();
+    assert_eq!((b.runs, failing), (300, vec![]));
+    // And the membership nemesis's plans with the no-op rule kept.
+    let (b, failing) = hunt::control_batch(&["conf_change_before_noop"], 1, 300).unwrap();
     assert_eq!((b.runs, failing), (300, vec![]));
     assert!(hunt::set_switch(&mut swarm::random_scenario(1), "nonsense", true).is_err());
 }

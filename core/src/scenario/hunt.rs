@@ -74,18 +74,7 @@ pub fn hunt_scenario(seed: u64, switches: &[&str]) -> Result<Scenario, String> {
             double_vote_faults(&mut sc, &mut r);
         }
         if *s == "conf_change_before_noop" {
-            // Membership changes of any id, many refused when they come (as the swarm's).
-            for _ in 0..r.range_inclusive(2, 6) {
-                let node = r.range_inclusive(1, super::NODES_MAX as u64) as usize;
-                let action = if r.below(2) == 0 {
-                    Action::AddNode { node }
-                } else {
-                    Action::RemoveNode { node }
-                };
-                let at_ms = r.range_inclusive(0, swarm::FAULTS_MS - 1);
-                sc.timeline.push(TimedAction { at_ms, action });
-            }
-            sc.timeline.sort_by_key(|t| t.at_ms);
+            super::nemesis::membership_nemesis(&mut sc, &mut r);
         }
     }
     sc.name = format!("hunt-{seed}");
@@ -270,18 +259,29 @@ pub fn switches_on(sc: &Scenario) -> Vec<&'static str> {
         .collect()
 }
 
-/// Shrink a failing schedule: drop timeline actions one at a time while the same invariant
-/// still breaks, then end the run just after the violation.
+/// Shrink a failing schedule: drop runs of timeline actions (half of them, then a quarter, …,
+/// then one at a time) while the same invariant still breaks, then end the run just after the
+/// violation. Long runs go first because a schedule written against a live run (the membership
+/// nemesis) often needs none of its early history, yet removing any one early action shifts
+/// every later moment.
 pub fn shrink(sc: &Scenario, invariant: &str) -> Scenario {
     let mut best = sc.clone();
-    let mut i = 0;
-    while i < best.timeline.len() {
-        let mut candidate = best.clone();
-        candidate.timeline.remove(i);
-        match first_violation(&candidate) {
-            Some((inv, _, _)) if inv == invariant => best = candidate,
-            _ => i += 1,
+    let mut chunk = (best.timeline.len() / 2).max(1);
+    loop {
+        let mut i = 0;
+        while i < best.timeline.len() {
+            let mut candidate = best.clone();
+            let end = (i + chunk).min(candidate.timeline.len());
+            candidate.timeline.drain(i..end);
+            match first_violation(&candidate) {
+                Some((inv, _, _)) if inv == invariant => best = candidate,
+                _ => i += chunk,
+            }
         }
+        if chunk == 1 {
+            break;
+        }
+        chunk /= 2;
     }
     if let Some((_, _, t)) = first_violation(&best) {
         best.until_ms = (t / 1000 + 100).min(best.until_ms);

@@ -9,6 +9,7 @@ pub mod expect;
 pub mod hunt;
 pub mod lesson;
 pub mod link;
+pub mod nemesis;
 pub mod question;
 pub mod swarm;
 pub mod switch;
