@@ -1,4 +1,4 @@
-//! The invariants panel: the fourteen invariants, green until one breaks (or grey while this run
+//! The invariants panel: the sixteen invariants, green until one breaks (or grey while this run
 //! cannot check it), and the verdict of the clients' history check.
 
 use super::history::Checks;
@@ -116,7 +116,7 @@ mod tests {
     fn every_invariant_holds_until_one_breaks_and_counts_its_violations() {
         let p = at("gc-pause", 6_000_000);
         let r = rows(&p.playground.world, Lang::En);
-        assert_eq!(r.len(), 14);
+        assert_eq!(r.len(), 16);
         assert!(r.iter().all(|r| r.standing == Standing::Holds
             && r.violations.is_empty()
             && r.unchecked.is_empty()));

@@ -273,6 +273,10 @@ pub fn invariant_label(inv: Invariant, lang: Lang) -> String {
         Invariant::TokensStrictlyIncrease => t!(lang, "tokens strictly increase"),
         Invariant::ExpireDeletesOnlyOnTokenMatch => t!(lang, "expire deletes only on token match"),
         Invariant::ReleaseDeletesOnlyHeldLock => t!(lang, "release deletes only held lock"),
+        Invariant::OneUncommittedConfigChange => {
+            t!(lang, "at most one uncommitted configuration change")
+        }
+        Invariant::LearnerNeverCounts => t!(lang, "a learner never counts toward a commit"),
     }
     .into()
 }

@@ -1,4 +1,4 @@
-//! The fourteen invariants, green until one breaks, and the clients' history check.
+//! The sixteen invariants, green until one breaks, and the clients' history check.
 
 use super::props::{send, PanelProps};
 use crate::lang::t;

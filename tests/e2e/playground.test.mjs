@@ -23,7 +23,7 @@ test('the page renders the cluster, the log and the invariants, with no console 
   await page.waitForSelector('td.entry.grant');
   assert.equal(await page.locator('svg.cluster g.node').count(), 5);
   assert.match(await page.locator('h1').innerText(), /raftlock/);
-  assert.equal(await page.locator('ul.invariants li.ok').count(), 14);
+  assert.equal(await page.locator('ul.invariants li.ok').count(), 16);
   const s = await snap(page);
   assert.ok(s.leader, 'a leader was elected');
   assert.ok(s.writes.length > 0, 'clients wrote to the storage');

@@ -1,4 +1,4 @@
-//! The fourteen invariants, by name. Strings appear only at the edges (the trace, scenario
+//! The sixteen invariants, by name. Strings appear only at the edges (the trace, scenario
 //! documents, the page's text): a new invariant is one variant here plus its check.
 
 use serde::{Serialize, Serializer};
@@ -19,11 +19,13 @@ pub enum Invariant {
     OneBelievedHolder,
     HealthyLeaderNotDeposed,
     IsolatedLeaderStepsDown,
+    OneUncommittedConfigChange,
+    LearnerNeverCounts,
 }
 
 impl Invariant {
     /// Every invariant, in the order the page lists them.
-    pub const ALL: [Invariant; 14] = [
+    pub const ALL: [Invariant; 16] = [
         Invariant::ElectionSafety,
         Invariant::LeaderAppendOnly,
         Invariant::LogMatching,
@@ -38,6 +40,8 @@ impl Invariant {
         Invariant::OneBelievedHolder,
         Invariant::HealthyLeaderNotDeposed,
         Invariant::IsolatedLeaderStepsDown,
+        Invariant::OneUncommittedConfigChange,
+        Invariant::LearnerNeverCounts,
     ];
 
     /// The name in traces, scenario documents and links.
@@ -57,6 +61,8 @@ impl Invariant {
             Invariant::OneBelievedHolder => "one_believed_holder",
             Invariant::HealthyLeaderNotDeposed => "healthy_leader_not_deposed",
             Invariant::IsolatedLeaderStepsDown => "isolated_leader_steps_down",
+            Invariant::OneUncommittedConfigChange => "one_uncommitted_config_change",
+            Invariant::LearnerNeverCounts => "learner_never_counts",
         }
     }
 

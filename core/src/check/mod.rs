@@ -9,6 +9,7 @@
 
 pub mod history;
 mod invariant;
+mod membership;
 pub mod trace;
 
 pub use invariant::Invariant;
@@ -55,6 +56,8 @@ pub struct Checker {
     leaders: BTreeMap<Term, NodeId>,
     /// Per node, while it leads: (term, last index, prefix hash there) at the last check.
     leader_marks: Vec<Option<(Term, Index, u64)>>,
+    /// Per node while it leads: (term, commit index) at the last check (`learner_never_counts`).
+    commit_marks: membership::CommitMarks,
     /// For each term, the highest (index, prefix hash) known committed in it.
     committed: BTreeMap<Term, (Index, u64)>,
     /// The reference state machine, fed by the first node to apply each index.
@@ -160,7 +163,7 @@ impl NodeMark {
 }
 
 /// Every invariant, in the order the page lists them.
-pub const INVARIANTS: [Invariant; 14] = Invariant::ALL;
+pub const INVARIANTS: [Invariant; 16] = Invariant::ALL;
 
 /// Whether `inv` is being checked in this run (see [`Invariant::clock_bound`]). The checks
 /// themselves ask this, so one place decides; while clocks run true it costs one flag read.
@@ -197,6 +200,7 @@ impl Checker {
             rules,
             leaders: BTreeMap::new(),
             leader_marks: vec![None; n],
+            commit_marks: vec![None; n],
             committed: BTreeMap::new(),
             reference: LockMachine::default(),
             reference_cmds: Default::default(),
@@ -433,6 +437,8 @@ pub fn check_all(c: &mut Checker, w: &World) -> Vec<Violation> {
     );
     if logs.is_some() {
         leader_completeness(c, w, &mut out);
+        membership::one_uncommitted_config_change(c, w, &mut out);
+        membership::learner_never_counts(c, w, &mut out);
     }
     pairwise(
         logs,

@@ -138,6 +138,11 @@ impl<C: Command> Log<C> {
             .map_or(self.start_conf, |c| c.1)
     }
 
+    /// The indexes of the configuration entries the log holds beyond `start`, oldest first.
+    pub fn conf_indexes(&self) -> impl Iterator<Item = Index> + '_ {
+        self.confs.iter().map(|c| c.0)
+    }
+
     /// The index of the latest configuration entry the log holds beyond `start`, if any.
     pub fn last_conf_index(&self) -> Option<Index> {
         self.confs.last().map(|c| c.0)
