@@ -6,8 +6,13 @@
 // frame (advance + view + DOM patch, from `window.raftlock.frameWork()`) p50 / p99, the
 // browser's frames over 20 ms, and (first run) the DOM writes per frame by panel. To compare
 // builds, copy each build's dist/ aside and run this on each, alternated, in the same hour.
+// THROTTLE=4 plays under CDP's CPU throttle (Emulation.setCPUThrottlingRate, as `make bench`'s
+// slower laptop) at 1× only; HEIGHT=768 plays on a 1366×768 screen (the page scrolled to the top);
+// TRACE=file.json records a performance trace of the first run (chrome://tracing's format).
 import { openBuild, quantile as q } from '../tests/e2e/helpers.mjs';
 
+const throttle = Number(process.env.THROTTLE || 1);
+const height = Number(process.env.HEIGHT || 2600);
 const { page, runs, close } = await openBuild(1366, 2600);
 try {
   const clients = Array.from({ length: 10 }, (_, i) => ({ name: `c${i}`, repeat: true, start_ms: 300 + 7 * i,
@@ -18,6 +23,12 @@ try {
     await page.evaluate((t) => window.raftlock.runTo(t), t);
     if ((await page.evaluate(() => window.raftlock.snapshot())).nodes[0].last_index >= 10000) break;
   }
+  if (height !== 2600) {
+    await page.setViewportSize({ width: 1366, height });
+    await page.evaluate(() => window.scrollTo(0, 0));
+  }
+  const cdp = await page.context().newCDPSession(page);
+  if (throttle !== 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle });
   const panels = ['#lesson', '#locks-panel', '#log-panel', '#spacetime-panel', '.cluster-panel'];
   await page.evaluate((panels) => {
     window.__writes = {};
@@ -38,14 +49,27 @@ try {
       else if (warm === 0 && last !== null) d.push(ts - last);
       last = ts;
       if (d.length < n) requestAnimationFrame(tick);
-      else { window.raftlock.play(false); resolve({ d, w: window.raftlock.frameWork().map((x) => x[2]), writes: window.__writes }); }
+      else { window.raftlock.play(false); const fw = window.raftlock.frameWork(); resolve({ d, w: fw.map((x) => x[2]), a: fw.map((x) => x[0]), v: fw.map((x) => x[1]), writes: window.__writes }); }
     };
     requestAnimationFrame(tick);
   }), [stop, n]);
+  const traced = async (r, f) => {
+    if (r !== 0 || !process.env.TRACE) return f();
+    const events = [];
+    cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+    await cdp.send('Tracing.start', { categories: process.env.TRACE_CATS || 'devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,blink,cc', transferMode: 'ReportEvents' });
+    const out = await f();
+    const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.end');
+    await done;
+    (await import('node:fs')).writeFileSync(process.env.TRACE, JSON.stringify({ traceEvents: events }));
+    return out;
+  };
   for (let r = 0; r < runs; r++) {
-    for (const [stop, label] of [[6, '1×'], [8, '5×']]) {
-      const { d, w, writes } = await play(stop, 600);
-      console.log(`${label} our work p50 / p99 ${q(w, 0.5).toFixed(1)} / ${q(w, 0.99).toFixed(1)} ms; frames over 20 ms ${d.filter((x) => x > 20).length} of ${d.length}`);
+    for (const [stop, label] of throttle !== 1 ? [[6, `1× (CPU ${throttle}× slower)`]] : [[6, '1×'], [8, '5×']]) {
+      const { d, w, a, v, writes } = await traced(r, () => play(stop, 600));
+      const over = d.filter((x) => x > 20).length;
+      console.log(`${label} our work p50 / p99 ${q(w, 0.5).toFixed(1)} / ${q(w, 0.99).toFixed(1)} ms (advance ${q(a, 0.5).toFixed(1)} / ${q(a, 0.99).toFixed(1)}, view + patch ${q(v, 0.5).toFixed(1)} / ${q(v, 0.99).toFixed(1)}); frames over 20 ms ${over} of ${d.length} (${(100 * over / d.length).toFixed(0)}%); frame p50 / p99 ${q(d, 0.5).toFixed(1)} / ${q(d, 0.99).toFixed(1)} ms`);
       if (r === 0) console.log('   DOM writes per frame:', Object.entries(writes).map(([k, v]) => `${k} ${(v / d.length).toFixed(0)}`).join(', '));
     }
   }
