@@ -8,7 +8,8 @@
 // builds, copy each build's dist/ aside and run this on each, alternated, in the same hour.
 // THROTTLE=4 plays under CDP's CPU throttle (Emulation.setCPUThrottlingRate, as `make bench`'s
 // slower laptop) at 1× only; HEIGHT=768 plays on a 1366×768 screen (the page scrolled to the top);
-// TRACE=file.json records a performance trace of the first run (chrome://tracing's format).
+// TRACE=file.json records a performance trace of the first run (chrome://tracing's format;
+// TRACE_CATS=… its categories); HIDE='css selector' hides those elements (a panel's share).
 import { openBuild, quantile as q } from '../tests/e2e/helpers.mjs';
 
 const throttle = Number(process.env.THROTTLE || 1);
@@ -27,6 +28,7 @@ try {
     await page.setViewportSize({ width: 1366, height });
     await page.evaluate(() => window.scrollTo(0, 0));
   }
+  if (process.env.HIDE) await page.addStyleTag({ content: `${process.env.HIDE} { display: none !important; }` });
   const cdp = await page.context().newCDPSession(page);
   if (throttle !== 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle });
   const panels = ['#lesson', '#locks-panel', '#log-panel', '#spacetime-panel', '.cluster-panel'];

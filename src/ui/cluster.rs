@@ -4,7 +4,7 @@
 //! role or term). Parts the lesson's caption names are highlighted.
 
 use super::flights;
-use super::props::{send, PanelProps};
+use super::props::{send, Draw, Panel, PanelProps};
 use super::ring::{client_pos, hit_area, node_pos, offset_line, Geom, NARROW, STORAGE_POS, WIDE};
 use crate::lang::{t, Lang};
 use crate::model::focus::FocusSet;
@@ -72,6 +72,42 @@ fn links(w: &World, p: &PanelProps, lang: Lang, ids: &str, act: bool) -> Html {
         }
     }
     html! { <g class="links">{ for out }</g> }
+}
+
+/// The run's links, drawn by their own [`Panel`] (see [`links_panel`]).
+fn run_links(p: &PanelProps) -> Html {
+    let page = p.page.borrow();
+    links(&page.playground.world, p, page.lang, "", true)
+}
+
+/// The safe twin's links (read-only), drawn by their own [`Panel`].
+fn twin_links(p: &PanelProps) -> Html {
+    let page = p.page.borrow();
+    match &page.twin {
+        Some(twin) => links(&twin.playground.world, p, page.lang, "twin-", false),
+        None => html! {},
+    }
+}
+
+/// The links as a panel whose version is what they show (each direction up or cut, the
+/// language): the cluster draws every played frame, and its 2·n·(n−1) link elements with their
+/// listeners were most of its view to build and diff while no link changed.
+fn links_panel(w: &World, p: &PanelProps, lang: Lang, act: bool) -> Html {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (w.node_count, lang, act).hash(&mut h);
+    for a in 0..w.node_count {
+        for b in 0..w.node_count {
+            w.net.is_up(a, b).hash(&mut h);
+        }
+    }
+    let panel = PanelProps {
+        page: p.page.clone(),
+        version: h.finish(),
+        send: p.send.clone(),
+    };
+    let draw: Draw = if act { run_links } else { twin_links };
+    html! { <Panel {panel} {draw} /> }
 }
 
 /// How a node is drawn: the caption's focus, the language, the ids' prefix, the geometry, and
@@ -285,7 +321,7 @@ fn draw(
             // Each list in its own group: the messages in flight change in number every frame,
             // and a group keeps that from re-shaping the elements after them.
             <g class="conns">{ for conns }</g>
-            { links(w, p, lang, ids, act) }
+            { links_panel(w, p, lang, act) }
             { flights::messages(w, ids, &p.page.borrow()) }
             <g class="nodes">{ for (0..n).filter(|&i| !w.nodes[i].is_absent()).map(|i| node(w, i, &look, (act && controls).then_some(p))) }</g>
             { clients(w, focus, ids) }
