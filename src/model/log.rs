@@ -133,7 +133,10 @@ impl LogView<'_> {
 /// the leader's next index for each node (§5.3).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FocusLog<'a> {
-    pub nodes: usize,
+    /// The columns: every id a server has had (0-based; an id below one added later, that no
+    /// server has had, has none).
+    pub ids: Vec<usize>,
+    /// Per index, a cell per node slot (`ids` says which to draw).
     pub rows: Vec<(u64, Vec<Cell<'a>>)>,
     /// None while no node leads.
     pub next: Option<NextRow>,
@@ -142,7 +145,9 @@ pub struct FocusLog<'a> {
 impl FocusLog<'_> {
     pub fn of(w: &World, indexes: impl IntoIterator<Item = u64>) -> FocusLog<'_> {
         FocusLog {
-            nodes: w.node_count,
+            ids: (0..w.node_count)
+                .filter(|&i| !w.nodes[i].is_absent())
+                .collect(),
             rows: indexes
                 .into_iter()
                 .map(|x| (x, (0..w.node_count).map(|i| cell(w, i, x)).collect()))
@@ -306,13 +311,25 @@ mod tests {
         let p = at("gc-pause", 3_000_000);
         let w = &p.playground.world;
         let f = FocusLog::of(w, [2, 3]);
-        assert_eq!(f.nodes, 5);
+        assert_eq!(f.ids, [0, 1, 2, 3, 4]);
         assert_eq!(f.rows.iter().map(|(x, _)| *x).collect::<Vec<_>>(), [2, 3]);
         assert!(f.rows.iter().all(|(x, cells)| cells.len() == 5
             && cells.iter().enumerate().all(|(i, c)| *c == cell(w, i, *x))));
         assert_eq!(f.next, next::of(w));
         assert!(f.next.is_some(), "a node leads");
         assert!(FocusLog::of(w, []).rows.is_empty());
+    }
+
+    /// An id no server has had (n6, below the n7 added) has no column.
+    #[test]
+    fn the_stage_has_no_column_for_an_id_no_server_has_had() {
+        let mut p = at("gc-pause", 1_000_000);
+        p.playground
+            .act(crate::scenario::Action::AddNode { node: 7 })
+            .unwrap();
+        p.playground.advance_to(1_500_000, false);
+        let f = FocusLog::of(&p.playground.world, [1]);
+        assert_eq!(f.ids, [0, 1, 2, 3, 4, 6]);
     }
 
     #[test]

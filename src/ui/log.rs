@@ -123,12 +123,12 @@ pub fn log_focus(p: &PanelProps) -> Html {
         }
     };
     let rows = f.rows.iter().map(|(at, cells)| {
-        html! { <tr><th scope="row">{ format!("#{at}") }</th>{ for cells.iter().enumerate().map(|(i, c)| draw(i, *at, c)) }</tr> }
+        html! { <tr><th scope="row">{ format!("#{at}") }</th>{ for f.ids.iter().map(|&i| draw(i, *at, &cells[i])) }</tr> }
     });
     // §5.3: what the leader will send each follower next, and how far it knows their logs match.
     let next_row = match f.next.filter(|_| focus.next) {
         None if focus.next => {
-            html! { <tr class="next"><th scope="row">{ t!(lang, "next") }</th><td colspan={f.nodes.to_string()}>{ t!(lang, "no leader") }</td></tr> }
+            html! { <tr class="next"><th scope="row">{ t!(lang, "next") }</th><td colspan={f.ids.len().to_string()}>{ t!(lang, "no leader") }</td></tr> }
         }
         None => html! {},
         Some(row) => {
@@ -148,7 +148,7 @@ pub fn log_focus(p: &PanelProps) -> Html {
                     </td>
                 },
             };
-            html! { <tr class="next"><th scope="row">{ t!(lang, "next") }</th>{ for row.peers.iter().enumerate().map(peer) }</tr> }
+            html! { <tr class="next"><th scope="row">{ t!(lang, "next") }</th>{ for f.ids.iter().map(|&i| peer((i, &row.peers[i]))) }</tr> }
         }
     };
     let which = focus
@@ -162,7 +162,7 @@ pub fn log_focus(p: &PanelProps) -> Html {
         <section class="panel log-focus focus" aria-label={t!(lang, "Log entries the caption names")} id="log-focus">
             <h2>{ if which.is_empty() { t!(lang, "The leader's next index for each node").to_string() } else { t!(lang, "Log entry {which} on each node") } }<small>{ t!(lang, " · ◦ committed in the cluster, not yet known there · ⋯ not committed") }</small></h2>
             <table>
-                <thead><tr><th>{ t!(lang, "index") }</th>{ for (1..=f.nodes).map(|k| html! { <th>{ format!("n{k}") }</th> }) }</tr></thead>
+                <thead><tr><th>{ t!(lang, "index") }</th>{ for f.ids.iter().map(|k| html! { <th>{ format!("n{}", k + 1) }</th> }) }</tr></thead>
                 <tbody>{ for rows }{ next_row }</tbody>
             </table>
         </section>
