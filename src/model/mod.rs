@@ -41,6 +41,7 @@ pub mod invariants;
 pub mod job;
 pub mod lesson;
 pub mod library;
+pub mod links;
 pub mod locks;
 pub mod log;
 pub mod membership;

@@ -89,21 +89,11 @@ fn twin_links(p: &PanelProps) -> Html {
     }
 }
 
-/// The links as a panel whose version is what they show (each direction up or cut, the
-/// language): the cluster draws every played frame, and its 2·n·(n−1) link elements with their
-/// listeners were most of its view to build and diff while no link changed.
+/// The links as a panel whose version is what they show ([`crate::model::links::version`]).
 fn links_panel(w: &World, p: &PanelProps, lang: Lang, act: bool) -> Html {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    (w.node_count, lang, act).hash(&mut h);
-    for a in 0..w.node_count {
-        for b in 0..w.node_count {
-            w.net.is_up(a, b).hash(&mut h);
-        }
-    }
     let panel = PanelProps {
         page: p.page.clone(),
-        version: h.finish(),
+        version: crate::model::links::version(w, lang, act),
         send: p.send.clone(),
     };
     let draw: Draw = if act { run_links } else { twin_links };
