@@ -165,6 +165,40 @@ fn membership_an_action_on_a_node_whose_add_was_refused_changes_nothing() {
 /// then convergence of the members. `RAFTLOCK_MEMBERSHIP_SEEDS` sets how many seeds. Seed 220
 /// found an id added back voting with an empty log; seed 400, a cluster stuck when a leader
 /// that removed itself lost office before the change committed.
+/// The two membership invariants on runs made to tempt them: a leader cut from both its voters
+/// holds a learner's reply (`learner_never_counts`: the addition must not commit on it), and a
+/// leader asked for a second change while the first is in flight (`one_uncommitted_config_
+/// change`: refused). Each breaks when its rule is taken out of the core (the closing note of
+/// issue 42 lists the mutations tried).
+#[test]
+fn membership_invariants_a_learner_never_counts_and_one_change_at_a_time_hold_when_tempted() {
+    let mut p =
+        Playground::new(Scenario::from_json(&grow_doc(json!([])).to_string()).unwrap()).unwrap();
+    p.advance_to(1_000_000, false);
+    let l = p.world.leader().expect("a leader by 1 s") + 1;
+    // Cut the leader from its voters, then add n4 and let the two talk.
+    p.act(Action::Isolate { node: l }).unwrap();
+    p.act(Action::AddNode { node: 4 }).unwrap();
+    for (from, to) in [(l, 4), (4, l)] {
+        let (from, to) = (format!("n{from}"), format!("n{to}"));
+        p.act(Action::Heal { from, to }).unwrap();
+    }
+    let e = p.act(Action::AddNode { node: 5 }).unwrap_err();
+    assert!(e.to_string().contains("in flight"), "{e}");
+    p.advance_to(1_120_000, false);
+    assert_eq!(p.world.violations().len(), 0, "{:?}", p.world.violations());
+    let s = p.world.nodes[l - 1].server().unwrap();
+    assert!(s.raft.is_leader(), "n{l} still leads (check-quorum waits)");
+    assert!(
+        s.raft.match_index(3) >= s.raft.log().last_conf_index().unwrap(),
+        "the learner holds the addition"
+    );
+    assert!(
+        s.raft.commit_index() < s.raft.log().last_conf_index().unwrap(),
+        "yet it does not commit on the learner"
+    );
+}
+
 #[test]
 fn membership_swarm_finds_no_violation() {
     let n: u64 = std::env::var("RAFTLOCK_MEMBERSHIP_SEEDS")

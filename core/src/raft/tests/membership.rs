@@ -182,7 +182,14 @@ fn membership_4_2_1_a_learner_does_not_count_toward_a_commit_and_never_campaigns
 
 #[test]
 fn membership_4_2_1_a_learner_that_caught_up_is_promoted_by_a_second_change() {
-    let mut net = Net::led(3, cfg(true, true));
+    // One entry per AppendEntries: the learner catches up over several rounds.
+    let mut net = Net::led(
+        3,
+        RaftConfig {
+            max_batch: 1,
+            ..cfg(true, true)
+        },
+    );
     for k in 1..=5 {
         net.nodes[0].propose(net.now, Cmd(k)).unwrap();
     }
@@ -192,6 +199,26 @@ fn membership_4_2_1_a_learner_that_caught_up_is_promoted_by_a_second_change() {
     let add = net.nodes[0]
         .propose_conf(now, ConfChange::add_learner(3))
         .unwrap();
+    // Round by round: the promotion comes only once the learner holds every committed entry.
+    let mut promoted = false;
+    for _ in 0..200 {
+        net.round();
+        let leader = &net.nodes[0];
+        if leader.log().last_index() > add {
+            assert!(
+                leader.match_index(3) >= leader.commit_index() && leader.commit_index() >= add,
+                "promoted with the learner at {} of {} committed",
+                leader.match_index(3),
+                leader.commit_index()
+            );
+            promoted = true;
+            break;
+        }
+        if net.queue.is_empty() {
+            net.fire(0);
+        }
+    }
+    assert!(promoted, "the caught-up learner was promoted");
     net.settle();
     net.fire(0);
     net.settle();
