@@ -168,6 +168,20 @@ pub fn wide_scenario(seed: u64) -> Scenario {
             sc.timeline.push(TimedAction { at_ms, action });
         }
     }
+    // Membership changes of any id 1–7 (dissertation ch. 4; many refused when they come: no
+    // leader, one in flight, the last voter), on their own stream so that the draws above stay
+    // those of the seeds' pinned runs before membership change existed.
+    let mut m = Rng::new(seed ^ 0x5749_4445_4d45_4d42);
+    for _ in 0..m.range_inclusive(0, 3) {
+        let node = m.range_inclusive(1, NODES_MAX as u64) as usize;
+        let action = if m.below(2) == 0 {
+            Action::AddNode { node }
+        } else {
+            Action::RemoveNode { node }
+        };
+        let at_ms = m.range_inclusive(0, swarm::FAULTS_MS - 1);
+        sc.timeline.push(TimedAction { at_ms, action });
+    }
     sc.timeline.sort_by_key(|t| t.at_ms);
     sc.timeline.push(TimedAction {
         at_ms: swarm::FAULTS_MS,
