@@ -9,7 +9,8 @@
 // THROTTLE=4 plays under CDP's CPU throttle (Emulation.setCPUThrottlingRate, as `make bench`'s
 // slower laptop) at 1× only; HEIGHT=768 plays on a 1366×768 screen (the page scrolled to the top);
 // TRACE=file.json records a performance trace of the first run (chrome://tracing's format;
-// TRACE_CATS=… its categories); HIDE='css selector' hides those elements (a panel's share).
+// TRACE_CATS=… its categories); HIDE='css selector' hides those elements (a panel's share);
+// STYLE='css' adds a style sheet (to try a CSS change on a built dist/ before building it).
 import { openBuild, quantile as q } from '../tests/e2e/helpers.mjs';
 
 const throttle = Number(process.env.THROTTLE || 1);
@@ -29,6 +30,7 @@ try {
     await page.evaluate(() => window.scrollTo(0, 0));
   }
   if (process.env.HIDE) await page.addStyleTag({ content: `${process.env.HIDE} { display: none !important; }` });
+  if (process.env.STYLE) await page.addStyleTag({ content: process.env.STYLE });
   const cdp = await page.context().newCDPSession(page);
   if (throttle !== 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle });
   const panels = ['#lesson', '#locks-panel', '#log-panel', '#spacetime-panel', '.cluster-panel'];
