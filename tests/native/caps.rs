@@ -418,3 +418,36 @@ fn cli_progress_shows_on_a_terminal_and_stays_quiet_when_piped() {
     );
     assert!(shown.contains("swarm: 20 runs"), "{shown}");
 }
+
+/// `raftlock run --facts-at MS` prints the facts of that moment as a caption's checks; pasted
+/// into a caption at that moment, they make a lesson whose captions are all true.
+#[test]
+fn cli_facts_at_prints_checks_a_caption_at_that_moment_passes() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_raftlock"))
+        .args(["run", "--builtin", "gc-pause", "--facts-at", "2500"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let checks: Vec<serde_json::Value> = stdout
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .skip(1)
+        .map(|l| {
+            let json = l.trim().split("}  ").next().unwrap().to_string() + "}";
+            serde_json::from_str(&json).unwrap()
+        })
+        .collect();
+    assert!(checks.len() >= 8, "{stdout}");
+    assert!(stdout.contains("n2 is leader, is in term 1"), "{stdout}");
+    let mut sc = example();
+    sc.lesson = Some(
+        serde_json::from_value(json!({
+            "title": "Mine",
+            "captions": [{ "at_ms": 2500, "text": "What the stage shows.", "checks": checks }]
+        }))
+        .unwrap(),
+    );
+    let verdict = raftlock::scenario::walk::verdict(&sc, |_, _| {});
+    assert!(verdict.wrong.is_empty(), "{:?}", verdict.wrong);
+}

@@ -6,6 +6,7 @@ mod action_words;
 pub mod builtin;
 mod compile;
 pub mod expect;
+pub mod facts;
 pub mod hunt;
 pub mod lesson;
 pub mod link;

@@ -26,6 +26,10 @@ pub struct Run {
     /// Print the state at each caption (for writing a lesson).
     #[arg(long)]
     captions: bool,
+    /// Print the facts true at this virtual time, each as a caption's check (JSON) with its
+    /// words: what a lesson may state there.
+    #[arg(long, value_name = "MS")]
+    facts_at: Option<u64>,
 }
 
 pub fn read_scenario(path: &str) -> Result<Scenario, String> {
@@ -62,6 +66,19 @@ impl Run {
         }
         let trace_out = self.trace;
         sc.validate().map_err(|e| e.to_string())?;
+        if let Some(ms) = self.facts_at {
+            let mut w = raftlock::sim::World::new(&sc, false).map_err(|e| e.to_string())?;
+            w.run_until(ms.min(sc.until_ms) * 1000);
+            println!(
+                "facts at {} ms (each a caption's check, with its words):",
+                w.now_us / 1000
+            );
+            for f in raftlock::scenario::facts::facts_now(&w, &sc) {
+                let json = serde_json::to_string(&f).map_err(|e| e.to_string())?;
+                println!("  {json}  {}", f.describe());
+            }
+            println!();
+        }
         let mut w = raftlock::sim::World::new(&sc, true).map_err(|e| e.to_string())?;
         // In steps of virtual time, for the progress bar (the run is the same as in one go:
         // events happen at their own moments).
