@@ -940,13 +940,17 @@ impl<C: Command> Raft<C> {
                 .is_some_and(|i| self.log.membership_at(i - 1).is_voter(self.id))
     }
 
-    /// A server that joined empty votes only once its log shows it a voter. An id removed and
-    /// added back is a new server that remembers nothing: a candidate whose log predates the
+    /// A server that joined empty votes only once its log holds its own addition. An id removed
+    /// and added back is a new server that remembers nothing: a candidate whose log predates the
     /// removal still counts that id among its voters, and the empty server's vote (its log is
     /// behind every candidate's) would elect it without the majority that holds what the
-    /// cluster committed since (found by the membership swarm, seed 220).
+    /// cluster committed since (found by the membership swarm, seed 220). Once its log holds
+    /// its addition, which came after the removal committed, §5.4.1's up-to-date check covers
+    /// it. Waiting until its log shows it a voter instead deadlocked a cluster whose leader
+    /// alone held the promotion and restarted: the leader then counted the learner among its
+    /// voters, and the learner would not vote (found by the wide swarm, seed 2325).
     fn may_vote(&self) -> bool {
-        !self.joined || self.log.membership().is_voter(self.id)
+        !self.joined || self.log.membership().is_member(self.id)
     }
 
     /// §5.4.1: vote only for a candidate whose log is at least as up-to-date as ours.

@@ -386,7 +386,7 @@ fn compaction_7_a_snapshot_carries_the_configuration() {
 }
 
 #[test]
-fn membership_a_server_that_joined_empty_votes_only_once_its_log_shows_it_a_voter() {
+fn membership_a_server_that_joined_empty_votes_only_once_its_log_holds_its_addition() {
     let mut net = Net::led(3, cfg(false, false));
     net.start_server(3, 3);
     let vote = |r: &mut Raft<Cmd>, now, term| {
@@ -408,17 +408,65 @@ fn membership_a_server_that_joined_empty_votes_only_once_its_log_shows_it_a_vote
     let now = net.now;
     assert!(
         !vote(&mut net.nodes[3], now, 1),
-        "not a voter in its own log"
+        "its log does not hold its addition"
     );
     net.nodes[0]
         .propose_conf(now, ConfChange::add_learner(3))
         .unwrap();
     net.settle();
+    assert!(net.nodes[3].membership().is_member(3));
+    let now = net.now;
+    assert!(
+        vote(&mut net.nodes[3], now, 99),
+        "its addition is in its log: it votes"
+    );
+}
+
+/// A leader alone holds the promotion of its learner and restarts: its configuration now counts
+/// the learner among two voters, and the learner, whose log holds its addition, gives the vote
+/// that lets it lead again and commit the promotion (found by the wide swarm, seed 2325).
+#[test]
+fn membership_a_promotion_only_the_leader_holds_survives_its_restart() {
+    let mut net = Net::led(1, cfg(true, true));
+    net.start_server(1, 1);
+    let now = net.now;
+    let add = net.nodes[0]
+        .propose_conf(now, ConfChange::add_learner(1))
+        .unwrap();
+    // Round by round until the leader appends the promotion; it reaches no one.
+    for _ in 0..100 {
+        net.round();
+        if net.nodes[0].log().last_index() > add {
+            break;
+        }
+        if net.queue.is_empty() {
+            net.fire(0);
+        }
+    }
+    assert_eq!(
+        net.nodes[0].log().entry(add + 1).and_then(Entry::conf),
+        Some(ConfChange::promote(1))
+    );
+    net.drop_pending();
+    assert!(net.nodes[1].membership().is_learner(1));
+    let hs = net.nodes[0].hard_state();
+    let cfg = net.nodes[0].config().clone();
+    net.nodes[0] = Raft::restart(NodeSetup::new(0, 1).cfg(cfg).rng(Rng::new(9)), hs);
+    for _ in 0..5 {
+        if net.nodes[0].is_leader() {
+            break;
+        }
+        net.fire(0);
+        net.settle();
+    }
+    assert!(net.nodes[0].is_leader(), "the learner's vote elects it");
     net.fire(0);
     net.settle();
-    assert!(net.nodes[3].membership().is_voter(3));
-    let now = net.now;
-    assert!(vote(&mut net.nodes[3], now, 99), "promoted: it votes");
+    assert!(
+        net.nodes[1].membership().is_voter(1),
+        "and the promotion commits"
+    );
+    assert!(net.nodes[0].commit_index() > add + 1);
 }
 
 /// With the no-op rule off two leaders can commit different entries at one index; a follower
