@@ -1136,12 +1136,16 @@ impl World {
             Fault::Restart { node: i } => self.restart(*i),
             Fault::Pause { node: i } => self.pause(*i),
             Fault::Resume { node: i } => self.resume(*i),
+            // Partitions, isolations and disconnections set the links of every id a run may
+            // have, not only of the servers there now: a node added later joins the side the
+            // partition put it on (or none, cut off, if it names it nowhere), in play and in the
+            // replay alike.
             Fault::Partition { groups } => {
-                self.net.partition(self.node_count, groups);
+                self.net.partition(NODE_SLOTS, groups);
                 self.fault(what);
             }
             Fault::Isolate { node: i } => {
-                self.net.isolate(self.node_count, *i, false);
+                self.net.isolate(NODE_SLOTS, *i, false);
                 self.fault(what);
             }
             Fault::Cut { from, to } => {
@@ -1199,7 +1203,7 @@ impl World {
             Fault::ClientDisconnect { client: c } | Fault::ClientReconnect { client: c } => {
                 let up = matches!(t.fault, Fault::ClientReconnect { .. });
                 let e = NODE_SLOTS + c;
-                for p in 0..self.node_count {
+                for p in 0..NODE_SLOTS {
                     self.net.set(e, p, up);
                     self.net.set(p, e, up);
                 }
