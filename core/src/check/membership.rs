@@ -1,7 +1,7 @@
 //! The two invariants of membership change (Raft dissertation ch. 4), read off the leaders'
 //! logs after every event that changed a node:
 //! - `one_uncommitted_config_change`: a leader's log holds at most one configuration entry
-//!   above the highest index any server knows committed (§4.1: the next change waits until the
+//!   above the highest index ever known committed (§4.1: the next change waits until the
 //!   previous one commits);
 //! - `learner_never_counts`: when a leader's commit index moves up, a majority of its voters
 //!   hold the entry there; a learner (or a removed leader, §4.2.2) is not one of them (§4.2.1).
@@ -16,9 +16,12 @@ use crate::sim::World;
 pub(super) type CommitMarks = Vec<Option<(Term, Index)>>;
 
 pub(super) fn one_uncommitted_config_change(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
+    // The highest index ever known committed: commit indexes are volatile (a restarted server
+    // starts again from its snapshot), and a crash or two could hide what was committed.
     let committed = (0..w.node_count)
         .filter_map(|i| w.nodes[i].server())
         .map(|s| s.raft.commit_index())
+        .chain(c.committed.values().map(|e| e.0))
         .max()
         .unwrap_or(0);
     for i in 0..w.node_count {
