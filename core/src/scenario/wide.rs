@@ -634,7 +634,7 @@ mod tests {
             .flat_map(|s| s.timeline.iter())
             .map(|t| serde_json::to_value(&t.action).unwrap()["do"].to_string())
             .collect();
-        assert_eq!(actions.len(), 21, "{actions:?}");
+        assert_eq!(actions.len(), 23, "{actions:?}");
         let cut = |from_node: bool| {
             scs.iter().any(|s| {
                 s.timeline.iter().any(|t| match &t.action {
