@@ -396,11 +396,26 @@ impl Playground {
     }
 
     /// Discard the future: actions recorded after now and snapshots beyond now; play goes on
-    /// from here with new actions.
-    pub fn take_over(&mut self) {
+    /// from here with new actions. Refused, changing nothing, when the document without them
+    /// is not valid: a lesson whose captions name a node that a dropped action adds.
+    pub fn take_over(&mut self) -> Result<(), ScenarioError> {
         let now_ms = self.world.now_us / 1000;
         let base_len = self.scenario.timeline.len();
-        self.scenario.timeline.retain(|t| t.at_ms <= now_ms);
+        let mut trimmed = self.scenario.clone();
+        trimmed.timeline.retain(|t| t.at_ms <= now_ms);
+        if let Err(e) = trimmed.validate() {
+            return Err(ScenarioError {
+                field: e.field.clone(),
+                message: crate::lang::Text::by_lang(|lang| {
+                    crate::lang::tb!(
+                        lang,
+                        "taking over here would drop actions this document needs later ({e})",
+                        e = e.words(lang)
+                    )
+                }),
+            });
+        }
+        self.scenario = trimmed;
         let now = self.world.now_us;
         self.snapshots.retain(|s| s.now_us <= now);
         self.horizon_us = now;
@@ -411,12 +426,13 @@ impl Playground {
             self.world = w;
             self.snapshots = vec![snapshot_of(&page_world(&self.scenario).expect("valid"))];
         }
+        Ok(())
     }
 
     /// What the user did, recorded at the next millisecond and carried out at once.
     pub fn act(&mut self, action: Action) -> Result<(), ScenarioError> {
         if self.world.now_us < self.horizon_us {
-            self.take_over();
+            self.take_over()?;
         }
         let at_ms = self.world.now_us / 1000 + 1;
         if at_ms > crate::scenario::RUN_MS_MAX {

@@ -44,7 +44,11 @@ impl Page {
             Command::RunTo(t) => self.replay_job(job::JobKind::RunTo, |pg| {
                 crate::playground::Goal::at(t.min(pg.end_us()), true)
             }),
-            Command::TakeOver => self.playground.take_over(),
+            Command::TakeOver => {
+                if let Err(e) = self.playground.take_over() {
+                    self.error = Some(t!(self.lang, "Cannot take over here: {e}", e = e.words(self.lang)));
+                }
+            }
             Command::Restart => {
                 self.playground.restart();
                 self.stopped_at = None;

@@ -104,6 +104,30 @@ fn playground_recorded_membership_changes_replay_exactly_from_the_document() {
     assert_eq!(replay.trace.to_jsonl(), p.world.trace.to_jsonl());
 }
 
+/// Acting in the past of a lesson drops its later actions; when its captions name a node that a
+/// dropped action adds, the action is refused with the reason and nothing changes (it used to
+/// panic: found by an outside review).
+#[test]
+fn playground_taking_over_before_a_needed_add_node_is_refused_and_changes_nothing() {
+    let sc = raftlock::scenario::builtin::get("break-conf-before-noop").unwrap();
+    let mut p = Playground::new(sc).unwrap();
+    p.advance_to(1_200_000, false);
+    p.seek(500_000);
+    let (before, now) = (p.scenario.clone(), p.now_us());
+    let e = p.act(Action::Crash { node: 1 }).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("taking over here would drop actions"),
+        "{e}"
+    );
+    assert_eq!(p.scenario, before);
+    assert_eq!(p.now_us(), now);
+    assert!(p.take_over().is_err());
+    // Later than the add, taking over works.
+    p.seek(1_050_000);
+    p.act(Action::Crash { node: 1 }).unwrap();
+}
+
 #[test]
 fn playground_an_action_after_24_h_is_refused_and_the_document_stays_valid() {
     let mut sc =
