@@ -375,8 +375,8 @@ impl World {
         let n = cfg.nodes;
         // Slots for ids the timeline adds later grow when the run reaches them (`grow_slots`),
         // never here: a run recorded action by action in the page and its replay from the
-        // document must count the same nodes at every moment (clients, partitions and
-        // isolations go by that count), or the link would not reproduce the run.
+        // document must count the same nodes at every moment (clients pick their nodes by
+        // that count), or the link would not reproduce the run.
         let slots = n;
         let mut rng = Rng::new(cfg.seed);
         let raft_cfg = cfg.raft.clone();
