@@ -32,6 +32,7 @@ pub mod invariants;
 pub mod keys;
 pub mod layout;
 pub mod lesson;
+pub mod links;
 pub mod locks;
 pub mod log;
 pub mod membership;

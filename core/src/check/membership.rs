@@ -16,19 +16,28 @@ use crate::sim::World;
 pub(super) type CommitMarks = Vec<Option<(Term, Index)>>;
 
 pub(super) fn one_uncommitted_config_change(c: &mut Checker, w: &World, out: &mut Vec<Violation>) {
-    // The highest index ever known committed: commit indexes are volatile (a restarted server
-    // starts again from its snapshot), and a crash or two could hide what was committed.
-    let committed = (0..w.node_count)
-        .filter_map(|i| w.nodes[i].server())
-        .map(|s| s.raft.commit_index())
-        .chain(c.committed.values().map(|e| e.0))
-        .max()
-        .unwrap_or(0);
     for i in 0..w.node_count {
         let Some(s) = w.nodes[i].server().filter(|s| s.raft.is_leader()) else {
             continue;
         };
         let log = s.raft.log();
+        // Above its own commit index first (most often none or one: nothing more to read).
+        if log
+            .conf_indexes()
+            .filter(|&k| k > s.raft.commit_index())
+            .nth(1)
+            .is_none()
+        {
+            continue;
+        }
+        // The highest index ever known committed: commit indexes are volatile (a restarted
+        // server starts again from its snapshot), and a crash or two could hide it.
+        let committed = (0..w.node_count)
+            .filter_map(|j| w.nodes[j].server())
+            .map(|s| s.raft.commit_index())
+            .chain(c.committed.values().map(|e| e.0))
+            .max()
+            .unwrap_or(0);
         let above: Vec<Index> = log.conf_indexes().filter(|&k| k > committed).collect();
         if above.len() > 1 {
             let term = s.raft.term();
@@ -62,14 +71,11 @@ pub(super) fn learner_never_counts(c: &mut Checker, w: &World, out: &mut Vec<Vio
             continue;
         };
         let conf = s.raft.membership();
+        // (A log compacted past the index applied it: it holds it.)
         let holds = |j: usize| {
-            let log = match (w.nodes[j].server(), w.nodes[j].persisted()) {
-                (Some(s), _) => s.raft.log(),
-                (None, Some(hs)) => &hs.log,
-                _ => return false,
-            };
-            // (A log compacted past the index applied it: it holds it.)
-            commit < log.start() || log.prefix_hash(commit) == Some(hash)
+            w.nodes[j]
+                .log()
+                .is_some_and(|log| commit < log.start() || log.prefix_hash(commit) == Some(hash))
         };
         let holders = conf.voters().filter(|&j| holds(j)).count();
         if holders < conf.majority() {

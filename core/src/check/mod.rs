@@ -612,11 +612,8 @@ pub fn leader_append_only(c: &mut Checker, w: &World, out: &mut Vec<Violation>) 
 /// Node `i`'s log and commit index: a crashed node's persisted log, with nothing committed.
 fn log_of(w: &World, i: NodeId) -> Option<LogView<'_>> {
     let slot = &w.nodes[i];
-    match (slot.server(), slot.persisted()) {
-        (Some(s), _) => Some((s.raft.log(), s.raft.commit_index())),
-        (None, Some(hs)) => Some((&hs.log, 0)),
-        _ => None,
-    }
+    let commit = slot.server().map_or(0, |s| s.raft.commit_index());
+    slot.log().map(|log| (log, commit))
 }
 
 /// A node's log and commit index, as the pairwise checks read them.

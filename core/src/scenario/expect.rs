@@ -360,9 +360,16 @@ impl<'de> Deserialize<'de> for Claim {
     }
 }
 
-/// The token `client` believes it holds `key` with: a grant whose lease has not run out on the
-/// client's own clock (what its box shows).
-fn belief(w: &World, client: &str, key: &str) -> Option<u64> {
+/// A log entry's kind as a `log_entry` check names it.
+pub(super) fn op_name(e: &crate::raft::Entry<crate::lock::LockCommand>) -> &'static str {
+    match e.conf() {
+        Some(change) => change.name(),
+        None => crate::lock::LockOp::name_of(e.cmd().map(|c| &c.op)),
+    }
+}
+
+/// What `client` believes of `key` now: the token, while its lease runs on its own clock.
+pub(super) fn belief(w: &World, client: &str, key: &str) -> Option<u64> {
     let slot = w.clients.iter().find(|c| c.client.cfg.name == client)?;
     let local = slot.clock.local_at(w.now_us);
     let h = slot.client.held.get(key)?;
@@ -370,7 +377,7 @@ fn belief(w: &World, client: &str, key: &str) -> Option<u64> {
 }
 
 /// Whether node `k` (0-based) is up and not paused: what "every running node" ranges over.
-fn running(w: &World, k: usize) -> bool {
+pub(super) fn running(w: &World, k: usize) -> bool {
     w.nodes[k].server().is_some() && !w.nodes[k].paused
 }
 
@@ -596,24 +603,12 @@ impl Claim {
                 term,
             } => {
                 // A crashed node's log is on its disk: it survives the crash.
-                let Some(log) = w.nodes.get(node.wrapping_sub(1)).and_then(|s| {
-                    match (s.server(), s.persisted()) {
-                        (Some(s), _) => Some(s.raft.log()),
-                        (None, Some(h)) => Some(&h.log),
-                        (None, None) => None,
-                    }
-                }) else {
+                let Some(log) = w.nodes.get(node.wrapping_sub(1)).and_then(|s| s.log()) else {
                     return false;
                 };
                 match log.entry(*index) {
                     None => op == "none",
-                    Some(e) => {
-                        let kind = match e.conf() {
-                            Some(change) => change.name(),
-                            None => crate::lock::LockOp::name_of(e.cmd().map(|c| &c.op)),
-                        };
-                        kind == op && term.is_none_or(|t| t == e.term)
-                    }
+                    Some(e) => op_name(e) == op && term.is_none_or(|t| t == e.term),
                 }
             }
             Claim::Progress {

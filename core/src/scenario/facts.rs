@@ -2,7 +2,7 @@
 //! on the stage, ready to tick. Every fact offered passes [`Claim::passed`] at that moment, so a
 //! caption (or a question's answer) built from them cannot be wrong about its own run.
 
-use super::expect::Claim;
+use super::expect::{belief, op_name, running, Claim};
 use super::{Action, Scenario};
 use crate::client::Step;
 use crate::sim::World;
@@ -57,13 +57,13 @@ pub fn facts_now(w: &World, sc: &Scenario) -> Vec<Claim> {
     for c in &w.clients {
         let name = &c.client.cfg.name;
         for key in script_keys(&c.client.cfg.script) {
-            let fact = match c.client.held.get(&key) {
-                Some(h) if h.until_local_us > c.clock.local_at(w.now_us) => Claim::Holds {
+            let fact = match belief(w, name, &key) {
+                Some(token) => Claim::Holds {
                     client: name.clone(),
                     key,
-                    token: Some(h.token),
+                    token: Some(token),
                 },
-                _ => Claim::NotHolding {
+                None => Claim::NotHolding {
                     client: name.clone(),
                     key,
                 },
@@ -90,14 +90,10 @@ pub fn facts_now(w: &World, sc: &Scenario) -> Vec<Claim> {
         let log = s.raft.log();
         let index = log.last_index();
         if let Some(e) = log.entry(index) {
-            let op = match e.conf() {
-                Some(change) => change.name(),
-                None => crate::lock::LockOp::name_of(e.cmd().map(|c| &c.op)),
-            };
             out.push(Claim::LogEntry {
                 node: l + 1,
                 index,
-                op: op.into(),
+                op: op_name(e).into(),
                 term: Some(e.term),
             });
         }
@@ -107,15 +103,13 @@ pub fn facts_now(w: &World, sc: &Scenario) -> Vec<Claim> {
 
 /// Each key's lock: one fact when every running node's table agrees on it, else one per node.
 fn locks(w: &World, sc: &Scenario) -> Vec<Claim> {
-    let running: Vec<usize> = (0..w.node_count)
-        .filter(|&k| w.nodes[k].server().is_some() && !w.nodes[k].paused)
-        .collect();
+    let up: Vec<usize> = (0..w.node_count).filter(|&k| running(w, k)).collect();
     let mut keys: BTreeSet<String> = sc
         .clients
         .iter()
         .flat_map(|c| script_keys(&c.script))
         .collect();
-    for &k in &running {
+    for &k in &up {
         keys.extend(
             w.nodes[k]
                 .server()
@@ -140,11 +134,11 @@ fn locks(w: &World, sc: &Scenario) -> Vec<Claim> {
     };
     let mut out = Vec::new();
     for key in keys {
-        let each: Vec<Claim> = running.iter().map(|&k| fact(&key, None, k)).collect();
+        let each: Vec<Claim> = up.iter().map(|&k| fact(&key, None, k)).collect();
         if each.windows(2).all(|p| p[0] == p[1]) {
             out.extend(each.into_iter().next());
         } else {
-            out.extend(running.iter().map(|&k| fact(&key, Some(k + 1), k)));
+            out.extend(up.iter().map(|&k| fact(&key, Some(k + 1), k)));
         }
     }
     out

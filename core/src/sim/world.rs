@@ -230,6 +230,15 @@ impl NodeSlot {
         }
     }
 
+    /// Its log, up or crashed (a crashed node's log is on its disk); none while absent.
+    pub fn log(&self) -> Option<&crate::raft::Log<LockCommand>> {
+        match &self.state {
+            NodeState::Up(s) => Some(s.raft.log()),
+            NodeState::Crashed(h) => Some(&h.log),
+            NodeState::Absent => None,
+        }
+    }
+
     /// The index of this node's latest snapshot, up or crashed (0: none).
     pub fn snapshot_index(&self) -> crate::raft::Index {
         match &self.state {

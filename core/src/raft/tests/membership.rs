@@ -20,6 +20,22 @@ impl Net {
         }
     }
 
+    /// Deliver round by round (a heartbeat from `leader` when all is quiet) until the leader's
+    /// log goes past `index`; whether it did within 200 rounds. The test then sees the moment
+    /// the next entry was appended.
+    fn rounds_until_appended(&mut self, leader: NodeId, index: Index) -> bool {
+        for _ in 0..200 {
+            self.round();
+            if self.nodes[leader].log().last_index() > index {
+                return true;
+            }
+            if self.queue.is_empty() {
+                self.fire(leader);
+            }
+        }
+        false
+    }
+
     /// Node `i` wins an election; every message it sends from then on is lost, so its no-op
     /// stays uncommitted.
     fn elect_without_noop(&mut self, i: NodeId) {
@@ -200,25 +216,17 @@ fn membership_4_2_1_a_learner_that_caught_up_is_promoted_by_a_second_change() {
         .propose_conf(now, ConfChange::add_learner(3))
         .unwrap();
     // Round by round: the promotion comes only once the learner holds every committed entry.
-    let mut promoted = false;
-    for _ in 0..200 {
-        net.round();
-        let leader = &net.nodes[0];
-        if leader.log().last_index() > add {
-            assert!(
-                leader.match_index(3) >= leader.commit_index() && leader.commit_index() >= add,
-                "promoted with the learner at {} of {} committed",
-                leader.match_index(3),
-                leader.commit_index()
-            );
-            promoted = true;
-            break;
-        }
-        if net.queue.is_empty() {
-            net.fire(0);
-        }
-    }
-    assert!(promoted, "the caught-up learner was promoted");
+    assert!(
+        net.rounds_until_appended(0, add),
+        "the caught-up learner was promoted"
+    );
+    let leader = &net.nodes[0];
+    assert!(
+        leader.match_index(3) >= leader.commit_index() && leader.commit_index() >= add,
+        "promoted with the learner at {} of {} committed",
+        leader.match_index(3),
+        leader.commit_index()
+    );
     net.settle();
     net.fire(0);
     net.settle();
@@ -434,15 +442,7 @@ fn membership_a_promotion_only_the_leader_holds_survives_its_restart() {
         .propose_conf(now, ConfChange::add_learner(1))
         .unwrap();
     // Round by round until the leader appends the promotion; it reaches no one.
-    for _ in 0..100 {
-        net.round();
-        if net.nodes[0].log().last_index() > add {
-            break;
-        }
-        if net.queue.is_empty() {
-            net.fire(0);
-        }
-    }
+    assert!(net.rounds_until_appended(0, add));
     assert_eq!(
         net.nodes[0].log().entry(add + 1).and_then(Entry::conf),
         Some(ConfChange::promote(1))
