@@ -199,6 +199,25 @@ fn membership_invariants_a_learner_never_counts_and_one_change_at_a_time_hold_wh
     );
 }
 
+/// A partition names every id it cuts, those not added yet too: a node added while it holds is
+/// on the side the partition put it on, and one it names nowhere is cut off on its own.
+#[test]
+fn membership_a_node_added_during_a_partition_is_on_the_side_it_names() {
+    let mut w = world(grow_doc(json!([
+        { "at_ms": 1000, "do": "partition", "groups": [[1, 2, 3, 4], [5]] },
+        { "at_ms": 1200, "do": "add_node", "node": 4 },
+        { "at_ms": 1400, "do": "add_node", "node": 5 }
+    ])));
+    ms(&mut w, 1500);
+    assert!(w.membership().is_member(3), "n4 joined");
+    assert!(w.net.is_up(3, 0) && w.net.is_up(0, 3), "n4 is with n1");
+    assert!(
+        !w.net.is_up(4, 0) && !w.net.is_up(0, 4),
+        "n5 is on the other side"
+    );
+    assert!(!w.net.is_up(4, 3), "and cut from n4");
+}
+
 #[test]
 fn membership_swarm_finds_no_violation() {
     let n: u64 = std::env::var("RAFTLOCK_MEMBERSHIP_SEEDS")
